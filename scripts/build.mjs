@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Builds dist/: TypeScript (tsc, incremental) and precompiled ajv validators for
+// agentc's own formats (schemas/*.schema.json → dist/validators/*.js), which load
+// far faster than compiling the schemas at start-up.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+const tsc = require.resolve('typescript/bin/tsc');
+try {
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
+} catch {
+  process.exit(1);
+}
+
+const Ajv2020 = require('ajv/dist/2020').default;
+const standalone = require('ajv/dist/standalone').default;
+const outDir = join(root, 'dist', 'validators');
+mkdirSync(outDir, { recursive: true });
+const schemaDir = join(root, 'schemas');
+for (const name of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json')).sort()) {
+  const schema = JSON.parse(readFileSync(join(schemaDir, name), 'utf8'));
+  const ajv = new Ajv2020({ allErrors: true, strict: false, code: { source: true, esm: true, lines: false } });
+  const validate = ajv.compile(schema);
+  const code = standalone(ajv, validate);
+  writeFileSync(join(outDir, name.replace(/\.schema\.json$/, '.js')), code);
+}

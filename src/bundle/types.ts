@@ -1,0 +1,127 @@
+/**
+ * The canonical bundle (generated/bundle.json): everything the runtime needs to
+ * execute a workspace, and everything `agentc diff` compares. Plain JSON data;
+ * serialized with sorted keys so that the same input gives the same bytes.
+ */
+import type { JsonSchema, ModelEntry, Policy, Role, Tuning } from '../parse/types.js';
+
+export const BUNDLE_FORMAT_VERSION = '1';
+
+export interface Bundle {
+  formatVersion: typeof BUNDLE_FORMAT_VERSION;
+  agentcVersion: string;
+  /** SHA-256 (hex) of the canonical JSON of the bundle with `hash` set to "". */
+  hash: string;
+  models: Record<string, BundleModel>;
+  flags: string[];
+  dynamicContext: { fields: string[]; template: string };
+  dispatchDefaults: { toolPrefix: string; fanOutCap: number };
+  /** Every tool contract used by some agent, by name. */
+  tools: Record<string, BundleToolContract>;
+  agents: Record<string, BundleAgent>;
+}
+
+export interface BundleModel extends ModelEntry {
+  /** Encoding used for counting (the model's, or o200k_base when it publishes none). */
+  encoding: 'o200k_base' | 'cl100k_base';
+  /** True when the provider publishes no tokenizer we can run: counts are estimates. */
+  approximateTokens: boolean;
+}
+
+export interface BundleToolContract {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  envelope: boolean;
+  status_events: string[];
+}
+
+export interface BundleAgent {
+  id: string;
+  description: string;
+  role: Role;
+  owner: string;
+  model: string;
+  fallback_model?: string;
+  tuning: Tuning;
+  policy: Policy;
+  /** The handoff a parent passes: JSON Schema object (properties, required, additionalProperties: false). */
+  input: JsonSchema;
+  output?: JsonSchema;
+  /** Events this agent can emit: its own status_events plus those of its tools, sorted. */
+  status_events: string[];
+  sub_agents: string[];
+  tools: BundleAgentTools;
+  /** Feature flags this agent's blocks use, sorted; cohorts are subsets of these. */
+  flags: string[];
+  /** One entry per cohort; the first is the default cohort (no flags on). */
+  prefixes: BundlePrefix[];
+  /** The dynamic-context template rendered per request and appended after the prefix. */
+  suffix_template: string;
+  /** How this agent's tool calls are executed (every agent with tools has one). */
+  dispatch: BundleDispatch;
+}
+
+export interface BundleAgentTools {
+  /** Provider-neutral: name, description, JSON Schema parameters. Own tools first, then one per sub-agent. */
+  neutral: NeutralTool[];
+  /** OpenAI function tools, strict mode. */
+  openai: OpenAITool[];
+  /** Anthropic tools. */
+  anthropic: AnthropicTool[];
+}
+
+export interface NeutralTool {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface OpenAITool {
+  type: 'function';
+  function: { name: string; description: string; parameters: JsonSchema; strict: true };
+}
+
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+
+export interface BundlePrefix {
+  /** Flags switched on in this cohort, sorted; [] is the default cohort. */
+  cohort: string[];
+  /** '' for the default cohort, else the flags joined with '+'. */
+  key: string;
+  text: string;
+  tokens: number;
+  sha256: string;
+  /** Each block's slice of `text`, in order. */
+  blocks: BundlePrefixBlock[];
+}
+
+export interface BundlePrefixBlock {
+  id: string;
+  owner: string;
+  category: string;
+  /** Workspace-relative source file. */
+  file: string;
+  required: boolean;
+  tokens: number;
+  /** Offset and length of this block's text within the prefix text. */
+  start: number;
+  length: number;
+}
+
+export type DispatchEntry =
+  | { kind: 'sub_agent'; agent: string; policy: Policy }
+  | { kind: 'tool'; tool: string; envelope: boolean };
+
+export interface BundleDispatch {
+  fan_out_cap: number;
+  intent_count_failsafe: boolean;
+  /** Event → user-visible text; `null` means suppress. Sorted by event. */
+  status_rendering: Record<string, string | null>;
+  /** Tool name (as the model sees it) → what executing it means. */
+  table: Record<string, DispatchEntry>;
+}

@@ -1,0 +1,15 @@
+/**
+ * A check rule: a pure function of the resolved program that reports
+ * diagnostics. One rule per file in ./rules, registered in ./rules/index.ts.
+ * A rule reports only its own rule id and never throws on user input.
+ */
+import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
+import type { RuleId } from '../diagnostics/catalog.js';
+import type { Program } from '../resolve/types.js';
+
+export type Report = (d: Omit<DiagnosticInput, 'rule'>) => void;
+
+export interface Rule {
+  id: RuleId;
+  run(program: Program, report: Report): void;
+}

@@ -1,0 +1,110 @@
+import { CATALOG, formatMessage, type RuleId, type Severity } from './catalog.js';
+
+/** 1-based line and column. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface RelatedInformation {
+  file: string;
+  range?: Range;
+  message: string;
+}
+
+/** The public diagnostic shape (SPEC §3). `file` is workspace-relative with `/` separators. */
+export interface Diagnostic {
+  code: string;
+  rule: RuleId;
+  severity: Severity;
+  message: string;
+  file?: string;
+  range?: Range;
+  hint?: string;
+  related?: RelatedInformation[];
+}
+
+/** What a phase or rule supplies; the catalog supplies code, severity and message. */
+export interface DiagnosticInput {
+  rule: RuleId;
+  data?: Record<string, unknown>;
+  file?: string;
+  range?: Range;
+  hint?: string;
+  related?: RelatedInformation[];
+}
+
+export function createDiagnostic(input: DiagnosticInput): Diagnostic {
+  const entry = CATALOG[input.rule];
+  const d: Diagnostic = {
+    code: entry.code,
+    rule: input.rule,
+    severity: entry.severity,
+    message: formatMessage(entry.message, input.data ?? {}),
+  };
+  if (input.file !== undefined) d.file = input.file;
+  if (input.range !== undefined) d.range = input.range;
+  if (input.hint !== undefined) d.hint = input.hint;
+  if (input.related !== undefined && input.related.length > 0) d.related = input.related;
+  return d;
+}
+
+/** Collects diagnostics; phases push into one and never throw for user input. */
+export class DiagnosticBag {
+  readonly items: Diagnostic[] = [];
+
+  add(input: DiagnosticInput): void {
+    this.items.push(createDiagnostic(input));
+  }
+
+  push(...ds: Diagnostic[]): void {
+    this.items.push(...ds);
+  }
+}
+
+/** Sort order of SPEC §3: file, line, column, code (diagnostics without a file first). */
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  const fa = a.file ?? '';
+  const fb = b.file ?? '';
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  const la = a.range?.start.line ?? 0;
+  const lb = b.range?.start.line ?? 0;
+  if (la !== lb) return la - lb;
+  const ca = a.range?.start.column ?? 0;
+  const cb = b.range?.start.column ?? 0;
+  if (ca !== cb) return ca - cb;
+  if (a.code !== b.code) return a.code < b.code ? -1 : 1;
+  return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+}
+
+export function sortDiagnostics(ds: readonly Diagnostic[]): Diagnostic[] {
+  return [...ds].sort(compareDiagnostics);
+}
+
+/** Drop exact duplicates (same code, file, range, message), keeping the first. */
+export function dedupeDiagnostics(ds: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const d of ds) {
+    const key = JSON.stringify([d.code, d.file, d.range, d.message]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
+}
+
+export function countBySeverity(ds: readonly Diagnostic[]): { errors: number; warnings: number } {
+  let errors = 0;
+  let warnings = 0;
+  for (const d of ds) {
+    if (d.severity === 'error') errors++;
+    else warnings++;
+  }
+  return { errors, warnings };
+}

@@ -1,0 +1,140 @@
+/**
+ * The parsed model: what the parse phase makes of each workspace file. Data is
+ * normalized (absent lists are empty) so later phases never re-check shapes; the
+ * `locate` function maps a data path back to its exact source range.
+ */
+import type { TemplateAnalysis } from './template.js';
+import type { Locator } from './yaml.js';
+import type { SourceFile } from '../load/source.js';
+
+export type JsonSchema = Record<string, unknown>;
+export type Role = 'orchestrator' | 'native' | 'external-wrapper' | 'internal-helper';
+export type BlockCategory = 'persona' | 'instructions' | 'capabilities' | 'safety' | 'format' | 'context';
+
+export interface Tuning {
+  max_output_tokens?: number;
+  reasoning_effort?: string;
+  text_verbosity?: string;
+}
+
+export interface Policy {
+  token_budget?: { input?: number; output?: number };
+  time_budget_ms?: number;
+  tool_whitelist?: string[];
+  max_tool_calls?: number;
+  max_recursion_depth?: number;
+}
+
+/** `suppress` hides an event from the user; a string is shown as is. */
+export type StatusRendering = Record<string, string>;
+
+export interface DispatchSpec {
+  fan_out_cap?: number;
+  intent_count_failsafe?: boolean;
+  status_rendering?: StatusRendering;
+}
+
+export interface CardData {
+  id: string;
+  description: string;
+  role: Role;
+  owner: string;
+  model?: string;
+  fallback_model?: string;
+  tools: string[];
+  prompt_blocks: string[];
+  sub_agents: string[];
+  tuning: Tuning;
+  /** Handoff fields (JSON Schema properties); defaults to query + prior_context. */
+  input: Record<string, JsonSchema>;
+  input_required: string[];
+  output?: JsonSchema;
+  status_events: string[];
+  policy: Policy;
+  dispatch?: DispatchSpec;
+}
+
+export interface Card {
+  kind: 'card';
+  file: SourceFile;
+  /** The file's stem, the id other files refer to. */
+  stem: string;
+  data: CardData;
+  /** Whether the card declared `input` itself (else the default handoff applies). */
+  explicitInput: boolean;
+  locate: Locator;
+}
+
+export interface BlockData {
+  id: string;
+  category: BlockCategory;
+  owner: string;
+  reusable: boolean;
+  feature_flag?: string;
+  max_tokens?: number;
+}
+
+export interface Block {
+  kind: 'block';
+  file: SourceFile;
+  data: BlockData;
+  /** Body text (after the closing `---` line) and its offset in `file.text`. */
+  body: string;
+  bodyOffset: number;
+  /** Static analysis of the Handlebars body; `undefined` when it does not parse. */
+  template: TemplateAnalysis | undefined;
+  locate: Locator;
+}
+
+export interface ToolData {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  envelope: boolean;
+  status_events: string[];
+}
+
+export interface Tool {
+  kind: 'tool';
+  file: SourceFile;
+  stem: string;
+  data: ToolData;
+  locate: Locator;
+}
+
+export interface ModelEntry {
+  provider: string;
+  model: string;
+  contextWindow: number;
+  encoding?: 'o200k_base' | 'cl100k_base';
+  tools?: boolean;
+  parallelToolCalls?: boolean;
+  reasoningEffort?: string;
+}
+
+export type RuleSetting = 'error' | 'warning' | 'off';
+
+/** The config with every default applied. */
+export interface ResolvedConfig {
+  models: Record<string, ModelEntry>;
+  platform: { owner: string; requiredBlocks: string[] };
+  budgets: {
+    promptWarnRatio: number;
+    promptErrorRatio: number;
+    descriptionMaxTokens: number;
+    maxSubAgents: number;
+  };
+  dispatch: { toolPrefix: string; fanOutCap: number };
+  flags: string[];
+  dynamicContext: { fields: string[]; template: string };
+  rules: Record<string, RuleSetting>;
+}
+
+export interface ConfigFile {
+  kind: 'config';
+  /** Absent when the workspace has no config file (defaults apply). */
+  file: SourceFile | undefined;
+  data: ResolvedConfig;
+  /** Range of a config key path in agentc.config.ts (best effort, by text search). */
+  locate: Locator;
+}

@@ -1,0 +1,124 @@
+import { isMap, isScalar, isSeq, visit, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import type { Range } from '../diagnostics/diagnostic.js';
+import type { SourceFile } from '../load/source.js';
+
+export type PathSegment = string | number;
+export type Locator = (path: readonly PathSegment[], part?: 'key' | 'value') => Range;
+
+export interface YamlError {
+  message: string;
+  range: Range;
+}
+
+export interface YamlResult {
+  /** Plain JS data; `undefined` when the text did not parse. */
+  value: unknown;
+  errors: YamlError[];
+  /** Range of the node at `path` (its key with part 'key'); falls back to the nearest ancestor. */
+  locate: Locator;
+}
+
+/** Most aliases a document may expand: an alias bomb is a diagnostic, not an OOM. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Parses YAML text that sits at `baseOffset` inside `file` (front matter sits
+ * after the opening `---`), so every range is in whole-file coordinates.
+ */
+export function parseYaml(file: SourceFile, text: string = file.text, baseOffset = 0): YamlResult {
+  const doc = parseDocument(text, {
+    uniqueKeys: true,
+    prettyErrors: false,
+    strict: true,
+    lineCounter: new LineCounter(),
+    version: '1.2',
+  });
+  const at = (start: number, end: number): Range => file.rangeAt(baseOffset + start, baseOffset + end);
+  const errors: YamlError[] = doc.errors.map((e) => ({
+    message: cleanYamlMessage(e.message, e.code),
+    range: at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)),
+  }));
+  const wholeDoc = at(0, Math.min(text.length, firstLineLength(text)));
+  const locate: Locator = (path, part = 'value') => locateIn(doc, path, part, at) ?? wholeDoc;
+  if (errors.length > 0) return { value: undefined, errors, locate };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const bomb = /alias/i.test(msg);
+    errors.push({
+      message: bomb
+        ? `YAML aliases expand to too much data (more than ${MAX_ALIAS_COUNT} alias expansions): this looks like an alias bomb.`
+        : `YAML could not be converted to data: ${msg}`,
+      range: firstAliasRange(doc, at) ?? wholeDoc,
+    });
+    return { value: undefined, errors, locate };
+  }
+  return { value, errors, locate };
+}
+
+function firstLineLength(text: string): number {
+  const nl = text.indexOf('\n');
+  return Math.max(1, nl === -1 ? text.length : nl);
+}
+
+function cleanYamlMessage(message: string, code: string): string {
+  const first = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  if (code === 'DUPLICATE_KEY') return `Duplicate key: ${first.replace(/^Map keys must be unique;?\s*/i, '') || 'map keys must be unique'}`.replace(/: $/, '');
+  return `YAML syntax error: ${first}`;
+}
+
+function firstAliasRange(doc: Document, at: (s: number, e: number) => Range): Range | undefined {
+  let found: Range | undefined;
+  visit(doc, {
+    Alias(_, node) {
+      if (node.range) found = at(node.range[0], node.range[1]);
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+function locateIn(
+  doc: Document,
+  path: readonly PathSegment[],
+  part: 'key' | 'value',
+  at: (s: number, e: number) => Range,
+): Range | undefined {
+  let node: unknown = doc.contents;
+  let lastKeyNode: YamlNode | undefined;
+  let lastGood: YamlNode | undefined = (node as YamlNode | null) ?? undefined;
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i]!;
+    let next: unknown;
+    let keyNode: YamlNode | undefined;
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const k = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (String(k) === String(seg)) {
+          next = pair.value;
+          keyNode = pair.key as YamlNode;
+          break;
+        }
+      }
+    } else if (isSeq(node) && typeof seg === 'number') {
+      next = node.items[seg];
+    }
+    if (next === undefined && keyNode === undefined) {
+      // Missing: point at the parent's key (or the parent node itself).
+      const target = lastKeyNode ?? lastGood;
+      return target?.range ? at(target.range[0], target.range[1]) : undefined;
+    }
+    lastKeyNode = keyNode;
+    if (next !== null && next !== undefined) lastGood = next as YamlNode;
+    node = next;
+    if (i === path.length - 1) {
+      if (part === 'key' && keyNode?.range) return at(keyNode.range[0], keyNode.range[1]);
+      const target = (next as YamlNode | null | undefined)?.range ? (next as YamlNode) : keyNode;
+      return target?.range ? at(target.range[0], target.range[1]) : undefined;
+    }
+  }
+  const root = doc.contents as YamlNode | null;
+  return root?.range ? at(root.range[0], root.range[1]) : undefined;
+}

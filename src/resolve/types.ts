@@ -1,0 +1,98 @@
+/**
+ * The resolved program: the parsed files linked by id, plus each agent's
+ * assembled prompt per cohort with exact token counts. The check phase reads only
+ * this; the emit phase turns it into a bundle.
+ */
+import type { Range } from '../diagnostics/diagnostic.js';
+import type { SourceFile } from '../load/source.js';
+import type { Block, Card, ConfigFile, JsonSchema, ModelEntry, Tool } from '../parse/types.js';
+import type { Encoding } from '../tokenize/index.js';
+
+export interface Program {
+  root: string;
+  config: ConfigFile;
+  /** By id; on duplicate ids the first file (in path order) wins. */
+  cards: Map<string, Card>;
+  blocks: Map<string, Block>;
+  tools: Map<string, Tool>;
+  /** Every duplicate beyond the first, for `duplicate-id`. */
+  duplicates: { kind: 'card' | 'block' | 'tool'; id: string; first: SourceFile; file: SourceFile; range: Range }[];
+  /** Every loaded file by workspace-relative path (for code frames). */
+  files: Map<string, SourceFile>;
+  /** One per card, by card id, in id order. */
+  agents: Map<string, Agent>;
+  /** Card id → ids of the cards that list it in sub_agents. */
+  parents: Map<string, string[]>;
+}
+
+export interface Agent {
+  card: Card;
+  /** `undefined` when card.model is missing or unknown. */
+  model: ModelEntry | undefined;
+  modelId: string | undefined;
+  encoding: Encoding;
+  /** Required platform blocks (config order) then declared blocks; unknown ids are skipped. */
+  blocks: AgentBlockRef[];
+  /** Known feature flags used by this agent's blocks, sorted. */
+  flags: string[];
+  /** One per subset of `flags` (default cohort first); empty when flags exceed the cohort limit. */
+  cohorts: Cohort[];
+  /** Own tools (resolved contracts), then one per resolved sub-agent. */
+  tools: AgentTool[];
+  subAgents: Card[];
+  /** Upper bound of the handoff this agent can receive, in tokens (0 for roots). */
+  handoffTokens: number;
+  /** Tokens of the card's description in its parent-facing tool (with the agent's encoding). */
+  descriptionTokens: number;
+  /** Template reads that failed at render time (strict mode), per block. */
+  renderErrors: RenderError[];
+}
+
+export interface AgentBlockRef {
+  block: Block;
+  /** Injected from config.platform.requiredBlocks. */
+  required: boolean;
+  /** Where the card lists it (prompt_blocks[i]); absent for injected blocks. */
+  declaredAt?: Range;
+}
+
+export interface Cohort {
+  /** Flags on, sorted; [] is the default cohort. */
+  flags: string[];
+  /** '' or flags joined with '+'. */
+  key: string;
+  blocks: RenderedBlock[];
+  /** The assembled prefix: each rendered block, trimmed, followed by a blank line. */
+  text: string;
+  tokens: number;
+}
+
+export interface RenderedBlock {
+  block: Block;
+  required: boolean;
+  /** Rendered and trimmed text (without the separator). */
+  text: string;
+  tokens: number;
+  /** Offset of `text` in the cohort's prefix. */
+  start: number;
+}
+
+export interface RenderError {
+  block: Block;
+  message: string;
+  range: Range | undefined;
+}
+
+export interface AgentTool {
+  /** The name the model sees. */
+  name: string;
+  kind: 'tool' | 'sub_agent';
+  description: string;
+  parameters: JsonSchema;
+  /** For kind 'tool'. */
+  tool?: Tool;
+  /** For kind 'sub_agent'. */
+  agent?: Card;
+  /** Where the card declares it (tools[i] or sub_agents[i]). */
+  declaredAt: Range;
+}

@@ -1,0 +1,70 @@
+/**
+ * Exact token counting with OpenAI's BPE encodings (gpt-tokenizer; its counts
+ * equal tiktoken's — test/tokenize.test.ts proves parity against tiktoken).
+ * Special-token text such as "<|endoftext|>" is counted as ordinary text, as a
+ * prompt would be. Encodings load lazily: each costs ~0.3 s the first time.
+ *
+ * Counts are memoized by (encoding, text): the same rendered block is counted once
+ * however many agents include it.
+ */
+import { createRequire } from 'node:module';
+
+export type Encoding = 'o200k_base' | 'cl100k_base';
+export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
+
+interface Encoder {
+  countTokens(text: string, options?: { disallowedSpecial?: Set<string>; allowedSpecial?: Set<string> }): number;
+  encode(text: string, options?: { disallowedSpecial?: Set<string>; allowedSpecial?: Set<string> }): number[];
+}
+
+const require = createRequire(import.meta.url);
+const encoders = new Map<Encoding, Encoder>();
+const memo = new Map<Encoding, Map<string, number>>();
+const NO_SPECIAL = { disallowedSpecial: new Set<string>(), allowedSpecial: new Set<string>() };
+
+function encoder(encoding: Encoding): Encoder {
+  let enc = encoders.get(encoding);
+  if (!enc) {
+    // CommonJS build: loads synchronously and a little faster than the ESM one.
+    enc = require(`gpt-tokenizer/cjs/encoding/${encoding}`) as Encoder;
+    encoders.set(encoding, enc);
+  }
+  return enc;
+}
+
+/** Exact token count of `text` under `encoding`. */
+export function countTokens(text: string, encoding: Encoding): number {
+  if (text.length === 0) return 0;
+  let cache = memo.get(encoding);
+  if (!cache) {
+    cache = new Map();
+    memo.set(encoding, cache);
+  }
+  const hit = cache.get(text);
+  if (hit !== undefined) return hit;
+  const n = encoder(encoding).countTokens(text, NO_SPECIAL);
+  cache.set(text, n);
+  return n;
+}
+
+export function encode(text: string, encoding: Encoding): number[] {
+  return encoder(encoding).encode(text, NO_SPECIAL);
+}
+
+/**
+ * Whether count(a + b) === count(a) + count(b) is guaranteed when `a` ends with
+ * "\n" and `b` starts with `b[0]`. Both encodings pre-split text with a regex
+ * before BPE, and no pre-token spans a newline followed by a non-space
+ * character — except o200k's punctuation run, which may swallow `/` after
+ * newlines. So a boundary "\n" | X is a pre-token boundary unless X is
+ * whitespace or "/". Prompt assembly relies on this to count a prefix as the
+ * sum of its (memoized) blocks.
+ */
+export function isSafeBoundary(nextText: string): boolean {
+  const c = nextText.charAt(0);
+  return c !== '' && c !== '/' && !/\s/u.test(c);
+}
+
+export function isEncoding(name: unknown): name is Encoding {
+  return name === 'o200k_base' || name === 'cl100k_base';
+}
