@@ -32,6 +32,8 @@ export interface Diagnostic {
 /** What a phase or rule supplies; the catalog supplies code, severity and message. */
 export interface DiagnosticInput {
   rule: RuleId;
+  /** Overrides the catalog's default severity (rules with a warn/error split, e.g. fan-out-cap). */
+  severity?: Severity;
   data?: Record<string, unknown>;
   file?: string;
   range?: Range;
@@ -44,7 +46,7 @@ export function createDiagnostic(input: DiagnosticInput): Diagnostic {
   const d: Diagnostic = {
     code: entry.code,
     rule: input.rule,
-    severity: entry.severity,
+    severity: input.severity ?? entry.severity,
     message: formatMessage(entry.message, input.data ?? {}),
   };
   if (input.file !== undefined) d.file = input.file;
