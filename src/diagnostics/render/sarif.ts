@@ -1,0 +1,157 @@
+/**
+ * SARIF 2.1.0, shaped for GitHub code scanning: one run, every catalog rule in
+ * tool.driver.rules, one result per diagnostic. Invariants: deterministic (no
+ * timestamps, no absolute paths, sorted results); every result has a location
+ * (GitHub rejects the whole file otherwise: workspace-level diagnostics are
+ * anchored at agentc.config.ts); `partialFingerprints` depend on the rule, file and
+ * message — not on line numbers — so a finding keeps its identity when lines move.
+ */
+import { createHash } from 'node:crypto';
+import { CATALOG, RULE_IDS, type RuleId } from '../catalog.js';
+import type { Diagnostic, Range } from '../diagnostic.js';
+import { displayPath, sorted, type RenderOptions } from './common.js';
+
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+export const AGENTC_INFORMATION_URI = 'https://agentc.dev';
+export const SRCROOT = '%SRCROOT%';
+/** Where diagnostics that belong to no file are anchored. */
+export const WORKSPACE_ANCHOR = 'agentc.config.ts';
+export const FINGERPRINT_KEY = 'agentc/v1';
+
+export interface SarifRegion {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface SarifPhysicalLocation {
+  artifactLocation: { uri: string; uriBaseId: string };
+  region?: SarifRegion;
+}
+
+export interface SarifResult {
+  ruleId: string;
+  ruleIndex: number;
+  level: 'error' | 'warning';
+  message: { text: string };
+  locations: { physicalLocation: SarifPhysicalLocation }[];
+  relatedLocations?: { id: number; physicalLocation: SarifPhysicalLocation; message: { text: string } }[];
+  partialFingerprints: Record<string, string>;
+}
+
+export interface SarifRule {
+  id: string;
+  name: string;
+  shortDescription: { text: string };
+  defaultConfiguration: { level: 'error' | 'warning' };
+  properties: { code: string; group: string; tags: string[] };
+}
+
+export interface SarifLog {
+  $schema: string;
+  version: '2.1.0';
+  runs: [
+    {
+      tool: { driver: { name: 'agentc'; version: string; semanticVersion: string; informationUri: string; rules: SarifRule[] } };
+      columnKind: 'utf16CodeUnits';
+      results: SarifResult[];
+    },
+  ];
+}
+
+export function sarifRules(): SarifRule[] {
+  return RULE_IDS.map((id) => {
+    const entry = CATALOG[id];
+    return {
+      id,
+      name: pascalCase(id),
+      shortDescription: { text: entry.summary },
+      defaultConfiguration: { level: entry.severity },
+      properties: { code: entry.code, group: entry.group, tags: ['agentc', entry.group] },
+    };
+  });
+}
+
+export function sarifLog(diagnostics: readonly Diagnostic[], opts: Pick<RenderOptions, 'cwd' | 'root' | 'toolVersion'>): SarifLog {
+  const ruleIndex = new Map<RuleId, number>(RULE_IDS.map((id, i) => [id, i]));
+  const seen = new Map<string, number>();
+  const results = sorted(diagnostics).map((d): SarifResult => {
+    const file = d.file ?? WORKSPACE_ANCHOR;
+    const text = d.hint === undefined ? d.message : `${d.message}\n${d.hint}`;
+    const base = createHash('sha256').update(JSON.stringify([d.rule, file, d.message])).digest('hex').slice(0, 32);
+    const occurrence = (seen.get(base) ?? 0) + 1;
+    seen.set(base, occurrence);
+    const result: SarifResult = {
+      ruleId: d.rule,
+      ruleIndex: ruleIndex.get(d.rule) ?? -1,
+      level: d.severity,
+      message: { text },
+      locations: [{ physicalLocation: physical(file, d.file === undefined ? undefined : d.range, opts) }],
+      partialFingerprints: { [FINGERPRINT_KEY]: `${base}:${occurrence}` },
+    };
+    if (d.related !== undefined && d.related.length > 0) {
+      result.relatedLocations = d.related.map((r, i) => ({
+        id: i + 1,
+        physicalLocation: physical(r.file, r.range, opts),
+        message: { text: r.message },
+      }));
+    }
+    return result;
+  });
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'agentc',
+            version: opts.toolVersion,
+            semanticVersion: opts.toolVersion,
+            informationUri: AGENTC_INFORMATION_URI,
+            rules: sarifRules(),
+          },
+        },
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
+    ],
+  };
+}
+
+export function renderSarif(diagnostics: readonly Diagnostic[], opts: Pick<RenderOptions, 'cwd' | 'root' | 'toolVersion'>): string {
+  return JSON.stringify(sarifLog(diagnostics, opts), null, 2) + '\n';
+}
+
+function physical(file: string, range: Range | undefined, opts: Pick<RenderOptions, 'cwd' | 'root'>): SarifPhysicalLocation {
+  const loc: SarifPhysicalLocation = { artifactLocation: { uri: toUri(displayPath(file, opts)), uriBaseId: SRCROOT } };
+  if (range !== undefined) {
+    const startLine = Math.max(1, range.start.line);
+    const startColumn = Math.max(1, range.start.column);
+    let endLine = Math.max(1, range.end.line);
+    let endColumn = Math.max(1, range.end.column);
+    // SARIF requires the end not to precede the start.
+    if (endLine < startLine || (endLine === startLine && endColumn < startColumn)) {
+      endLine = startLine;
+      endColumn = startColumn;
+    }
+    loc.region = { startLine, startColumn, endLine, endColumn };
+  }
+  return loc;
+}
+
+/** A relative URI reference: each path segment percent-encoded. */
+function toUri(path: string): string {
+  return path
+    .split('/')
+    .map((seg) => (seg === '..' || seg === '.' ? seg : encodeURIComponent(seg)))
+    .join('/');
+}
+
+function pascalCase(id: string): string {
+  return id
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+}
