@@ -1,0 +1,26 @@
+/**
+ * Check phase: runs every rule over the resolved program. Rules are pure and
+ * report only their own rule id; a rule that throws is an agentc bug, rethrown
+ * with the rule's id so that the crash report names it.
+ */
+import { createDiagnostic, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Program } from '../resolve/types.js';
+import type { Rule } from './rule.js';
+import { RULES } from './rules/index.js';
+
+export { RULES } from './rules/index.js';
+export { buildContextShape, buildRenderContext, type Shape } from './context-shape.js';
+
+/** Diagnostics of every rule (catalog severities; config overrides are applied by the caller), sorted. */
+export function runChecks(program: Program, rules: readonly Rule[] = RULES): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const rule of rules) {
+    try {
+      rule.run(program, (d) => out.push(createDiagnostic({ ...d, rule: rule.id })));
+    } catch (e) {
+      const detail = e instanceof Error ? e.message : String(e);
+      throw new Error(`agentc bug: check rule "${rule.id}" threw: ${detail}`, { cause: e });
+    }
+  }
+  return sortDiagnostics(out);
+}

@@ -1,0 +1,33 @@
+import type { Rule } from '../rule.js';
+import { cardAt, sortedCards } from '../support.js';
+
+export const MAX_FLAGS_PER_AGENT = 6;
+
+/** An agent's blocks use at most 6 feature flags (at most 64 prompt cohorts). */
+export const cohortExplosion: Rule = {
+  id: 'cohort-explosion',
+  run(program, report) {
+    for (const card of sortedCards(program)) {
+      const agent = program.agents.get(card.data.id);
+      if (!agent || agent.flags.length <= MAX_FLAGS_PER_AGENT) continue;
+      const flagged = agent.blocks.filter((b) => b.block.data.feature_flag !== undefined);
+      report({
+        file: card.file.path,
+        range: cardAt(card, ['prompt_blocks'], 'key'),
+        data: {
+          card: card.data.id,
+          count: agent.flags.length,
+          flags: agent.flags.join(', '),
+          cohorts: 2 ** agent.flags.length,
+          max: MAX_FLAGS_PER_AGENT,
+        },
+        hint: 'Remove the flags of features that have fully rolled out, or split the agent.',
+        related: flagged.map((b) => ({
+          file: b.block.file.path,
+          range: b.block.locate(['feature_flag']),
+          message: `"${b.block.data.id}" is gated by ${b.block.data.feature_flag}`,
+        })),
+      });
+    }
+  },
+};

@@ -1,0 +1,38 @@
+import type { Range } from '../../diagnostics/diagnostic.js';
+import type { Program } from '../../resolve/types.js';
+import type { Rule } from '../rule.js';
+import { blockIdAt } from '../support.js';
+
+const KIND = { card: 'Card', block: 'Block', tool: 'Tool' } as const;
+const DIR = { card: 'cards/', block: 'blocks/', tool: 'schemas/tools/' } as const;
+
+/** No two cards, two blocks or two tools share an id (every duplicate after the first is reported). */
+export const duplicateId: Rule = {
+  id: 'duplicate-id',
+  run(program, report) {
+    for (const d of program.duplicates) {
+      const range = firstRange(program, d.kind, d.id, d.first.path);
+      report({
+        file: d.file.path,
+        range: d.range,
+        data: { kind: KIND[d.kind], id: d.id },
+        hint: `Ids must be unique across ${DIR[d.kind]}: rename this one, or delete one of the two files.`,
+        related: [{ file: d.first.path, ...(range ? { range } : {}), message: 'first declared here' }],
+      });
+    }
+  },
+};
+
+/** Where the winning declaration names its id (when it is the file that won). */
+function firstRange(program: Program, kind: 'card' | 'block' | 'tool', id: string, path: string): Range | undefined {
+  if (kind === 'card') {
+    const c = program.cards.get(id);
+    return c?.file.path === path ? c.locate(['id']) : undefined;
+  }
+  if (kind === 'tool') {
+    const t = program.tools.get(id);
+    return t?.file.path === path ? t.locate(['name']) : undefined;
+  }
+  const b = program.blocks.get(id);
+  return b?.file.path === path ? blockIdAt(b) : undefined;
+}

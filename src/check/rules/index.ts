@@ -1,0 +1,72 @@
+/**
+ * Every check rule, in catalog order. Adding a rule: one file in this folder,
+ * one line here, one catalog entry (src/diagnostics/catalog.ts), one fixture.
+ */
+import type { Rule } from '../rule.js';
+import { blockBudget } from './block-budget.js';
+import { blockOwnership } from './block-ownership.js';
+import { cohortExplosion } from './cohort-explosion.js';
+import { descriptionBudget } from './description-budget.js';
+import { duplicateId } from './duplicate-id.js';
+import { dynamicInPrefix } from './dynamic-in-prefix.js';
+import { fanOutCap } from './fan-out-cap.js';
+import { modelCapability } from './model-capability.js';
+import { platformBlockDeclared } from './platform-block-declared.js';
+import { platformBlockOwner } from './platform-block-owner.js';
+import { promptBudget } from './prompt-budget.js';
+import { recursionDepth } from './recursion-depth.js';
+import { roleShape } from './role-shape.js';
+import { statusEventUnrendered } from './status-event-unrendered.js';
+import { subAgentCycle } from './sub-agent-cycle.js';
+import { templateUnknownVariable } from './template-unknown-variable.js';
+import { tokenBudget } from './token-budget.js';
+import { toolName } from './tool-name.js';
+import { toolNotWhitelisted } from './tool-not-whitelisted.js';
+import { tooManySubAgents } from './too-many-sub-agents.js';
+import { tooManyTools } from './too-many-tools.js';
+import { unknownBlock } from './unknown-block.js';
+import { unknownFlag } from './unknown-flag.js';
+import { unknownModel } from './unknown-model.js';
+import { unknownStatusEvent } from './unknown-status-event.js';
+import { unknownSubAgent } from './unknown-sub-agent.js';
+import { unknownTool } from './unknown-tool.js';
+import { unreachableAgent } from './unreachable-agent.js';
+import { unusedBlock } from './unused-block.js';
+import { unusedModel } from './unused-model.js';
+import { unusedTool } from './unused-tool.js';
+import { volatileInPrefix } from './volatile-in-prefix.js';
+
+export const RULES: readonly Rule[] = [
+  duplicateId,
+  unknownTool,
+  unknownModel,
+  unknownBlock,
+  unknownSubAgent,
+  unknownFlag,
+  unknownStatusEvent,
+  platformBlockDeclared,
+  blockOwnership,
+  platformBlockOwner,
+  subAgentCycle,
+  recursionDepth,
+  roleShape,
+  toolName,
+  toolNotWhitelisted,
+  tooManyTools,
+  tooManySubAgents,
+  fanOutCap,
+  modelCapability,
+  statusEventUnrendered,
+  unreachableAgent,
+  promptBudget,
+  tokenBudget,
+  blockBudget,
+  descriptionBudget,
+  templateUnknownVariable,
+  dynamicInPrefix,
+  volatileInPrefix,
+  cohortExplosion,
+  unusedBlock,
+  unusedTool,
+  unusedModel,
+];

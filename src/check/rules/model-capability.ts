@@ -1,0 +1,46 @@
+import type { Rule } from '../rule.js';
+import { configRelated, effectiveFanOutCap, plural, sortedCards } from '../support.js';
+
+/**
+ * An agent's model and fallback_model support what the agent needs: tool calls
+ * when it has tools (`tools: false` fails), parallel tool calls when its fan-out
+ * cap is above 1 (`parallelToolCalls: false` fails).
+ */
+export const modelCapability: Rule = {
+  id: 'model-capability',
+  run(program, report) {
+    const models = program.config.data.models;
+    for (const card of sortedCards(program)) {
+      const agent = program.agents.get(card.data.id);
+      const toolCount = agent ? agent.tools.length : card.data.tools.length + card.data.sub_agents.length;
+      const { cap, explicit } = effectiveFanOutCap(program, card);
+      const fansOut = card.data.sub_agents.length > 0 && cap > 1;
+      for (const field of ['model', 'fallback_model'] as const) {
+        const id = card.data[field];
+        if (id === undefined || !Object.prototype.hasOwnProperty.call(models, id)) continue;
+        const model = models[id]!;
+        const declared = configRelated(program, ['models', id], `"${id}" declared here`, 'key');
+        if (toolCount > 0 && model.tools === false) {
+          report({
+            file: card.file.path,
+            range: card.locate([field]),
+            data: { detail: `Card "${card.data.id}" has ${plural(toolCount, 'tool')}, but its ${field} "${id}" cannot call tools (tools: false in config.models).` },
+            hint: 'Choose a model with tools: true.',
+            related: declared,
+          });
+        } else if (fansOut && model.parallelToolCalls === false) {
+          report({
+            file: card.file.path,
+            range: card.locate([field]),
+            data: { detail: `Card "${card.data.id}" may run up to ${cap} sub-agent calls per turn, but its ${field} "${id}" cannot emit parallel tool calls (parallelToolCalls: false in config.models).` },
+            hint: 'Set dispatch.fan_out_cap: 1, or choose a model with parallelToolCalls: true.',
+            related: [
+              ...(explicit ? [{ file: card.file.path, range: card.locate(['dispatch', 'fan_out_cap']), message: `fan_out_cap ${cap}` }] : []),
+              ...declared,
+            ],
+          });
+        }
+      }
+    }
+  },
+};

@@ -1,0 +1,23 @@
+import type { Rule } from '../rule.js';
+import { configRelated, sortedCards } from '../support.js';
+
+/** No card lists a required platform block in prompt_blocks (it is injected at the head of every prompt). */
+export const platformBlockDeclared: Rule = {
+  id: 'platform-block-declared',
+  run(program, report) {
+    const required = program.config.data.platform.requiredBlocks;
+    for (const card of sortedCards(program)) {
+      card.data.prompt_blocks.forEach((name, i) => {
+        const at = required.indexOf(name);
+        if (at < 0) return;
+        report({
+          file: card.file.path,
+          range: card.locate(['prompt_blocks', i]),
+          data: { card: card.data.id, name },
+          hint: `Remove "${name}" from prompt_blocks: config.platform.requiredBlocks injects it into every prompt.`,
+          related: configRelated(program, ['platform', 'requiredBlocks', at], 'required by the platform here'),
+        });
+      });
+    }
+  },
+};

@@ -1,0 +1,21 @@
+import type { Rule } from '../rule.js';
+import { blockAt, configRelated } from '../support.js';
+
+/** Every block in config.platform.requiredBlocks is owned by config.platform.owner. */
+export const platformBlockOwner: Rule = {
+  id: 'platform-block-owner',
+  run(program, report) {
+    const platform = program.config.data.platform.owner;
+    program.config.data.platform.requiredBlocks.forEach((name, i) => {
+      const block = program.blocks.get(name);
+      if (!block || block.data.owner === platform) return;
+      report({
+        file: block.file.path,
+        range: blockAt(block, ['owner']),
+        data: { name, owner: block.data.owner, platform },
+        hint: `Set owner: ${platform} in its front matter, or remove "${name}" from platform.requiredBlocks.`,
+        related: configRelated(program, ['platform', 'requiredBlocks', i], 'required by the platform here'),
+      });
+    });
+  },
+};

@@ -1,0 +1,41 @@
+import type { Rule } from '../rule.js';
+import { cardAt, cohortSuffix, configRelated, percent, sortedCards } from '../support.js';
+
+/**
+ * Every cohort's assembled prefix stays within budgets.promptWarnRatio (warning)
+ * and budgets.promptErrorRatio (error) of the model's context window.
+ */
+export const promptBudget: Rule = {
+  id: 'prompt-budget',
+  run(program, report) {
+    const { promptWarnRatio, promptErrorRatio } = program.config.data.budgets;
+    for (const card of sortedCards(program)) {
+      const agent = program.agents.get(card.data.id);
+      if (!agent?.model || !(agent.model.contextWindow > 0)) continue;
+      const window = agent.model.contextWindow;
+      for (const cohort of agent.cohorts) {
+        const ratio = cohort.tokens / window;
+        const error = ratio > promptErrorRatio;
+        if (!error && ratio <= promptWarnRatio) continue;
+        const limit = error ? promptErrorRatio : promptWarnRatio;
+        const largest = [...cohort.blocks].sort((a, b) => b.tokens - a.tokens || (a.block.data.id < b.block.data.id ? -1 : 1))[0];
+        report({
+          severity: error ? 'error' : 'warning',
+          file: card.file.path,
+          range: cardAt(card, ['prompt_blocks'], 'key'),
+          data: {
+            card: card.data.id,
+            cohort: cohortSuffix(cohort.key),
+            tokens: cohort.tokens,
+            percent: percent(ratio),
+            model: agent.modelId,
+            window,
+            limitPercent: percent(limit),
+          },
+          hint: `Shorten or split its blocks${largest ? ` (the largest, "${largest.block.data.id}", is ${largest.tokens} tokens)` : ''}, or use a model with a larger context window.`,
+          related: configRelated(program, ['budgets', error ? 'promptErrorRatio' : 'promptWarnRatio'], 'limit set here'),
+        });
+      }
+    }
+  },
+};

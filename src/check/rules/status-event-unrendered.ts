@@ -1,0 +1,28 @@
+import type { Rule } from '../rule.js';
+import { emittableEvents, sortedCards } from '../support.js';
+
+/** Every status event a sub-agent (or one of its tools) can emit has a status_rendering entry in its orchestrator. */
+export const statusEventUnrendered: Rule = {
+  id: 'status-event-unrendered',
+  run(program, report) {
+    for (const card of sortedCards(program)) {
+      const rendering = card.data.dispatch?.status_rendering ?? {};
+      card.data.sub_agents.forEach((id, i) => {
+        const sub = program.cards.get(id);
+        if (!sub) return;
+        const events = emittableEvents(program, sub);
+        for (const name of [...events.keys()].sort()) {
+          if (Object.prototype.hasOwnProperty.call(rendering, name)) continue;
+          const origin = events.get(name)!;
+          report({
+            file: card.file.path,
+            range: card.locate(['sub_agents', i]),
+            data: { agent: id, name, card: card.data.id },
+            hint: `Add under dispatch.status_rendering of "${card.data.id}":  ${name}: "<what the user sees>"  (or ${name}: suppress).`,
+            related: [{ file: origin.file.path, range: origin.range, message: `"${name}" declared here` }],
+          });
+        }
+      });
+    }
+  },
+};

@@ -1,0 +1,67 @@
+import { closest } from '../../diagnostics/did-you-mean.js';
+import type { Range } from '../../diagnostics/diagnostic.js';
+import { BUILTIN_HELPERS } from '../../parse/template.js';
+import type { Rule } from '../rule.js';
+import { sortedBlocks, sortedCards } from '../support.js';
+import { classifiedRefs } from '../templates.js';
+
+const HELPERS = [...BUILTIN_HELPERS].sort();
+
+/**
+ * A block reads only what the compile-time context provides, calls only the
+ * built-in helpers and uses no partials; render-time failures are reported too.
+ */
+export const templateUnknownVariable: Rule = {
+  id: 'template-unknown-variable',
+  run(program, report) {
+    const reported = new Set<string>();
+    const at = (file: string, range: Range | undefined) =>
+      `${file}\u0000${range ? `${range.start.line}:${range.start.column}` : ''}`;
+    for (const block of sortedBlocks(program)) {
+      const analysis = block.template;
+      if (!analysis) continue;
+      const id = block.data.id;
+      const file = block.file.path;
+      for (const { ref, verdict } of classifiedRefs(program, block)) {
+        if (verdict.kind !== 'unknown') continue;
+        reported.add(at(file, ref.range));
+        report({ file, range: ref.range, data: { detail: verdict.detail }, ...(verdict.hint ? { hint: verdict.hint } : {}) });
+      }
+      for (const h of analysis.unknownHelpers) {
+        reported.add(at(file, h.range));
+        const match = closest(h.name, HELPERS);
+        report({
+          file,
+          range: h.range,
+          data: { detail: `Block "${id}" calls helper "${h.name}", which agentc does not provide (helpers: ${HELPERS.join(', ')}).` },
+          hint: match ? `Did you mean "${match}"?` : 'Compute the value in the card or config and read it as a variable, or branch with {{#if}}.',
+        });
+      }
+      for (const range of analysis.partials) {
+        reported.add(at(file, range));
+        report({
+          file,
+          range,
+          data: { detail: `Block "${id}" uses a partial or decorator; agentc does not support partials in blocks.` },
+          hint: 'Put the shared text in its own block and list it in prompt_blocks.',
+        });
+      }
+    }
+    // Render failures the static analysis did not explain (one per place and message).
+    const seen = new Set<string>();
+    for (const card of sortedCards(program)) {
+      for (const e of program.agents.get(card.data.id)?.renderErrors ?? []) {
+        const file = e.block.file.path;
+        if (reported.has(at(file, e.range))) continue;
+        const key = `${at(file, e.range)}\u0000${e.message}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        report({
+          file,
+          ...(e.range ? { range: e.range } : {}),
+          data: { detail: `Block "${e.block.data.id}" failed to render for "${card.data.id}": ${e.message}` },
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,21 @@
+import type { Rule } from '../rule.js';
+import { cardAt, configRelated, sortedCards } from '../support.js';
+
+/** An orchestrator has at most config.budgets.maxSubAgents sub-agents. */
+export const tooManySubAgents: Rule = {
+  id: 'too-many-sub-agents',
+  run(program, report) {
+    const max = program.config.data.budgets.maxSubAgents;
+    for (const card of sortedCards(program)) {
+      const count = card.data.sub_agents.length;
+      if (count <= max) continue;
+      report({
+        file: card.file.path,
+        range: cardAt(card, ['sub_agents'], 'key'),
+        data: { card: card.data.id, count, max },
+        hint: 'Group related sub-agents under an intermediate orchestrator (hierarchical routing), or raise budgets.maxSubAgents.',
+        related: configRelated(program, ['budgets', 'maxSubAgents'], 'limit set here'),
+      });
+    }
+  },
+};

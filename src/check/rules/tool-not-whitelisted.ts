@@ -1,0 +1,23 @@
+import type { Rule } from '../rule.js';
+import { sortedCards } from '../support.js';
+
+/** When a card has policy.tool_whitelist, every entry of its tools is in it. */
+export const toolNotWhitelisted: Rule = {
+  id: 'tool-not-whitelisted',
+  run(program, report) {
+    for (const card of sortedCards(program)) {
+      const whitelist = card.data.policy.tool_whitelist;
+      if (whitelist === undefined) continue;
+      card.data.tools.forEach((name, i) => {
+        if (whitelist.includes(name)) return;
+        report({
+          file: card.file.path,
+          range: card.locate(['tools', i]),
+          data: { card: card.data.id, name },
+          hint: `Add "${name}" to policy.tool_whitelist, or remove it from tools: the runtime denies calls to tools outside the whitelist.`,
+          related: [{ file: card.file.path, range: card.locate(['policy', 'tool_whitelist'], 'key'), message: 'whitelist declared here' }],
+        });
+      });
+    }
+  },
+};

@@ -1,0 +1,25 @@
+import { closest } from '../../diagnostics/did-you-mean.js';
+import type { Rule } from '../rule.js';
+import { sortedCards } from '../support.js';
+
+/** Every sub_agents entry of a card names a card. */
+export const unknownSubAgent: Rule = {
+  id: 'unknown-sub-agent',
+  run(program, report) {
+    const ids = sortedCards(program).map((c) => c.data.id);
+    for (const card of sortedCards(program)) {
+      card.data.sub_agents.forEach((name, i) => {
+        if (program.cards.has(name)) return;
+        const match = closest(name, ids);
+        const target = match === undefined ? undefined : program.cards.get(match);
+        report({
+          file: card.file.path,
+          range: card.locate(['sub_agents', i]),
+          data: { card: card.data.id, name },
+          hint: match ? `Did you mean "${match}"?` : `Add cards/${name}.yaml, or remove the entry.`,
+          related: target ? [{ file: target.file.path, range: target.locate(['id']), message: 'declared here' }] : [],
+        });
+      });
+    }
+  },
+};

@@ -1,0 +1,35 @@
+import { closest } from '../../diagnostics/did-you-mean.js';
+import type { Range } from '../../diagnostics/diagnostic.js';
+import type { Rule } from '../rule.js';
+import { sortedCards, sortedTools } from '../support.js';
+
+/** Every tools and policy.tool_whitelist entry of a card names a tool contract. */
+export const unknownTool: Rule = {
+  id: 'unknown-tool',
+  run(program, report) {
+    const names = sortedTools(program).map((t) => t.data.name);
+    for (const card of sortedCards(program)) {
+      const entries: { name: string; range: Range }[] = [
+        ...card.data.tools.map((name, i) => ({ name, range: card.locate(['tools', i]) })),
+        ...(card.data.policy.tool_whitelist ?? []).map((name, i) => ({
+          name,
+          range: card.locate(['policy', 'tool_whitelist', i]),
+        })),
+      ];
+      for (const { name, range } of entries) {
+        if (program.tools.has(name)) continue;
+        const match = closest(name, names);
+        const tool = match === undefined ? undefined : program.tools.get(match);
+        report({
+          file: card.file.path,
+          range,
+          data: { card: card.data.id, name },
+          hint: match
+            ? `Did you mean "${match}"?`
+            : `Add a contract schemas/tools/${name}.yaml, or remove the entry.`,
+          related: tool ? [{ file: tool.file.path, range: tool.locate(['name']), message: 'declared here' }] : [],
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,19 @@
+import type { Rule } from '../rule.js';
+import { sortedCards } from '../support.js';
+
+/** Every non-orchestrator card (role not orchestrator, no sub_agents) is listed as some card's sub-agent. */
+export const unreachableAgent: Rule = {
+  id: 'unreachable-agent',
+  run(program, report) {
+    for (const card of sortedCards(program)) {
+      if (card.data.role === 'orchestrator' || card.data.sub_agents.length > 0) continue;
+      if ((program.parents.get(card.data.id) ?? []).length > 0) continue;
+      report({
+        file: card.file.path,
+        range: card.locate(['id']),
+        data: { card: card.data.id },
+        hint: `List "${card.data.id}" in an orchestrator's sub_agents, or delete ${card.file.path} if it is no longer needed.`,
+      });
+    }
+  },
+};

@@ -1,0 +1,20 @@
+import type { Rule } from '../rule.js';
+import { blockIdAt, sortedBlocks, sortedCards } from '../support.js';
+
+/** Every block is required by the platform or listed in some card's prompt_blocks. */
+export const unusedBlock: Rule = {
+  id: 'unused-block',
+  run(program, report) {
+    const used = new Set(program.config.data.platform.requiredBlocks);
+    for (const card of sortedCards(program)) for (const b of card.data.prompt_blocks) used.add(b);
+    for (const block of sortedBlocks(program)) {
+      if (used.has(block.data.id)) continue;
+      report({
+        file: block.file.path,
+        range: blockIdAt(block),
+        data: { name: block.data.id },
+        hint: `List "${block.data.id}" in a card's prompt_blocks, or delete ${block.file.path}.`,
+      });
+    }
+  },
+};

@@ -1,0 +1,22 @@
+import type { Rule } from '../rule.js';
+import { configAt, sortedCards } from '../support.js';
+
+/** Every model in config.models is some card's model or fallback_model. */
+export const unusedModel: Rule = {
+  id: 'unused-model',
+  run(program, report) {
+    const used = new Set<string>();
+    for (const card of sortedCards(program)) {
+      if (card.data.model !== undefined) used.add(card.data.model);
+      if (card.data.fallback_model !== undefined) used.add(card.data.fallback_model);
+    }
+    for (const name of Object.keys(program.config.data.models).sort()) {
+      if (used.has(name)) continue;
+      report({
+        ...configAt(program, ['models', name], 'key'),
+        data: { name },
+        hint: `Use "${name}" as a card's model or fallback_model, or remove it from config.models.`,
+      });
+    }
+  },
+};

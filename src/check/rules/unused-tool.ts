@@ -1,0 +1,20 @@
+import type { Rule } from '../rule.js';
+import { sortedCards, sortedTools } from '../support.js';
+
+/** Every tool contract is listed in some card's tools. */
+export const unusedTool: Rule = {
+  id: 'unused-tool',
+  run(program, report) {
+    const used = new Set<string>();
+    for (const card of sortedCards(program)) for (const t of card.data.tools) used.add(t);
+    for (const tool of sortedTools(program)) {
+      if (used.has(tool.data.name)) continue;
+      report({
+        file: tool.file.path,
+        range: tool.locate(['name']),
+        data: { name: tool.data.name },
+        hint: `List "${tool.data.name}" in a card's tools, or delete ${tool.file.path}.`,
+      });
+    }
+  },
+};

@@ -1,0 +1,60 @@
+import type { Rule } from '../rule.js';
+import { sortedBlocks } from '../support.js';
+
+interface Pattern {
+  kind: string;
+  re: RegExp;
+}
+
+const DATE = String.raw`\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])`;
+const TIME = String.raw`(?:[01]\d|2[0-3]):[0-5]\d`;
+
+/** In priority order: a match overlapping an earlier pattern's match is not reported again. */
+const PATTERNS: readonly Pattern[] = [
+  { kind: 'a UUID', re: /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g },
+  { kind: 'a timestamp', re: new RegExp(String.raw`\b${DATE}[T ]${TIME}(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?!\w)`, 'g') },
+  { kind: 'a date', re: new RegExp(String.raw`\b${DATE}\b`, 'g') },
+  { kind: 'a time of day', re: new RegExp(String.raw`\b${TIME}:[0-5]\d\b`, 'g') },
+  { kind: 'a Unix timestamp', re: /\b1[5-9]\d{8}(?:\d{3})?\b/g },
+];
+
+/** Handlebars comments are not rendered, so literals inside them are harmless. */
+const COMMENT = /\{\{!--[\s\S]*?--\}\}|\{\{![\s\S]*?\}\}/g;
+
+/**
+ * A block's body holds no volatile literals (ISO dates and timestamps, times of
+ * day, UUIDs, Unix timestamps): they go stale in the cached prefix. Reported at
+ * the literal's exact range; Handlebars comments are ignored.
+ */
+export const volatileInPrefix: Rule = {
+  id: 'volatile-in-prefix',
+  run(program, report) {
+    for (const block of sortedBlocks(program)) {
+      const body = block.body;
+      const taken: [number, number][] = [...body.matchAll(COMMENT)].map((m) => [m.index!, m.index! + m[0].length]);
+      const found: { start: number; end: number; kind: string; text: string }[] = [];
+      for (const { kind, re } of PATTERNS) {
+        for (const m of body.matchAll(re)) {
+          const start = m.index!;
+          const end = start + m[0].length;
+          if (taken.some(([s, e]) => start < e && s < end)) continue;
+          taken.push([start, end]);
+          found.push({ start, end, kind, text: m[0] });
+        }
+      }
+      found.sort((a, b) => a.start - b.start);
+      for (const f of found) {
+        const offset = block.bodyOffset + f.start;
+        report({
+          file: block.file.path,
+          range: block.file.rangeAt(offset, block.bodyOffset + f.end),
+          data: { block: block.data.id, kind: f.kind, text: f.text },
+          hint:
+            f.kind === 'a UUID'
+              ? 'Remove the id, or pass it per request through config.dynamicContext (rendered into the suffix, not the cached prefix).'
+              : 'Remove the value, or pass it per request through config.dynamicContext (rendered into the suffix, not the cached prefix).',
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,134 @@
+/**
+ * Small helpers shared by the rules: where to point when a YAML key may be
+ * absent, related-information entries, and number formatting. Pure functions.
+ */
+import type { Range, RelatedInformation } from '../diagnostics/diagnostic.js';
+import type { Block, Card, Tool } from '../parse/types.js';
+import type { PathSegment } from '../parse/yaml.js';
+import type { Program } from '../resolve/types.js';
+
+/** Whether a top-level key is written in `text` (a YAML mapping at column 1). */
+function hasTopLevelKey(text: string, key: string): boolean {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(["']?)${escaped}\\1[ \\t]*:`, 'm').test(text);
+}
+
+/**
+ * Range of a card's top-level key (`part` 'key') or value, or of its `id` when the
+ * key is not written (a locator would otherwise fall back to the whole document).
+ */
+export function cardAt(card: Card, path: readonly PathSegment[], part: 'key' | 'value' = 'value'): Range {
+  const top = path[0];
+  if (typeof top === 'string' && !hasTopLevelKey(card.file.text, top)) return card.locate(['id']);
+  return card.locate(path, part);
+}
+
+/** Range of a block's front-matter key, or of its first front-matter line when absent. */
+export function blockAt(block: Block, path: readonly PathSegment[], part: 'key' | 'value' = 'value'): Range {
+  const top = path[0];
+  const frontMatter = block.file.text.slice(0, block.bodyOffset);
+  if (typeof top === 'string' && hasTopLevelKey(frontMatter, top)) return block.locate(path, part);
+  // The front matter's first line (line 1 is the opening `---`).
+  const line = Math.min(2, block.file.lineCount);
+  return { start: { line, column: 1 }, end: { line, column: Math.max(2, block.file.lineText(line).length + 1) } };
+}
+
+/** Where a block is identified: its `id` key when written, else its first front-matter line. */
+export function blockIdAt(block: Block): Range {
+  return blockAt(block, ['id']);
+}
+
+export function toolAt(tool: Tool, path: readonly PathSegment[], part: 'key' | 'value' = 'value'): Range {
+  const top = path[0];
+  if (typeof top === 'string' && !hasTopLevelKey(tool.file.text, top) && !tool.file.path.endsWith('.json')) {
+    return tool.locate(['name']);
+  }
+  return tool.locate(path, part);
+}
+
+/** File and range of a path in the config, or nothing when the workspace has no config file. */
+export function configAt(
+  program: Program,
+  path: readonly PathSegment[],
+  part: 'key' | 'value' = 'value',
+): { file?: string; range?: Range } {
+  const file = program.config.file;
+  if (!file) return {};
+  return { file: file.path, range: program.config.locate(path, part) };
+}
+
+/** A related entry pointing into the config, or none when there is no config file. */
+export function configRelated(
+  program: Program,
+  path: readonly PathSegment[],
+  message: string,
+  part: 'key' | 'value' = 'value',
+): RelatedInformation[] {
+  const at = configAt(program, path, part);
+  if (at.file === undefined) return [];
+  return [{ file: at.file, ...(at.range ? { range: at.range } : {}), message }];
+}
+
+export function related(file: { path: string }, range: Range | undefined, message: string): RelatedInformation {
+  return range ? { file: file.path, range, message } : { file: file.path, message };
+}
+
+/** Cards in id order (Map iteration order is insertion order; do not rely on it). */
+export function sortedCards(program: Program): Card[] {
+  return [...program.cards.values()].sort((a, b) => cmp(a.data.id, b.data.id));
+}
+
+export function sortedBlocks(program: Program): Block[] {
+  return [...program.blocks.values()].sort((a, b) => cmp(a.data.id, b.data.id));
+}
+
+export function sortedTools(program: Program): Tool[] {
+  return [...program.tools.values()].sort((a, b) => cmp(a.data.name, b.data.name));
+}
+
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Cards that dispatch to sub-agents (non-empty `sub_agents`). */
+export function isOrchestratorShaped(card: Card): boolean {
+  return card.data.sub_agents.length > 0;
+}
+
+/** `ratio` as a percentage with at most one decimal: 0.25 → "25", 0.1234 → "12.3". */
+export function percent(ratio: number): string {
+  const p = Math.round(ratio * 1000) / 10;
+  return Number.isInteger(p) ? String(p) : p.toFixed(1);
+}
+
+/** `1 sub-agent`, `2 sub-agents`. */
+export function plural(n: number, word: string, pluralWord = `${word}s`): string {
+  return `${n} ${n === 1 ? word : pluralWord}`;
+}
+
+/** ` (cohort a+b)` for a non-default cohort, '' for the default one. */
+export function cohortSuffix(key: string): string {
+  return key === '' ? '' : ` (cohort ${key})`;
+}
+
+/** The fan-out cap in effect: the card's own, else the config default. */
+export function effectiveFanOutCap(program: Program, card: Card): { cap: number; explicit: boolean } {
+  const own = card.data.dispatch?.fan_out_cap;
+  return own === undefined ? { cap: program.config.data.dispatch.fanOutCap, explicit: false } : { cap: own, explicit: true };
+}
+
+/** Events a card can emit: its own status_events plus those of its resolved tools. */
+export function emittableEvents(program: Program, card: Card): Map<string, { file: { path: string }; range: Range }> {
+  const events = new Map<string, { file: { path: string }; range: Range }>();
+  card.data.status_events.forEach((e, i) => {
+    if (!events.has(e)) events.set(e, { file: card.file, range: card.locate(['status_events', i]) });
+  });
+  for (const name of card.data.tools) {
+    const tool = program.tools.get(name);
+    if (!tool) continue;
+    tool.data.status_events.forEach((e, i) => {
+      if (!events.has(e)) events.set(e, { file: tool.file, range: tool.locate(['status_events', i]) });
+    });
+  }
+  return events;
+}
