@@ -21,7 +21,8 @@ describe('sarif', () => {
 
   it('lists every catalog rule with its summary and default level', () => {
     const rules = run.tool.driver.rules;
-    expect(rules.map((r) => r.id)).toEqual(RULE_IDS);
+    expect(new Set(rules.map((r) => r.id))).toEqual(new Set(RULE_IDS));
+    expect(rules.map((r) => r.properties.code)).toEqual(rules.map((r) => r.properties.code).sort());
     for (const rule of rules) {
       const entry = CATALOG[rule.id as keyof typeof CATALOG];
       expect(rule.shortDescription.text).toBe(entry.summary);

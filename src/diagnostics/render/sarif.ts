@@ -60,8 +60,13 @@ export interface SarifLog {
   ];
 }
 
+/** Rules ordered by code, so existing rules keep their relative order as rules are added. */
+export function sarifRuleIds(): RuleId[] {
+  return [...RULE_IDS].sort((a, b) => (CATALOG[a].code < CATALOG[b].code ? -1 : CATALOG[a].code > CATALOG[b].code ? 1 : 0));
+}
+
 export function sarifRules(): SarifRule[] {
-  return RULE_IDS.map((id) => {
+  return sarifRuleIds().map((id) => {
     const entry = CATALOG[id];
     return {
       id,
@@ -74,7 +79,7 @@ export function sarifRules(): SarifRule[] {
 }
 
 export function sarifLog(diagnostics: readonly Diagnostic[], opts: Pick<RenderOptions, 'cwd' | 'root' | 'toolVersion'>): SarifLog {
-  const ruleIndex = new Map<RuleId, number>(RULE_IDS.map((id, i) => [id, i]));
+  const ruleIndex = new Map<RuleId, number>(sarifRuleIds().map((id, i) => [id, i]));
   const seen = new Map<string, number>();
   const results = sorted(diagnostics).map((d): SarifResult => {
     const file = d.file ?? WORKSPACE_ANCHOR;
