@@ -92,7 +92,10 @@ function cohortChanges(agent: string, cohorts: CohortDiff[], budget: number | un
   const changed = cohorts.filter((c) => c.status === 'changed');
   if (changed.length > 0) {
     const lost = cohorts.filter((c) => c.cacheInvalidated).length;
-    const described = changed.map((c) => `${cohortName(c.key)} (${describeDelta(c.tokenDelta, budget)})`).join(', ');
+    const sameDelta = changed.every((c) => c.tokenDelta === changed[0]!.tokenDelta);
+    const described = sameDelta
+      ? `${changed.map((c) => cohortName(c.key)).join(', ')}: ${describeDelta(changed[0]!.tokenDelta, budget, changed.length > 1)}`
+      : changed.map((c) => `${cohortName(c.key)}: ${describeDelta(c.tokenDelta, budget)}`).join(', ');
     const before: Record<string, number> = {};
     const after: Record<string, number> = {};
     for (const c of changed) {
@@ -116,11 +119,11 @@ function cohortChanges(agent: string, cohorts: CohortDiff[], budget: number | un
   return changes;
 }
 
-/** "+12 tokens, +0.15% of the 8000-token input budget" */
-export function describeDelta(delta: number, budget: number | undefined): string {
-  const tokens = `${signed(delta)} ${Math.abs(delta) === 1 ? 'token' : 'tokens'}`;
+/** "+12 tokens (+0.15% of the 8000-token input budget)"; `each` → "+12 tokens each (…)". */
+export function describeDelta(delta: number, budget: number | undefined, each = false): string {
+  const tokens = `${signed(delta)} ${Math.abs(delta) === 1 ? 'token' : 'tokens'}${each ? ' each' : ''}`;
   if (budget === undefined || budget <= 0) return tokens;
-  return `${tokens}, ${signedPercent(delta / budget)} of the ${budget}-token input budget`;
+  return `${tokens} (${signedPercent(delta / budget)} of the ${budget}-token input budget)`;
 }
 
 export function signed(n: number): string {

@@ -210,7 +210,7 @@ describe('diffBundles', () => {
     const [c] = only(d.changes, 'prompt-changed');
     expect(c).toMatchObject({ level: 'dangerous', agent: 'rewards', path: 'prompt' });
     expect(c!.message).toBe(
-      'Prompt of "rewards" changed in cohorts default (+3 tokens, +0.3% of the 1000-token input budget), v2 (+3 tokens, +0.3% of the 1000-token input budget); prompt cache lost for 2 cohorts.',
+      'Prompt of "rewards" changed in cohorts default, v2: +3 tokens each (+0.3% of the 1000-token input budget); prompt cache lost for 2 cohorts.',
     );
     const r = d.agents.rewards!;
     expect(r).toMatchObject({ status: 'changed', tokenDelta: 3, inputBudget: 1000, budgetShare: 0.003 });
@@ -242,7 +242,7 @@ describe('diffBundles', () => {
       ['v2', 'changed', true],
     ]);
     expect(r.tokenDelta).toBe(0);
-    expect(only(d.changes, 'prompt-changed')[0]!.message).toMatch(/in cohort v2 \(\+2 tokens.*prompt cache lost for 1 cohort\.$/);
+    expect(only(d.changes, 'prompt-changed')[0]!.message).toMatch(/in cohort v2: \+2 tokens \(\+0\.2% of the 1000-token input budget\); prompt cache lost for 1 cohort\.$/);
   });
 
   it('cohorts and blocks added or removed', () => {

@@ -1,0 +1,183 @@
+/**
+ * `agentc diff`: compile the workspace twice in memory — the "before" side from a
+ * git ref or a directory, the "after" side from the working tree — and report
+ * what the change does to the bundle (SPEC §7). Needs no generated/.
+ *
+ * Exit codes: 0 no change at or above --fail-on; 1 such a change, or a side that
+ * does not compile (its errors are printed, prefixed with the side); 2 agentc
+ * cannot do the job (unknown ref, no repository, unreadable workspace).
+ *
+ * Invariants: the materialized "before" tree is always deleted, whatever
+ * happens; the working tree, the index and generated/ are never written; stdout
+ * carries only the report (messages go to stderr).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import type { Bundle } from '../../bundle/types.js';
+import { compile, type CompileResult } from '../../compile.js';
+import { didYouMean } from '../../diagnostics/did-you-mean.js';
+import { renderText as renderDiagnostics } from '../../diagnostics/render/text.js';
+import { diffBundles } from '../../diff/compare.js';
+import { defaultBase, findRepo, materializeTree, refNames, resolveCommit, tempParent } from '../../diff/git.js';
+import { renderJson } from '../../diff/render-json.js';
+import { renderMarkdown } from '../../diff/render-markdown.js';
+import { renderText } from '../../diff/render-text.js';
+import { levelRank, type BundleDiff, type ChangeLevel } from '../../diff/types.js';
+import { CONFIG_NAMES } from '../../load/workspace.js';
+import { AGENTC_VERSION } from '../../version.js';
+import { EXIT, useColor, type CliIO } from '../io.js';
+import { withProgress } from '../progress.js';
+
+export interface DiffOptions {
+  /** Workspace root (the "after" side), resolved against io.cwd. */
+  cwd: string;
+  /** A directory (when one exists at that path) or a git ref; default: merge base with the default branch. */
+  against?: string;
+  format: 'markdown' | 'json' | 'text';
+  failOn: 'breaking' | 'dangerous' | 'none';
+  /** Write the report here (resolved against io.cwd) instead of stdout. */
+  output?: string;
+}
+
+/** A side that compiled, or the exit code to stop with. */
+type Side = { bundle: Bundle; label: string } | { exit: number };
+
+export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number> {
+  const root = resolve(io.cwd, opts.cwd);
+  if (!isDirectory(root)) {
+    io.stderr(`agentc diff: cannot read workspace directory ${root}\n`);
+    return EXIT.failure;
+  }
+
+  const before = await beforeSide(root, opts.against, io);
+  if ('exit' in before && before.exit === EXIT.failure) return EXIT.failure;
+  const after = await compileSide(root, 'after', 'working tree', io);
+  if ('exit' in before || 'exit' in after) {
+    return Math.max('exit' in before ? before.exit : 0, 'exit' in after ? after.exit : 0);
+  }
+
+  const diff = diffBundles(before.bundle, after.bundle);
+  const labels = { beforeLabel: before.label, afterLabel: after.label };
+  const toFile = opts.output !== undefined;
+  const report =
+    opts.format === 'json'
+      ? renderJson(diff, labels)
+      : opts.format === 'markdown'
+        ? renderMarkdown(diff, labels)
+        : renderText(diff, { ...labels, color: !toFile && useColor(io) });
+  if (toFile) {
+    const file = resolve(io.cwd, opts.output!);
+    try {
+      await writeFile(file, report);
+    } catch (e) {
+      io.stderr(`agentc diff: cannot write ${file}: ${(e as Error).message}\n`);
+      return EXIT.failure;
+    }
+  } else {
+    io.stdout(report);
+  }
+  return failsOn(diff, opts.failOn) ? EXIT.findings : EXIT.ok;
+}
+
+/** True when a change at or above `level` exists. */
+export function failsOn(diff: BundleDiff, level: DiffOptions['failOn']): boolean {
+  if (level === 'none') return false;
+  const min = levelRank(level as ChangeLevel);
+  return diff.changes.some((c) => levelRank(c.level) >= min);
+}
+
+async function beforeSide(root: string, against: string | undefined, io: CliIO): Promise<Side> {
+  if (against !== undefined && against !== '') {
+    const dir = resolve(io.cwd, against);
+    if (isDirectory(dir)) return compileSide(dir, 'before', displayDir(dir, io.cwd), io);
+  }
+  const found = await findRepo(root);
+  if ('error' in found) {
+    const what = against === undefined ? 'to compare with the default branch' : `to resolve "${against}" (no such directory either)`;
+    io.stderr(`agentc diff: ${found.error}; a git repository is needed ${what}. Pass --against DIR to compare with another workspace directory.\n`);
+    return { exit: EXIT.failure };
+  }
+
+  let commit: string;
+  let label: string;
+  if (against !== undefined && against !== '') {
+    const resolved = await resolveCommit(root, against);
+    if (resolved === undefined) {
+      const hint = didYouMean(against, await refNames(root));
+      io.stderr(`agentc diff: --against "${against}" is neither a directory nor a git ref (branch, tag or commit) of ${found.repo.top}.${hint ? ` ${hint}` : ''}\n`);
+      return { exit: EXIT.failure };
+    }
+    commit = resolved;
+    label = /^[0-9a-f]{40}$/.test(against) ? against.slice(0, 7) : `${against} (${resolved.slice(0, 7)})`;
+  } else {
+    const base = await defaultBase(root, io.env);
+    if ('error' in base) {
+      io.stderr(`agentc diff: ${base.error}.\n`);
+      return { exit: EXIT.failure };
+    }
+    ({ commit, label } = base);
+  }
+
+  const parent = tempParent(root, existsSync, tmpdir());
+  await mkdir(parent, { recursive: true });
+  const dir = await mkdtemp(join(parent, 'before-'));
+  try {
+    const tree = await materializeTree(root, commit, found.repo.prefix, dir);
+    if ('error' in tree) {
+      io.stderr(`agentc diff: cannot read ${label} from git: ${tree.error}\n`);
+      return { exit: EXIT.failure };
+    }
+    // No workspace at that commit (it is being introduced): everything is new.
+    if (!tree.exists || !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) {
+      return { bundle: emptyBundle(), label: `${label}, no agentc workspace` };
+    }
+    return await compileSide(dir, 'before', label, io);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function compileSide(root: string, side: 'before' | 'after', label: string, io: CliIO): Promise<Side> {
+  const result: CompileResult = await withProgress(io, `Compiling ${side} (${label})`, () => compile({ root, bundle: true }));
+  if (result.fatal) {
+    io.stderr(`agentc diff: ${side} side (${label}): ${result.fatal}\n`);
+    return { exit: EXIT.failure };
+  }
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0 || result.bundle === undefined) {
+    io.stderr(`agentc diff: the ${side} side (${label}) does not compile:\n`);
+    const lines = renderDiagnostics(errors, { color: false, toolVersion: AGENTC_VERSION }).split('\n').filter((l) => l !== '');
+    for (const line of lines) io.stderr(`${side}: ${line}\n`);
+    return { exit: EXIT.findings };
+  }
+  return { bundle: result.bundle, label };
+}
+
+function emptyBundle(): Bundle {
+  return {
+    formatVersion: '1',
+    agentcVersion: AGENTC_VERSION,
+    hash: '',
+    models: {},
+    flags: [],
+    dynamicContext: { fields: [], template: '' },
+    dispatchDefaults: { toolPrefix: 'ask_', fanOutCap: 3 },
+    tools: {},
+    agents: {},
+  };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function displayDir(dir: string, cwd: string): string {
+  const rel = relative(cwd, dir);
+  return rel === '' ? '.' : rel.startsWith('..') ? dir : rel;
+}
