@@ -1,0 +1,110 @@
+/**
+ * Invokes one sub-agent for one validated `ask_*` call (SPEC §5 step 4).
+ *
+ * Invariants: the sub-agent reads only its own earlier turns (session key
+ * episode + its id) plus one new user message holding exactly its declared
+ * handoff fields (undeclared arguments and `intent_count` stripped); it runs
+ * under its own `time_budget_ms` and resolves within it; every way it can fail
+ * becomes a typed CallResult (this function never rejects); its span is a child
+ * of the calling agent's span; its history is appended only when it answered.
+ */
+import type { BundleAgent } from '../bundle/types.js';
+import { canonicalJson } from './calls.js';
+import { runWithBudget } from './deadline.js';
+import { AgentFailure, agentFailureMessage } from './failure.js';
+import { newFrame, recordOutcome, type Frame, type TurnState } from './state.js';
+import { failed, PARTIAL_CAVEAT, type CallResult } from './tool-exec.js';
+import type { Message, SpanRecord, ToolCall } from './types.js';
+
+export type LoopRunner = (turn: TurnState, frame: Frame, history: Message[], input: Message) => Promise<string>;
+
+export const DEGRADED_CAVEAT = 'Some of the data behind this answer was unavailable; acknowledge that plainly.';
+
+export async function runSubAgent(
+  turn: TurnState,
+  parent: Frame,
+  call: ToolCall,
+  target: BundleAgent,
+  args: Record<string, unknown>,
+  loop: LoopRunner,
+): Promise<CallResult> {
+  const span: SpanRecord = {
+    agent: target.id,
+    span_id: turn.ids.spanId(),
+    parent_span_id: parent.spanId,
+    tool: call.name,
+    started_ms: turn.now(),
+    ended_ms: -1,
+    outcome: 'ok',
+    fallback: false,
+  };
+  turn.spans.push(span);
+  if (parent.isRoot) turn.routing.invoked.push(target.id);
+
+  const input: Message = { role: 'user', content: renderHandoff(target, args) };
+  let frame: Frame | undefined;
+  let result: CallResult;
+  try {
+    const out = await runWithBudget(parent.signal, target.policy?.time_budget_ms, async (signal) => {
+      frame = newFrame(target, parent, span.span_id, signal, turn.inherited);
+      const history = await loadHistory(turn, target.id);
+      return loop(turn, frame, history, input);
+    });
+    result = out.done && frame !== undefined ? await finish(turn, frame, input, out.value) : failed('timeout', agentFailureMessage('timeout', target.id));
+  } catch (e) {
+    result = e instanceof AgentFailure ? failed(e.kind, e.message) : failed('error', agentFailureMessage('error', target.id));
+  }
+  span.ended_ms = turn.now();
+  span.outcome = result.outcome;
+  if (frame !== undefined) {
+    span.model = frame.model.current;
+    span.fallback = frame.model.fallbackUsed;
+  }
+  if (parent.isRoot) recordOutcome(turn.routing.outcomes, target.id, result.outcome);
+  return result;
+}
+
+/** The handoff message: the declared fields only, as canonical JSON. */
+export function renderHandoff(target: BundleAgent, args: Record<string, unknown>): string {
+  const declared = (target.input?.properties ?? {}) as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(args)) {
+    if (key !== 'intent_count' && Object.prototype.hasOwnProperty.call(declared, key)) fields[key] = args[key];
+  }
+  return canonicalJson(fields);
+}
+
+async function finish(turn: TurnState, frame: Frame, input: Message, text: string): Promise<CallResult> {
+  const target = frame.agent;
+  const content: Record<string, unknown> = { ok: true };
+  if (target.output !== undefined) {
+    // A structured sub-agent must answer with JSON matching its output schema.
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return failed('schema_violation', agentFailureMessage('schema_violation', target.id));
+    }
+    if (!turn.validator.check(target.output, parsed).ok) return failed('schema_violation', agentFailureMessage('schema_violation', target.id));
+    content.result = parsed;
+  } else {
+    content.answer = text;
+  }
+  if (frame.degraded) content.caveat = DEGRADED_CAVEAT;
+  else if (frame.partial) content.caveat = PARTIAL_CAVEAT;
+  try {
+    await turn.sessions.append(turn.context.episode, target.id, [input, { role: 'assistant', content: text }]);
+  } catch {
+    // A store that cannot write loses history, not the answer.
+  }
+  return { content: JSON.stringify(content), outcome: frame.degraded ? 'data_unavailable' : 'ok' };
+}
+
+export async function loadHistory(turn: TurnState, agent: string): Promise<Message[]> {
+  try {
+    const h = await turn.sessions.get(turn.context.episode, agent);
+    return Array.isArray(h) ? h : [];
+  } catch {
+    return [];
+  }
+}

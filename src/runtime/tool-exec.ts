@@ -1,0 +1,80 @@
+/**
+ * Executes one validated call of a plain tool (dispatch kind `tool`).
+ *
+ * Invariants: a handler's exception becomes a typed `error` (or `timeout` when
+ * the frame's budget ran out) and its text is discarded; an envelope's payload
+ * is forwarded only for status ok/partial with the turn's exact principal; a
+ * principal mismatch increments the security counter once per call, emits one
+ * `security` event without payload, and is never retried; the status events a
+ * tool declares are reported when it starts.
+ */
+import { checkEnvelope } from './envelope.js';
+import { failureResult, toolFailureMessage } from './failure.js';
+import { untilAborted } from './deadline.js';
+import type { Frame, TurnState } from './state.js';
+import type { FailureKind, Outcome, ToolContext } from './types.js';
+
+export interface CallResult {
+  /** The tool message content the calling model reads (JSON). */
+  content: string;
+  outcome: Outcome;
+}
+
+export const PARTIAL_CAVEAT = 'Some of this data could not be loaded; say that the answer may be incomplete.';
+
+export function failed(kind: FailureKind, message: string): CallResult {
+  return { content: JSON.stringify(failureResult(kind, message)), outcome: kind };
+}
+
+export async function runTool(turn: TurnState, frame: Frame, tool: string, envelope: boolean, args: Record<string, unknown>): Promise<CallResult> {
+  const handler = Object.prototype.hasOwnProperty.call(turn.tools, tool) ? turn.tools[tool] : undefined;
+  if (typeof handler !== 'function') return failed('error', toolFailureMessage('error', tool));
+  for (const event of turn.bundle.tools[tool]?.status_events ?? []) turn.sink.status(frame.agent, event);
+  const ctx: ToolContext = {
+    principal: turn.context.principal,
+    episode: turn.context.episode,
+    agent: frame.agent.id,
+    signal: frame.signal,
+    trace_id: turn.traceId,
+    span_id: frame.spanId,
+  };
+  if (turn.context.locale !== undefined) ctx.locale = turn.context.locale;
+  if (turn.context.location !== undefined) ctx.location = turn.context.location;
+
+  let value: unknown;
+  try {
+    value = await untilAborted(Promise.resolve().then(() => handler(args, ctx)), frame.signal);
+  } catch {
+    const kind = frame.signal.aborted ? 'timeout' : 'error';
+    return failed(kind, toolFailureMessage(kind, tool));
+  }
+  if (!envelope) return serialize({ ok: true, result: value }, tool);
+
+  const verdict = checkEnvelope(value, turn.context.principal);
+  switch (verdict.kind) {
+    case 'ok':
+      return serialize({ ok: true, payload: verdict.payload }, tool);
+    case 'partial':
+      frame.partial = true;
+      return serialize({ ok: true, partial: true, caveat: PARTIAL_CAVEAT, payload: verdict.payload }, tool);
+    case 'principal_mismatch':
+      turn.security.principalMismatches++;
+      turn.sink.emit({ type: 'security', kind: 'principal_mismatch', agent: frame.agent.id, tool, trace_id: turn.traceId, span_id: frame.spanId });
+      frame.degraded = true;
+      return failed('data_unavailable', toolFailureMessage('data_unavailable', tool));
+    case 'error':
+    case 'malformed':
+      frame.degraded = true;
+      return failed('data_unavailable', toolFailureMessage('data_unavailable', tool));
+  }
+}
+
+function serialize(value: unknown, tool: string): CallResult {
+  try {
+    const content = JSON.stringify(value);
+    if (typeof content === 'string') return { content, outcome: 'ok' };
+  } catch {
+    // circular or BigInt: not a usable result
+  }
+  return failed('error', toolFailureMessage('error', tool));
+}
