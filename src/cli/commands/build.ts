@@ -1,0 +1,130 @@
+/**
+ * `agentc build [--check] [--out DIR]`: check, then emit generated/ (SPEC §4).
+ *
+ * - Any error: the report is printed, nothing is written, exit 1.
+ * - `--check`: nothing is written; exit 1 naming every stale, missing or extra file.
+ * - `--out DIR` is resolved against the workspace root (`--cwd`), like the default
+ *   `generated`. The output directory is replaced as a whole, so agentc refuses a
+ *   directory that holds the workspace or that is not agentc output (exit 2).
+ * - With `--format json` or `sarif`, stdout holds only the report; the build's own
+ *   messages go to stderr.
+ */
+import { appendFile, readdir, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { compile, type CompileResult } from '../../compile.js';
+import { countBySeverity } from '../../diagnostics/diagnostic.js';
+import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
+import { emitFiles } from '../../emit/files.js';
+import { checkOutput, writeOutput } from '../../emit/write.js';
+import { AGENTC_VERSION } from '../../version.js';
+import { EXIT, useColor, type CliIO } from '../io.js';
+import { withProgress } from '../progress.js';
+
+export interface BuildOptions {
+  /** Workspace root (absolute, or relative to io.cwd). */
+  cwd: string;
+  /** Output directory, relative to the workspace root; default `generated`. */
+  out?: string;
+  check?: boolean;
+  format?: ReportFormat;
+}
+
+export const DEFAULT_OUT_DIR = 'generated';
+
+export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<number> {
+  const root = resolve(io.cwd, opts.cwd);
+  const format: ReportFormat = opts.format ?? (io.isTTY ? 'pretty' : 'text');
+  const machine = format === 'json' || format === 'sarif';
+  const say = (text: string): void => (machine ? io.stderr(text) : io.stdout(text));
+
+  const result = await withProgress(io, 'Building', () => compile({ root, bundle: true }));
+  if (result.fatal !== undefined) {
+    io.stderr(`agentc: ${result.fatal}\n`);
+    return EXIT.failure;
+  }
+  await printDiagnostics(result, format, root, io);
+  const { errors } = countBySeverity(result.diagnostics);
+  if (errors > 0 || result.bundle === undefined) {
+    io.stderr(`agentc build: ${opts.check ? 'cannot check the output' : 'nothing written'}: fix the error${errors === 1 ? '' : 's'} above first.\n`);
+    return EXIT.findings;
+  }
+
+  const outDir = resolve(root, opts.out ?? DEFAULT_OUT_DIR);
+  const shown = displayDir(outDir, io.cwd);
+  const refusal = await refuseOutDir(outDir, root);
+  if (refusal !== undefined) {
+    io.stderr(`agentc build: refusing to use ${shown} as the output directory: ${refusal}\n`);
+    return EXIT.failure;
+  }
+  const files = emitFiles(result.bundle);
+
+  if (opts.check) {
+    const { stale, missing, extra } = await checkOutput(outDir, files);
+    const problems = [
+      ...stale.map((f) => `  stale    ${shown}${f}`),
+      ...missing.map((f) => `  missing  ${shown}${f}`),
+      ...extra.map((f) => `  extra    ${shown}${f}`),
+    ];
+    if (problems.length === 0) {
+      say(`${shown} is up to date (${plural(files.size, 'file')}).\n`);
+      return EXIT.ok;
+    }
+    io.stderr(`${shown} is out of date: run \`agentc build\` and commit the result.\n${problems.join('\n')}\n`);
+    return EXIT.findings;
+  }
+
+  let written: string[];
+  let unchanged: string[];
+  let removed: string[];
+  try {
+    ({ written, unchanged, removed } = await writeOutput(outDir, files));
+  } catch (e) {
+    io.stderr(`agentc build: could not write ${shown}: ${(e as Error).message}\nThe previous output was left as it was.\n`);
+    return EXIT.failure;
+  }
+  const extras = [`${unchanged.length} unchanged`, ...(removed.length > 0 ? [`${removed.length} removed`] : [])];
+  say(`Wrote ${plural(written.length, 'file')} (${extras.join(', ')}) to ${shown}\n`);
+  return EXIT.ok;
+}
+
+/**
+ * The diagnostics report, in the chosen format. A clean run prints nothing in
+ * the human formats (the build's own summary follows) and the full report in
+ * the machine formats.
+ */
+export async function printDiagnostics(result: CompileResult, format: ReportFormat, root: string, io: CliIO): Promise<void> {
+  const machine = format === 'json' || format === 'sarif';
+  if (result.diagnostics.length === 0 && !machine) return;
+  io.stdout(renderReport(format, result.diagnostics, result.files, { color: useColor(io), cwd: io.cwd, root, toolVersion: AGENTC_VERSION }));
+  if (format === 'github' && io.env.GITHUB_STEP_SUMMARY) {
+    await appendFile(io.env.GITHUB_STEP_SUMMARY, renderGithubSummary(result.diagnostics, { cwd: io.cwd, root, title: 'agentc build' }));
+  }
+}
+
+/** Why `outDir` must not be replaced wholesale, or undefined when it is safe. */
+async function refuseOutDir(outDir: string, root: string): Promise<string | undefined> {
+  const rel = relative(outDir, root);
+  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return 'it contains the workspace itself.';
+  let entries: string[];
+  try {
+    if (!(await stat(outDir)).isDirectory()) return 'it exists and is not a directory.';
+    entries = await readdir(outDir);
+  } catch {
+    return undefined; // does not exist yet
+  }
+  if (entries.length > 0 && !entries.includes('bundle.json')) {
+    return 'it is not empty and holds no bundle.json, so it is not agentc output (agentc replaces the whole directory).';
+  }
+  return undefined;
+}
+
+/** `generated/`, relative to where the user is, `/`-separated, with a trailing slash. */
+export function displayDir(dir: string, cwd: string): string {
+  const rel = relative(cwd, dir);
+  const shown = rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? dir : rel;
+  return `${shown.split(sep).join('/')}/`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,200 @@
+/**
+ * Program → Bundle: the canonical, provider-ready description of every agent.
+ * Pure and deterministic: agents in id order, every object's keys sorted (so the
+ * in-memory bundle and one parsed back from bundle.json are the same value, key
+ * order included), no timestamps.
+ *
+ * Tolerates an incomplete program (unknown model, unknown sub-agent, no cohorts):
+ * `agentc prompt` and `agentc graph` show what there is even while `check` fails.
+ * `agentc build` only writes a bundle made from an error-free program.
+ */
+import {
+  BUNDLE_FORMAT_VERSION,
+  type AnthropicTool,
+  type Bundle,
+  type BundleAgent,
+  type BundleDispatch,
+  type BundleModel,
+  type BundlePrefix,
+  type BundleToolContract,
+  type DispatchEntry,
+  type NeutralTool,
+  type OpenAITool,
+} from '../bundle/types.js';
+import type { JsonSchema, ModelEntry, Tool } from '../parse/types.js';
+import { handoffSchema } from '../resolve/index.js';
+import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
+import { canonicalJson, compareCodeUnits, sha256Hex, sortKeysDeep } from './canonical-json.js';
+import { toOpenAIStrictParameters } from './openai-strict.js';
+
+export function createBundle(program: Program, agentcVersion: string): Bundle {
+  const config = program.config.data;
+  const agents: Record<string, BundleAgent> = {};
+  const usedModels = new Set<string>();
+  const usedTools = new Map<string, Tool>();
+
+  for (const id of [...program.agents.keys()].sort(compareCodeUnits)) {
+    const agent = program.agents.get(id)!;
+    const card = agent.card.data;
+    for (const m of [card.model, card.fallback_model]) {
+      if (m !== undefined && Object.hasOwn(config.models, m)) usedModels.add(m);
+    }
+    for (const t of agent.tools) {
+      if (t.kind === 'tool' && t.tool !== undefined) usedTools.set(t.tool.data.name, t.tool);
+    }
+    agents[id] = createAgent(program, agent);
+  }
+
+  const models: Record<string, BundleModel> = {};
+  for (const id of [...usedModels].sort(compareCodeUnits)) models[id] = bundleModel(config.models[id]!);
+
+  const tools: Record<string, BundleToolContract> = {};
+  for (const name of [...usedTools.keys()].sort(compareCodeUnits)) tools[name] = toolContract(usedTools.get(name)!);
+
+  const unhashed: Bundle = sortKeysDeep({
+    formatVersion: BUNDLE_FORMAT_VERSION,
+    agentcVersion,
+    hash: '',
+    models,
+    flags: [...config.flags],
+    dynamicContext: { fields: [...config.dynamicContext.fields], template: config.dynamicContext.template },
+    dispatchDefaults: { toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap },
+    tools,
+    agents,
+  });
+  return { ...unhashed, hash: bundleHash(unhashed) };
+}
+
+/** SHA-256 of the canonical JSON of the bundle with `hash` set to "". */
+export function bundleHash(bundle: Bundle): string {
+  return sha256Hex(canonicalJson({ ...bundle, hash: '' }));
+}
+
+export function bundleModel(entry: ModelEntry): BundleModel {
+  return {
+    ...entry,
+    encoding: entry.encoding ?? 'o200k_base',
+    approximateTokens: entry.provider !== 'openai' || entry.encoding === undefined,
+  };
+}
+
+function createAgent(program: Program, agent: Agent): BundleAgent {
+  const card = agent.card.data;
+  const neutral = agent.tools.map(neutralTool);
+  const out: BundleAgent = {
+    id: card.id,
+    description: card.description,
+    role: card.role,
+    owner: card.owner,
+    model: agent.modelId ?? card.model ?? '',
+    tuning: card.tuning,
+    policy: card.policy,
+    input: handoffSchema(agent.card, false),
+    status_events: statusEvents(agent),
+    sub_agents: agent.subAgents.map((c) => c.data.id),
+    tools: {
+      neutral,
+      openai: neutral.map(openaiTool),
+      anthropic: neutral.map(anthropicTool),
+    },
+    flags: [...agent.flags],
+    prefixes: agent.cohorts.map(prefix),
+    suffix_template: program.config.data.dynamicContext.template,
+    dispatch: dispatch(program, agent),
+  };
+  if (card.fallback_model !== undefined) out.fallback_model = card.fallback_model;
+  if (card.output !== undefined) out.output = card.output;
+  return out;
+}
+
+function statusEvents(agent: Agent): string[] {
+  const events = new Set(agent.card.data.status_events);
+  for (const t of agent.tools) {
+    if (t.kind === 'tool' && t.tool !== undefined) for (const e of t.tool.data.status_events) events.add(e);
+  }
+  return [...events].sort(compareCodeUnits);
+}
+
+/**
+ * Tool parameters come from resolve as the model sees them (an ask_* tool's
+ * already carry intent_count). Keys are sorted first, so the provider shapes
+ * derived from them (e.g. OpenAI's `required`, which lists every property) follow
+ * the same canonical order as bundle.json.
+ */
+function neutralTool(tool: AgentTool): NeutralTool {
+  return { name: tool.name, description: tool.description, parameters: sortKeysDeep(tool.parameters) };
+}
+
+function openaiTool(tool: NeutralTool): OpenAITool {
+  return {
+    type: 'function',
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: toOpenAIStrictParameters(tool.parameters),
+      strict: true,
+    },
+  };
+}
+
+function anthropicTool(tool: NeutralTool): AnthropicTool {
+  const input_schema: JsonSchema = { ...tool.parameters };
+  // Anthropic requires an object root; contracts always are, this only fills a missing `type`.
+  if (input_schema.type === undefined) input_schema.type = 'object';
+  return { name: tool.name, description: tool.description, input_schema };
+}
+
+function prefix(cohort: Cohort): BundlePrefix {
+  return {
+    cohort: [...cohort.flags],
+    key: cohort.key,
+    text: cohort.text,
+    tokens: cohort.tokens,
+    sha256: sha256Hex(cohort.text),
+    blocks: cohort.blocks.map((b) => ({
+      id: b.block.data.id,
+      owner: b.block.data.owner,
+      category: b.block.data.category,
+      file: b.block.file.path,
+      required: b.required,
+      tokens: b.tokens,
+      start: b.start,
+      length: b.text.length,
+    })),
+  };
+}
+
+function dispatch(program: Program, agent: Agent): BundleDispatch {
+  const spec = agent.card.data.dispatch;
+  const status_rendering: Record<string, string | null> = {};
+  const rendering = spec?.status_rendering ?? {};
+  for (const event of Object.keys(rendering).sort(compareCodeUnits)) {
+    const text = rendering[event]!;
+    status_rendering[event] = text === 'suppress' ? null : text;
+  }
+  const table: Record<string, DispatchEntry> = {};
+  for (const t of agent.tools) {
+    if (t.kind === 'sub_agent' && t.agent !== undefined) {
+      table[t.name] = { kind: 'sub_agent', agent: t.agent.data.id, policy: t.agent.data.policy };
+    } else if (t.kind === 'tool' && t.tool !== undefined) {
+      table[t.name] = { kind: 'tool', tool: t.tool.data.name, envelope: t.tool.data.envelope };
+    }
+  }
+  return {
+    fan_out_cap: spec?.fan_out_cap ?? program.config.data.dispatch.fanOutCap,
+    intent_count_failsafe: spec?.intent_count_failsafe ?? false,
+    status_rendering,
+    table,
+  };
+}
+
+function toolContract(tool: Tool): BundleToolContract {
+  const d = tool.data;
+  return {
+    name: d.name,
+    description: d.description,
+    parameters: d.parameters,
+    envelope: d.envelope,
+    status_events: [...d.status_events].sort(compareCodeUnits),
+  };
+}

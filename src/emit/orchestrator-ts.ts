@@ -1,0 +1,81 @@
+/**
+ * generated/orchestrator.ts: the typed entry a service calls. It binds the
+ * runtime library to this bundle: `tools` must be a complete `ToolHandlers`
+ * (every tool contract the cards use, with its argument type), `agent` an
+ * `AgentId`, `flags` a `FlagName[]`.
+ *
+ * The runtime's own option types are generic over any bundle; the generated
+ * `bundle` is a deeply readonly `as const` literal and `ToolHandlers` is typed
+ * per tool, so both are handed over through the runtime's declared option types
+ * (the narrowing already happened at this module's public surface).
+ */
+import type { Bundle } from '../bundle/types.js';
+import { GENERATED_HEADER } from './bundle-ts.js';
+import { entryAgent } from './entry-agent.js';
+
+export function renderOrchestratorTs(bundle: Bundle): string {
+  const entry = entryAgent(bundle);
+  const agentDoc = entry
+    ? `  /** The agent that receives the message; default: ${JSON.stringify(entry)} (the entry orchestrator). */\n  agent?: AgentId;\n`
+    : `  /** The agent that receives the message (this bundle has no single entry orchestrator). */\n  agent: AgentId;\n`;
+  const defaultAgent = entry
+    ? `/** Where a turn goes when the request names no agent. */\nexport const DEFAULT_AGENT: AgentId = ${JSON.stringify(entry)};\n\n`
+    : '';
+  const agentExpr = entry ? 'req.agent ?? DEFAULT_AGENT' : 'req.agent';
+
+  return `${GENERATED_HEADER}/* eslint-disable */
+import { createRuntime } from 'agentc/runtime';
+import type { LlmClient, RuntimeEvent, SessionStore, TurnContext, TurnResult } from 'agentc/runtime';
+import { bundle } from './bundle.js';
+import type { AgentId, FlagName, ToolHandlers } from './bundle.js';
+
+export interface OrchestratorOptions {
+  /** Model access (the OpenAI-compatible client, the scripted client, or your own). */
+  llm: LlmClient;
+  /** One handler per tool contract: a tool added to a card is a compile error here until implemented. */
+  tools: ToolHandlers;
+  /** Per-sub-agent conversation histories; in memory by default. */
+  sessions?: SessionStore;
+  /** Status, text and routing trace events. */
+  onEvent?: (event: RuntimeEvent) => void;
+  /** Feature flags switched on (selects each agent's prompt cohort). */
+  flags?: FlagName[];
+}
+
+export interface TurnRequest {
+${agentDoc}  /** The user's message. */
+  message: string;
+  /** Per-request context: principal, episode, locale, location, date… */
+  context: TurnContext;
+  /** Cancels the turn. */
+  signal?: AbortSignal;
+}
+
+export interface Orchestrator {
+  /** The bundle this orchestrator runs. */
+  readonly bundle: typeof bundle;
+  /** One user turn: route, run sub-agents concurrently, compose the answer. */
+  turn(req: TurnRequest): Promise<TurnResult>;
+}
+
+${defaultAgent}type RuntimeOptions = Parameters<typeof createRuntime>[0];
+
+export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
+  const runtime = createRuntime({
+    ...options,
+    bundle: bundle as unknown as RuntimeOptions['bundle'],
+    tools: options.tools as unknown as RuntimeOptions['tools'],
+  });
+  return {
+    bundle,
+    turn: (req) =>
+      runtime.turn({
+        agent: ${agentExpr},
+        message: req.message,
+        context: req.context,
+        ...(req.signal === undefined ? {} : { signal: req.signal }),
+      }),
+  };
+}
+`;
+}

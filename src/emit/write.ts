@@ -1,0 +1,203 @@
+/**
+ * Writing the output directory, atomically.
+ *
+ * Strategy: build the complete new directory in a staging directory next to
+ * `outDir` (same parent, so the same file system and `rename` is atomic), then
+ * swap: rename outDir → backup, staging → outDir, delete the backup. Any failure
+ * before the swap deletes the staging directory and leaves `outDir` untouched; a
+ * failure of the second rename renames the backup back. A process killed between
+ * the two renames leaves the previous output in the backup, which the next
+ * `writeOutput` restores before it starts.
+ *
+ * Unchanged files keep their bytes, inode and mtime: they are hard-linked from
+ * the old directory into the staging directory (copied with their timestamps
+ * where the file system has no hard links). When nothing changed at all, nothing
+ * is touched: no staging directory, no swap.
+ */
+import { randomBytes } from 'node:crypto';
+import * as nodeFs from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { compareCodeUnits } from './canonical-json.js';
+
+export interface WriteResult {
+  /** New or changed files (relative paths, sorted). */
+  written: string[];
+  /** Files whose content was already up to date (kept as they were). */
+  unchanged: string[];
+  /** Files in the old directory that the new output does not have. */
+  removed: string[];
+}
+
+export interface CheckResult {
+  /** Present but with different content. */
+  stale: string[];
+  /** Expected but absent. */
+  missing: string[];
+  /** Present but not part of the output. */
+  extra: string[];
+}
+
+/** The file operations writeOutput uses (a seam for failure tests). */
+export type WriteFs = Pick<
+  typeof nodeFs,
+  'copyFile' | 'link' | 'lstat' | 'mkdir' | 'readdir' | 'readFile' | 'realpath' | 'rename' | 'rm' | 'stat' | 'utimes' | 'writeFile'
+>;
+
+const STAGING_TAG = 'agentc-tmp';
+const BACKUP_TAG = 'agentc-old';
+
+export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>, fs: WriteFs = nodeFs): Promise<WriteResult> {
+  for (const rel of files.keys()) assertRelative(rel);
+  let target = resolve(outDir);
+  await restoreInterrupted(target, fs);
+  const exists = await isDirectory(target, fs);
+  if (exists) target = await fs.realpath(target);
+  const existing = exists ? await listFiles(target, fs) : new Map<string, 'file' | 'other'>();
+
+  const written: string[] = [];
+  const unchanged: string[] = [];
+  const same = new Set<string>();
+  for (const [rel, content] of files) {
+    if (existing.get(rel) === 'file' && (await fs.readFile(join(target, rel))).equals(Buffer.from(content, 'utf8'))) {
+      same.add(rel);
+      unchanged.push(rel);
+    } else {
+      written.push(rel);
+    }
+  }
+  const removed = [...existing.keys()].filter((rel) => !files.has(rel));
+  const result = { written: written.sort(compareCodeUnits), unchanged: unchanged.sort(compareCodeUnits), removed: removed.sort(compareCodeUnits) };
+  if (exists && written.length === 0 && removed.length === 0) return result;
+
+  const parent = dirname(target);
+  await fs.mkdir(parent, { recursive: true });
+  const staging = siblingPath(target, STAGING_TAG);
+  try {
+    await fs.mkdir(staging);
+    for (const [rel, content] of files) {
+      const dest = join(staging, rel);
+      await fs.mkdir(dirname(dest), { recursive: true });
+      if (same.has(rel)) await keepFile(join(target, rel), dest, fs);
+      else await fs.writeFile(dest, content, 'utf8');
+    }
+  } catch (error) {
+    await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+  await swap(target, staging, exists, fs);
+  return result;
+}
+
+/** What `build --check` reports. Line endings are compared loosely (CRLF = LF): a checkout with autocrlf is not stale. */
+export async function checkOutput(outDir: string, files: ReadonlyMap<string, string>, fs: WriteFs = nodeFs): Promise<CheckResult> {
+  const target = resolve(outDir);
+  const existing = (await isDirectory(target, fs)) ? await listFiles(target, fs) : new Map<string, 'file' | 'other'>();
+  const stale: string[] = [];
+  const missing: string[] = [];
+  for (const [rel, content] of files) {
+    const kind = existing.get(rel);
+    if (kind === undefined) missing.push(rel);
+    else if (kind !== 'file' || (await fs.readFile(join(target, rel), 'utf8')).replace(/\r\n/g, '\n') !== content) stale.push(rel);
+  }
+  const extra = [...existing.keys()].filter((rel) => !files.has(rel));
+  return { stale: stale.sort(compareCodeUnits), missing: missing.sort(compareCodeUnits), extra: extra.sort(compareCodeUnits) };
+}
+
+async function swap(target: string, staging: string, exists: boolean, fs: WriteFs): Promise<void> {
+  if (!exists) {
+    try {
+      await fs.rename(staging, target);
+    } catch (error) {
+      await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      throw error;
+    }
+    return;
+  }
+  const backup = siblingPath(target, BACKUP_TAG);
+  try {
+    await fs.rename(target, backup);
+  } catch (error) {
+    await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+  try {
+    await fs.rename(staging, target);
+  } catch (error) {
+    await fs.rename(backup, target);
+    await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+  // The new output is in place; a backup that cannot be removed is only litter.
+  await fs.rm(backup, { recursive: true, force: true }).catch(() => undefined);
+}
+
+/** Same bytes, same inode and mtime when possible. */
+async function keepFile(from: string, to: string, fs: WriteFs): Promise<void> {
+  try {
+    await fs.link(from, to);
+  } catch {
+    await fs.copyFile(from, to);
+    const s = await fs.stat(from);
+    await fs.utimes(to, s.atime, s.mtime);
+  }
+}
+
+/** If a previous run died between its two renames, put its backup back. */
+async function restoreInterrupted(target: string, fs: WriteFs): Promise<void> {
+  if (await exists(target, fs)) return;
+  const parent = dirname(target);
+  let names: string[];
+  try {
+    names = await fs.readdir(parent);
+  } catch {
+    return;
+  }
+  const prefix = `.${basename(target)}.${BACKUP_TAG}-`;
+  const backups = names.filter((n) => n.startsWith(prefix));
+  if (backups.length === 0) return;
+  const withTimes = await Promise.all(backups.map(async (n) => ({ n, t: (await fs.stat(join(parent, n))).mtimeMs })));
+  withTimes.sort((a, b) => b.t - a.t || compareCodeUnits(a.n, b.n));
+  await fs.rename(join(parent, withTimes[0]!.n), target);
+}
+
+function siblingPath(target: string, tag: string): string {
+  return join(dirname(target), `.${basename(target)}.${tag}-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+/** Every entry below `dir` that is not a directory, by `/`-separated relative path. */
+async function listFiles(dir: string, fs: WriteFs): Promise<Map<string, 'file' | 'other'>> {
+  const out = new Map<string, 'file' | 'other'>();
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    const entries = await fs.readdir(abs, { withFileTypes: true });
+    for (const e of entries) {
+      const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) await walk(join(abs, e.name), childRel);
+      else out.set(childRel, e.isFile() ? 'file' : 'other');
+    }
+  };
+  await walk(dir, '');
+  return out;
+}
+
+async function isDirectory(path: string, fs: WriteFs): Promise<boolean> {
+  try {
+    return (await fs.stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function exists(path: string, fs: WriteFs): Promise<boolean> {
+  try {
+    await fs.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function assertRelative(rel: string): void {
+  if (rel === '' || rel.startsWith('/') || rel.includes('\\') || rel.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+    throw new Error(`agentc bug: output path "${rel}" is not a plain relative path`);
+  }
+}

@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { bundleHash, createBundle } from '../../src/emit/bundle.js';
+import { canonicalJson, sortKeysDeep } from '../../src/emit/canonical-json.js';
+import { emitFiles } from '../../src/emit/files.js';
+import { makeProgram, sampleProgram } from './helpers/program.js';
+
+const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+
+describe('createBundle', () => {
+  const bundle = createBundle(sampleProgram(), '9.9.9');
+
+  it('has the top-level fields, with only the models the agents use', () => {
+    expect(bundle.formatVersion).toBe('1');
+    expect(bundle.agentcVersion).toBe('9.9.9');
+    expect(Object.keys(bundle.agents)).toEqual(['billing', 'concierge', 'travel']);
+    expect(Object.keys(bundle.models)).toEqual(['claude-model', 'main-model']);
+    expect(bundle.models['main-model']).toMatchObject({ encoding: 'o200k_base', approximateTokens: false });
+    // No encoding and not OpenAI: counted with o200k_base, marked approximate.
+    expect(bundle.models['claude-model']).toMatchObject({ provider: 'anthropic', encoding: 'o200k_base', approximateTokens: true });
+    expect(bundle.flags).toEqual(['beta', 'gamma']);
+    expect(bundle.dispatchDefaults).toEqual({ toolPrefix: 'ask_', fanOutCap: 3 });
+    expect(bundle.dynamicContext.template).toBe('<context>\nDate: {{date}}\n</context>');
+    expect(Object.keys(bundle.tools)).toEqual(['get_invoices', 'search_trips']);
+    expect(bundle.tools.get_invoices).toMatchObject({ envelope: true, status_events: ['fetching_invoices'] });
+  });
+
+  it('marks an OpenAI model without a declared encoding as approximate too', () => {
+    const b = createBundle(
+      makeProgram({
+        config: { models: { m: { provider: 'openai', model: 'x', contextWindow: 1000 } } },
+        blocks: [{ id: 'persona-base', text: 'Hi.' }],
+        cards: [{ id: 'solo', model: 'm' }],
+      }),
+      '0',
+    );
+    expect(b.models.m).toMatchObject({ encoding: 'o200k_base', approximateTokens: true });
+  });
+
+  it('describes each agent: model, fallback, input schema, events, sub-agents, flags', () => {
+    const billing = bundle.agents.billing!;
+    expect(billing.model).toBe('main-model');
+    expect(billing.fallback_model).toBe('claude-model');
+    expect(billing.input).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        prior_context: { type: 'string', description: 'Summary of earlier turns.' },
+        query: { type: 'string', description: "The user's exact words." },
+      },
+      required: ['query'],
+    });
+    // Own events plus its tools' events, sorted and unique.
+    expect(billing.status_events).toEqual(['fetching_invoices', 'paying_invoice']);
+    expect(billing.policy).toEqual({ max_tool_calls: 4 });
+    expect(bundle.agents.concierge!.sub_agents).toEqual(['travel', 'billing']);
+    expect(bundle.agents.travel!.flags).toEqual(['beta']);
+    expect(bundle.agents.travel!.suffix_template).toBe(bundle.dynamicContext.template);
+    expect(bundle.agents.travel).not.toHaveProperty('fallback_model');
+  });
+
+  it('holds one prefix per cohort, default first, with exact block slices and hashes', () => {
+    const travel = bundle.agents.travel!;
+    expect(travel.prefixes.map((p) => [p.key, p.cohort])).toEqual([
+      ['', []],
+      ['beta', ['beta']],
+    ]);
+    const [def, beta] = travel.prefixes;
+    expect(def!.blocks.map((b) => b.id)).toEqual(['persona-base', 'travel-instructions']);
+    expect(beta!.blocks.map((b) => b.id)).toEqual(['persona-base', 'travel-instructions', 'travel-beta']);
+    expect(beta!.text).toBe('You are the assistant of Example Pay.\n\nSearch trips with search_trips.\n\nBeta: suggest flexible dates.\n\n');
+    for (const p of travel.prefixes) {
+      expect(p.sha256).toBe(sha(p.text));
+      for (const b of p.blocks) expect(p.text.slice(b.start, b.start + b.length)).not.toMatch(/^\s|\s$/);
+    }
+    expect(beta!.blocks[2]).toMatchObject({
+      id: 'travel-beta',
+      owner: 'travel',
+      category: 'capabilities',
+      file: 'blocks/travel/travel-beta.md',
+      required: false,
+    });
+    expect(beta!.blocks[0]).toMatchObject({ id: 'persona-base', required: true, start: 0, length: 'You are the assistant of Example Pay.'.length });
+  });
+
+  it('emits own tools first, then one ask_* tool per sub-agent, in three shapes', () => {
+    const tools = bundle.agents.concierge!.tools;
+    expect(tools.neutral.map((t) => t.name)).toEqual(['ask_travel', 'ask_billing']);
+    const billingTools = bundle.agents.billing!.tools;
+    expect(billingTools.neutral).toEqual([
+      {
+        name: 'get_invoices',
+        description: "The user's invoices.",
+        parameters: { type: 'object', properties: { status: { type: 'string', enum: ['open', 'paid'] } }, additionalProperties: false },
+      },
+    ]);
+    expect(billingTools.openai).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'get_invoices',
+          description: "The user's invoices.",
+          strict: true,
+          parameters: {
+            type: 'object',
+            properties: { status: { type: ['string', 'null'], enum: ['open', 'paid', null] } },
+            required: ['status'],
+            additionalProperties: false,
+          },
+        },
+      },
+    ]);
+    expect(billingTools.anthropic).toEqual([
+      { name: 'get_invoices', description: "The user's invoices.", input_schema: billingTools.neutral[0]!.parameters },
+    ]);
+  });
+
+  it('gives sub-agent tools the handoff schema plus a required intent_count under the failsafe', () => {
+    const askTravel = bundle.agents.concierge!.tools.neutral[0]!;
+    expect(askTravel.description).toBe(sampleProgram().cards.get('travel')!.data.description);
+    expect(askTravel.parameters.required).toEqual(['query', 'intent_count']);
+    expect((askTravel.parameters.properties as Record<string, unknown>).intent_count).toMatchObject({ type: 'integer' });
+    const openai = bundle.agents.concierge!.tools.openai[0]!.function.parameters;
+    expect(openai.required).toEqual(['intent_count', 'prior_context', 'query']);
+    expect((openai.properties as Record<string, unknown>).prior_context).toEqual({ type: ['string', 'null'], description: 'Summary of earlier turns.' });
+  });
+
+  it('builds the dispatch table, caps, failsafe and status rendering for every agent', () => {
+    expect(bundle.agents.concierge!.dispatch).toEqual({
+      fan_out_cap: 2,
+      intent_count_failsafe: true,
+      status_rendering: { fetching_invoices: null, searching_trips: 'Searching trips…' },
+      table: {
+        ask_billing: { kind: 'sub_agent', agent: 'billing', policy: { max_tool_calls: 4 } },
+        ask_travel: { kind: 'sub_agent', agent: 'travel', policy: { token_budget: { input: 5000 }, time_budget_ms: 3000 } },
+      },
+    });
+    expect(Object.keys(bundle.agents.concierge!.dispatch.status_rendering)).toEqual(['fetching_invoices', 'searching_trips']);
+    // Defaults from the config for an agent without a dispatch section.
+    expect(bundle.agents.billing!.dispatch).toEqual({
+      fan_out_cap: 3,
+      intent_count_failsafe: false,
+      status_rendering: {},
+      table: { get_invoices: { kind: 'tool', tool: 'get_invoices', envelope: true } },
+    });
+  });
+
+  it('hashes the canonical JSON with an empty hash', () => {
+    expect(bundle.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(bundle.hash).toBe(sha(canonicalJson({ ...bundle, hash: '' })));
+    expect(bundleHash(bundle)).toBe(bundle.hash);
+    expect(createBundle(sampleProgram(), '9.9.10').hash).not.toBe(bundle.hash);
+  });
+
+  it('is deterministic and already in canonical key order', () => {
+    const again = createBundle(sampleProgram(), '9.9.9');
+    expect(canonicalJson(again)).toBe(canonicalJson(bundle));
+    expect(JSON.stringify(bundle)).toBe(JSON.stringify(sortKeysDeep(bundle)));
+    // A bundle parsed back from bundle.json is the same value, key order included.
+    expect(JSON.stringify(JSON.parse(canonicalJson(bundle)))).toBe(JSON.stringify(bundle));
+  });
+
+  it('does not depend on the insertion order of the program maps', () => {
+    const p = sampleProgram();
+    const reversed = { ...p, agents: new Map([...p.agents].reverse()), tools: new Map([...p.tools].reverse()) };
+    expect(canonicalJson(createBundle(reversed, '9.9.9'))).toBe(canonicalJson(bundle));
+  });
+
+  it('tolerates an incomplete program (unknown model, no cohorts)', () => {
+    const p = makeProgram({ blocks: [], cards: [{ id: 'broken', model: 'nope' }] });
+    p.agents.get('broken')!.cohorts = [];
+    const b = createBundle(p, '0');
+    expect(b.agents.broken).toMatchObject({ model: 'nope', prefixes: [] });
+    expect(b.models).toEqual({});
+    expect(() => emitFiles(b)).not.toThrow();
+  });
+});
+
+describe('canonicalJson', () => {
+  it('sorts keys recursively by code unit, indents by two spaces, ends with one LF', () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null }, B: 'x', é: 1 })).toBe(
+      '{\n  "B": "x",\n  "a": {\n    "c": null,\n    "d": [\n      3,\n      {\n        "y": 2,\n        "z": 1\n      }\n    ]\n  },\n  "b": 1,\n  "é": 1\n}\n',
+    );
+  });
+
+  it('drops undefined members and refuses what JSON cannot hold', () => {
+    expect(canonicalJson({ a: undefined, b: [undefined] })).toBe('{\n  "b": [\n    null\n  ]\n}\n');
+    expect(() => canonicalJson({ n: Number.NaN })).toThrow(/NaN/);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => canonicalJson(cyclic)).toThrow(/cyclic/);
+  });
+
+  it('allows shared (non-cyclic) references', () => {
+    const shared = { x: 1 };
+    expect(canonicalJson({ a: shared, b: shared })).toBe('{\n  "a": {\n    "x": 1\n  },\n  "b": {\n    "x": 1\n  }\n}\n');
+  });
+});
