@@ -64,16 +64,20 @@ const TOOL = obj({ name: str, description: str, envelope: bool });
 const DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, tool_prefix: str, status_rendering: rec(str) });
 const MODEL = obj({ id: str, provider: str, model: str, contextWindow: num, encoding: str });
 
-/** The root shape; `flags` has one boolean per flag in config.flags. */
-export function buildContextShape(config: Pick<ResolvedConfig, 'flags'>): Shape {
+/**
+ * The root shape; `flags` has one boolean per flag in config.flags. With
+ * `flags: undefined` (the config failed to load, so the flags are not known)
+ * any flag name is accepted.
+ */
+export function buildContextShape(config: { flags: readonly string[] | undefined }): Shape {
   const flags: Record<string, Shape> = {};
-  for (const f of config.flags) flags[f] = bool;
+  for (const f of config.flags ?? []) flags[f] = bool;
   return obj({
     agent: AGENT,
     sub_agents: arr(SUB_AGENT),
     tools: arr(TOOL),
     dispatch: DISPATCH,
-    flags: obj(flags),
+    flags: config.flags === undefined ? rec(bool) : obj(flags),
     model: MODEL,
   });
 }

@@ -9,6 +9,13 @@ import type { Program } from '../resolve/types.js';
 import { buildContextShape } from './context-shape.js';
 import { classifyRef, type RefVerdict } from './template-scope.js';
 
+const CONFIG_FILE = /^agentc\.config\.(ts|mts|js|mjs)$/;
+
+/** The workspace has a config file that did not load: its flags and fields are unknown, not empty. */
+function configFailed(program: Program): boolean {
+  return program.config.file === undefined && [...program.files.keys()].some((p) => CONFIG_FILE.test(p));
+}
+
 export interface ClassifiedRef {
   ref: TemplateRef;
   verdict: RefVerdict;
@@ -23,7 +30,7 @@ export function classifiedRefs(program: Program, block: Block): ClassifiedRef[] 
   const analysis = block.template;
   let out: ClassifiedRef[] = [];
   if (analysis) {
-    const root = buildContextShape(program.config.data);
+    const root = buildContextShape({ flags: configFailed(program) ? undefined : program.config.data.flags });
     const dynamic = new Set(program.config.data.dynamicContext.fields);
     out = analysis.refs.map((ref) => ({ ref, verdict: classifyRef(ref, root, dynamic, block.data.id) }));
   }

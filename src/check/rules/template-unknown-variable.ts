@@ -23,8 +23,9 @@ export const templateUnknownVariable: Rule = {
       const id = block.data.id;
       const file = block.file.path;
       for (const { ref, verdict } of classifiedRefs(program, block)) {
-        if (verdict.kind !== 'unknown') continue;
+        if (verdict.kind === 'ok') continue;
         reported.add(at(file, ref.range));
+        if (verdict.kind !== 'unknown') continue; // dynamic-in-prefix reports it
         report({ file, range: ref.range, data: { detail: verdict.detail }, ...(verdict.hint ? { hint: verdict.hint } : {}) });
       }
       for (const h of analysis.unknownHelpers) {
@@ -52,6 +53,8 @@ export const templateUnknownVariable: Rule = {
     for (const card of sortedCards(program)) {
       for (const e of program.agents.get(card.data.id)?.renderErrors ?? []) {
         const file = e.block.file.path;
+        // A body that does not parse is reported once, by the parse phase (template-syntax).
+        if (!e.block.template) continue;
         if (reported.has(at(file, e.range))) continue;
         const key = `${at(file, e.range)}\u0000${e.message}`;
         if (seen.has(key)) continue;

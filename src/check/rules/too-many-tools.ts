@@ -15,7 +15,10 @@ export const tooManyTools: Rule = {
         file: card.file.path,
         range: cardAt(card, [own > 0 ? 'tools' : 'sub_agents'], 'key'),
         data: { card: card.data.id, count: agent.tools.length, max: MAX_TOOLS },
-        hint: `It has ${own} own tool(s) and ${agent.tools.length - own} sub-agent tool(s): split the agent, or group sub-agents under an intermediate orchestrator.`,
+        hint:
+          own === agent.tools.length
+            ? 'Split the agent into narrower agents, each with the tools its requests need.'
+            : `It has ${own} own tool(s) and ${agent.tools.length - own} sub-agent tool(s): split the agent, or group sub-agents under an intermediate orchestrator.`,
       });
     }
   },

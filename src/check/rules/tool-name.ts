@@ -39,14 +39,15 @@ export const toolName: Rule = {
         if (first.kind === t.kind) continue;
         const own = first.kind === 'tool' ? first : t;
         const sub = first.kind === 'tool' ? t : first;
+        // Reported at the own tool: its name is the one that took the derived name's shape.
         report({
           file: card.file.path,
-          range: t.declaredAt,
+          range: own.declaredAt,
           data: {
             detail: `Card "${card.data.id}" has two tools named "${t.name}": its own tool "${own.name}" and the tool for sub-agent "${sub.agent?.data.id}" (${prefix} + id).`,
           },
-          hint: `Rename the tool contract "${own.name}" so it does not start with "${prefix}", or rename the sub-agent.`,
-          related: [{ file: card.file.path, range: first.declaredAt, message: `"${first.name}" first declared here` }],
+          hint: `Rename the tool contract "${own.name}" so that it does not look like a sub-agent tool, or rename the sub-agent.`,
+          related: [{ file: card.file.path, range: sub.declaredAt, message: `sub-agent "${sub.agent?.data.id}" becomes tool "${sub.name}"` }],
         });
       }
     }
