@@ -60,7 +60,7 @@ export function githubCommand(d: Diagnostic, opts: Pick<RenderOptions, 'cwd' | '
 }
 
 /** The job-summary Markdown (for `$GITHUB_STEP_SUMMARY`): a table of every diagnostic. */
-export function renderGithubSummary(diagnostics: readonly Diagnostic[], opts: Pick<RenderOptions, 'cwd' | 'root'> & { title?: string }): string {
+export function renderGithubSummary(diagnostics: readonly Diagnostic[], opts: Pick<RenderOptions, 'cwd' | 'root'> & { title?: string } = {}): string {
   const out = [`### ${escapeMarkdown(opts.title ?? 'agentc')}`, ''];
   const all = sorted(diagnostics);
   if (all.length === 0) {
