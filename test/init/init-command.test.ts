@@ -1,15 +1,20 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { initCommand } from '../../src/cli/commands/init.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { readSchemaFiles } from '../../src/init/schemas.js';
 import { starterFiles } from '../../src/init/template.js';
 
 let base: string;
+const cleanup: string[] = [];
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), 'agentc-init-test-'));
+  cleanup.push(base);
+});
+afterEach(() => {
+  for (const dir of cleanup.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 async function init(dir: string, force = false, cwd = base) {
@@ -142,6 +147,7 @@ describe('agentc init', () => {
 
   it('shows an absolute path for a directory outside the current one', async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'agentc-init-elsewhere-'));
+    cleanup.push(elsewhere);
     const { code, stdout } = await init(elsewhere);
     expect(code).toBe(0);
     expect(stdout).toContain(`Created an agentc workspace in ${elsewhere} (`);

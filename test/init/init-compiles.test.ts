@@ -3,7 +3,7 @@
  * once src/compile.ts exports an implementation (it is a declaration until the
  * pipeline lands).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,5 +21,6 @@ describe('agentc init → compile', () => {
     expect(result.fatal || undefined).toBeUndefined();
     expect(result.diagnostics).toEqual([]);
     expect(result.bundle).toBeDefined();
+    rmSync(base, { recursive: true, force: true });
   });
 });

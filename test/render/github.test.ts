@@ -9,7 +9,7 @@ import {
 } from '../../src/diagnostics/render/index.js';
 import { escapeMarkdown, githubCommand } from '../../src/diagnostics/render/github.js';
 import { writeStepSummary } from '../../src/diagnostics/render/step-summary.js';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -98,6 +98,7 @@ describe('writeStepSummary', () => {
     expect(writeStepSummary('# hi', { GITHUB_STEP_SUMMARY: path })).toEqual({ written: true, path });
     expect(readFileSync(path, 'utf8')).toBe('before\n# hi\n');
     expect(writeStepSummary('# hi', {})).toEqual({ written: false });
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('reports an unwritable path instead of throwing', () => {
