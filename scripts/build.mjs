@@ -3,7 +3,7 @@
 // agentc's own formats (schemas/*.schema.json → dist/validators/*.js), which load
 // far faster than compiling the schemas at start-up.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,12 +21,13 @@ try {
 const Ajv2020 = require('ajv/dist/2020').default;
 const standalone = require('ajv/dist/standalone').default;
 const outDir = join(root, 'dist', 'validators');
+rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const schemaDir = join(root, 'schemas');
 for (const name of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json')).sort()) {
   const schema = JSON.parse(readFileSync(join(schemaDir, name), 'utf8'));
-  const ajv = new Ajv2020({ allErrors: true, strict: false, code: { source: true, esm: true, lines: false } });
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, code: { source: true, esm: false, lines: false } });
   const validate = ajv.compile(schema);
   const code = standalone(ajv, validate);
-  writeFileSync(join(outDir, name.replace(/\.schema\.json$/, '.js')), code);
+  writeFileSync(join(outDir, name.replace(/\.schema\.json$/, '.cjs')), code);
 }

@@ -4,9 +4,19 @@
  * of throwing; a thrown error here is an agentc bug.
  */
 import type { Bundle } from './bundle/types.js';
-import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { runChecks } from './check/index.js';
+import { isRuleId } from './diagnostics/catalog.js';
+import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
+import { createBundle } from './emit/bundle.js';
+import { loadConfig } from './load/config.js';
 import type { SourceFile } from './load/source.js';
+import { loadWorkspace } from './load/workspace.js';
+import { parseWorkspace } from './parse/index.js';
+import type { RuleSetting } from './parse/types.js';
+import { loadValidators } from './parse/validate.js';
+import { resolveProgram } from './resolve/index.js';
 import type { Program } from './resolve/types.js';
+import { AGENTC_VERSION } from './version.js';
 
 export interface CompileOptions {
   /** Absolute workspace root. */
@@ -23,8 +33,43 @@ export interface CompileResult {
   program: Program | undefined;
   /** Present when requested and there is no error. */
   bundle: Bundle | undefined;
-  /** True when the workspace itself could not be read (exit 2, not 1). */
-  fatal: boolean;
+  /** Set when the workspace itself could not be read (exit 2, not 1). */
+  fatal: string | undefined;
 }
 
-export declare function compile(options: CompileOptions): Promise<CompileResult>;
+/** Rules whose findings are noise when the config failed to load (every reference to it would fail). */
+const CONFIG_DEPENDENT = new Set(['unknown-model', 'unknown-flag', 'unused-model', 'model-capability', 'prompt-budget', 'platform-block-owner', 'dynamic-in-prefix', 'unknown-block']);
+
+export async function compile(options: CompileOptions): Promise<CompileResult> {
+  const { root } = options;
+  const [loaded] = await Promise.all([loadWorkspace(root), loadValidators()]);
+  const files = new Map<string, SourceFile>();
+  if (loaded.fatal) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: loaded.fatal };
+  const ws = loaded.workspace;
+  const bag: DiagnosticBag = loaded.diagnostics;
+  const config = ws.configPath ? await loadConfig(root, ws.configPath) : undefined;
+  for (const f of [...ws.cards, ...ws.blocks, ...ws.tools]) files.set(f.path, f);
+  if (config?.file) files.set(config.file.path, config.file);
+
+  const parsed = parseWorkspace(ws, config, bag);
+  const program = resolveProgram(root, parsed, files);
+  bag.push(...runChecks(program));
+
+  let diagnostics = applyRuleSettings(bag.items, parsed.config.data.rules);
+  if (config?.error) diagnostics = diagnostics.filter((d) => !CONFIG_DEPENDENT.has(d.rule));
+  diagnostics = sortDiagnostics(dedupeDiagnostics(diagnostics));
+  const hasError = diagnostics.some((d) => d.severity === 'error');
+  const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;
+  return { diagnostics, files, program, bundle, fatal: undefined };
+}
+
+/** `rules: { 'volatile-in-prefix': 'off' | 'warning' | 'error' }` in the config. */
+function applyRuleSettings(ds: Diagnostic[], rules: Record<string, RuleSetting>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const d of ds) {
+    const setting = isRuleId(d.rule) ? rules[d.rule] : undefined;
+    if (setting === 'off') continue;
+    out.push(setting ? { ...d, severity: setting } : d);
+  }
+  return out;
+}

@@ -88,6 +88,11 @@ export interface AgentTool {
   name: string;
   kind: 'tool' | 'sub_agent';
   description: string;
+  /**
+   * Final parameters as the model sees them: a tool's contract parameters, or a
+   * sub-agent's handoff schema with `intent_count` already added under the
+   * orchestrator's intent_count_failsafe (see resolve/index.ts handoffSchema).
+   */
   parameters: JsonSchema;
   /** For kind 'tool'. */
   tool?: Tool;

@@ -1,0 +1,45 @@
+/** `agentc check`: every check, one report, an exit code (SPEC §3.2). */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { compile } from '../../compile.js';
+import { countBySeverity } from '../../diagnostics/diagnostic.js';
+import { renderGithubSummary, renderReport, writeStepSummary, type ReportFormat } from '../../diagnostics/render/index.js';
+import { AGENTC_VERSION } from '../../version.js';
+import { EXIT, useColor, type CliIO } from '../io.js';
+import { withProgress } from '../progress.js';
+
+export interface CheckOptions {
+  root: string;
+  format?: ReportFormat;
+  output?: string;
+  maxWarnings?: number;
+}
+
+export async function checkCommand(opts: CheckOptions, io: CliIO): Promise<number> {
+  const result = await withProgress(io, 'Checking workspace', () => compile({ root: opts.root }));
+  if (result.fatal) {
+    io.stderr(`agentc: ${result.fatal}\n`);
+    return EXIT.failure;
+  }
+  const format: ReportFormat = opts.format ?? (io.isTTY ? 'pretty' : 'text');
+  const toFile = opts.output !== undefined;
+  const report = renderReport(format, result.diagnostics, result.files, {
+    color: !toFile && useColor(io),
+    toolVersion: AGENTC_VERSION,
+    cwd: io.cwd,
+    root: opts.root,
+  });
+  if (toFile) await writeFile(resolve(io.cwd, opts.output!), report);
+  else io.stdout(report);
+  if (format === 'github') {
+    const written = writeStepSummary(renderGithubSummary(result.diagnostics, { cwd: io.cwd, root: opts.root }), io.env);
+    if (!written.written && written.error) io.stderr(`agentc: could not write the step summary: ${written.error}\n`);
+  }
+  const { errors, warnings } = countBySeverity(result.diagnostics);
+  if (errors > 0) return EXIT.findings;
+  if (opts.maxWarnings !== undefined && warnings > opts.maxWarnings) {
+    io.stderr(`agentc: ${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${opts.maxWarnings}.\n`);
+    return EXIT.findings;
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,182 @@
+/**
+ * The `agentc` command line. Each command lives in ./commands/<name>.ts and is
+ * imported only when it runs, so `agentc check` never loads the runtime, the
+ * diff engine or TypeScript.
+ *
+ * Exit codes (SPEC §3.2): 0 clean, 1 findings, 2 usage error or agentc failure.
+ * Any exception that escapes a command is an agentc bug: reported in one line
+ * (stack with AGENTC_DEBUG=1), exit 2 — never a raw stack trace.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { resolve } from 'node:path';
+import { AGENTC_VERSION } from '../version.js';
+import { EXIT, processIO, type CliIO } from './io.js';
+
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version exit 0; anything else commander rejects is a usage error.
+      return e.exitCode === 0 ? EXIT.ok : EXIT.failure;
+    }
+    const err = e as Error;
+    io.stderr(`agentc: internal error: ${err?.message ?? String(e)}\n`);
+    if (io.env.AGENTC_DEBUG) io.stderr(`${err?.stack ?? ''}\n`);
+    else io.stderr('This is a bug in agentc. Re-run with AGENTC_DEBUG=1 for details and report it.\n');
+    return EXIT.failure;
+  }
+  return exitCode;
+}
+
+type SetExit = (code: number) => void;
+
+function buildProgram(io: CliIO, setExit: SetExit): Command {
+  const program = new Command('agentc')
+    .description('Compile and check declarative AI agents: cards, prompt blocks and tool contracts → a typed runtime bundle.')
+    .version(AGENTC_VERSION, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
+
+  const cwdOption = () => new Option('--cwd <dir>', 'workspace root').default('.');
+  const root = (opts: { cwd: string }) => resolve(io.cwd, opts.cwd);
+  const formatOption = () =>
+    new Option('-f, --format <format>', 'report format (default: pretty on a terminal, else text)').choices(['pretty', 'text', 'json', 'github', 'sarif']);
+  const withExample = (cmd: Command, example: string) => cmd.addHelpText('after', `\nExample:\n  ${example}\n`);
+  const run = (fn: () => Promise<number>) => async () => setExit(await fn());
+
+  withExample(
+    program
+      .command('check')
+      .description('run every check on the workspace and report problems')
+      .addOption(cwdOption())
+      .addOption(formatOption())
+      .option('-o, --output <file>', 'write the report to a file instead of stdout')
+      .option('--max-warnings <n>', 'exit 1 when there are more warnings than this', parseCount),
+    'agentc check --format pretty --max-warnings 0',
+  ).action(async (opts) => {
+    const { checkCommand } = await import('./commands/check.js');
+    setExit(await checkCommand({ root: root(opts), format: opts.format, output: opts.output, maxWarnings: opts.maxWarnings }, io));
+  });
+
+  withExample(
+    program
+      .command('build')
+      .description('check, then write the bundle, typed modules and prompts to generated/')
+      .addOption(cwdOption())
+      .addOption(formatOption())
+      .option('--out <dir>', 'output directory', 'generated')
+      .option('--check', 'write nothing; exit 1 when the output is stale')
+      .option('--watch', 'rebuild on every change'),
+    'agentc build --check',
+  ).action(async (opts) => {
+    if (opts.watch) {
+      const { watchCommand } = await import('./commands/watch.js');
+      setExit(await watchCommand({ cwd: root(opts), out: opts.out, format: opts.format }, io));
+      return;
+    }
+    const { buildCommand } = await import('./commands/build.js');
+    setExit(await buildCommand({ cwd: root(opts), out: opts.out, check: opts.check === true, format: opts.format }, io));
+  });
+
+  withExample(
+    program
+      .command('diff')
+      .description('what a change does to the bundle: prompt diffs, token deltas, breaking tool changes')
+      .addOption(cwdOption())
+      .option('--against <ref|dir>', 'git ref or directory to compare with (default: merge base with the default branch)')
+      .addOption(new Option('-f, --format <format>', 'report format').choices(['markdown', 'json', 'text']).default('text'))
+      .addOption(new Option('--fail-on <level>', 'exit 1 when a change at or above this level exists').choices(['breaking', 'dangerous', 'none']).default('breaking'))
+      .option('-o, --output <file>', 'write the report to a file'),
+    'agentc diff --against main --format markdown -o agentc-diff.md',
+  ).action(async (opts) => {
+    const { diffCommand } = await import('./commands/diff.js');
+    setExit(await diffCommand({ cwd: root(opts), against: opts.against, format: opts.format, failOn: opts.failOn, output: opts.output }, io));
+  });
+
+  withExample(
+    program
+      .command('prompt <agent>')
+      .description("print one agent's assembled prompt with a per-block token table")
+      .addOption(cwdOption())
+      .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList),
+    'agentc prompt rewards --flags receipts_v2',
+  ).action(async (agent: string, opts) => {
+    const { promptCommand } = await import('./commands/prompt.js');
+    setExit(await promptCommand({ cwd: root(opts), agent, flags: opts.flags }, io));
+  });
+
+  withExample(
+    program
+      .command('graph')
+      .description('draw the orchestration graph')
+      .addOption(cwdOption())
+      .addOption(new Option('-f, --format <format>', 'graph language').choices(['mermaid', 'dot']).default('mermaid')),
+    'agentc graph --format dot | dot -Tsvg > graph.svg',
+  ).action(async (opts) => {
+    const { graphCommand } = await import('./commands/graph.js');
+    setExit(await graphCommand({ cwd: root(opts), format: opts.format }, io));
+  });
+
+  withExample(
+    program
+      .command('run <agent> <message>')
+      .description('run one turn through the runtime (scripted or against an OpenAI-compatible endpoint)')
+      .addOption(cwdOption())
+      .option('--script <file>', 'replay model replies and tool results from a YAML script')
+      .option('--endpoint <url>', 'OpenAI-compatible base URL (API key from OPENAI_API_KEY)')
+      .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
+      .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text')),
+    'agentc run fetch_assistant "How many points do I have?" --script demo.yaml --format json',
+  ).action(async (agent: string, message: string, opts) => {
+    if (!opts.script && !opts.endpoint) {
+      io.stderr('agentc run: pass --script FILE (scripted replay) or --endpoint URL (a real model server).\n');
+      setExit(EXIT.failure);
+      return;
+    }
+    const { runCommand } = await import('./commands/run.js');
+    setExit(await runCommand({ cwd: root(opts), agent, message, script: opts.script ? resolve(io.cwd, opts.script) : undefined, endpoint: opts.endpoint, format: opts.format, flags: opts.flags }, io));
+  });
+
+  withExample(
+    program
+      .command('init [dir]')
+      .description('scaffold a new workspace that passes check')
+      .option('--force', 'overwrite existing files'),
+    'agentc init my-agents && cd my-agents && npx agentc check',
+  ).action(async (dir: string | undefined, opts) => {
+    const { initCommand } = await import('./commands/init.js');
+    setExit(await initCommand({ dir: resolve(io.cwd, dir ?? '.'), force: opts.force === true }, io));
+  });
+
+  withExample(
+    program
+      .command('rules')
+      .description('print the rule catalog')
+      .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text')),
+    'agentc rules --format markdown',
+  ).action(async (opts) => {
+    const { rulesCommand } = await import('./commands/rules.js');
+    setExit(await rulesCommand({ format: opts.format }, io));
+  });
+
+  void run;
+  return program;
+}
+
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
+  return Number(value);
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}

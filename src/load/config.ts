@@ -1,0 +1,71 @@
+/**
+ * Loads agentc.config.ts without a build step (jiti), with `agentc` aliased to
+ * this package so `import { defineConfig } from 'agentc'` resolves in any
+ * workspace, installed or not. Evaluation errors become `config-load`
+ * diagnostics; the value is validated later, in the parse phase, because
+ * loaders strip types without checking them.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Range } from '../diagnostics/diagnostic.js';
+import { decodeText, SourceFile } from './source.js';
+import { readFile } from 'node:fs/promises';
+
+export interface ConfigLoad {
+  file: SourceFile | undefined;
+  /** The module's default export (or the module namespace when there is none). */
+  value: unknown;
+  error: { message: string; range: Range | undefined; hint?: string } | undefined;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** dist/load → dist/index.js; src/load (tests) → src/index.ts. */
+const selfEntry = [join(here, '..', 'index.js'), join(here, '..', 'index.ts')].find((p) => existsSync(p))!;
+
+export async function loadConfig(root: string, relPath: string): Promise<ConfigLoad> {
+  const abs = join(root, relPath);
+  let file: SourceFile | undefined;
+  try {
+    const decoded = decodeText(await readFile(abs));
+    if (!decoded.ok) return { file: undefined, value: undefined, error: { message: `${relPath} ${decoded.reason}.`, range: undefined } };
+    file = new SourceFile(relPath, decoded.text);
+  } catch (e) {
+    return { file: undefined, value: undefined, error: { message: `Cannot read ${relPath}: ${(e as Error).message}`, range: undefined } };
+  }
+  try {
+    const { createJiti } = await import('jiti');
+    const jiti = createJiti(abs, {
+      alias: { agentc: selfEntry },
+      moduleCache: false,
+      interopDefault: true,
+    });
+    const mod = (await jiti.import(abs)) as Record<string, unknown> | undefined;
+    const value = mod && typeof mod === 'object' && 'default' in mod ? mod.default : mod;
+    return { file, value, error: undefined };
+  } catch (e) {
+    return { file, value: undefined, error: describeLoadError(e, file, abs) };
+  }
+}
+
+function describeLoadError(e: unknown, file: SourceFile, abs: string): { message: string; range: Range | undefined; hint?: string } {
+  const err = e as { message?: string; loc?: { line: number; column: number }; stack?: string; code?: string };
+  const raw = String(err.message ?? e).split('\n')[0]!.replace(abs, file.path);
+  let pos = err.loc ? { line: err.loc.line, column: err.loc.column + 1 } : undefined;
+  if (!pos && typeof err.stack === 'string') {
+    // A runtime error thrown while evaluating the config: take its frame in the config file.
+    const m = new RegExp(`${escapeRegExp(abs)}:(\\d+):(\\d+)`).exec(err.stack);
+    if (m) pos = { line: Number(m[1]), column: Number(m[2]) };
+  }
+  const range = pos ? { start: pos, end: { line: pos.line, column: pos.column + 1 } } : undefined;
+  const missing = /Cannot find (module|package) '([^']+)'/.exec(raw);
+  return {
+    message: `${file.path} could not be loaded: ${raw.replace(/^\[.*?\]\s*/, '')}`,
+    range,
+    ...(missing ? { hint: `Install "${missing[2]}" in the workspace, or remove the import.` } : {}),
+  };
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

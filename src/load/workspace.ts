@@ -1,0 +1,123 @@
+/**
+ * Load phase: find the workspace's files and read them as normalized text.
+ *
+ *   cards/<id>.yaml                      (also .yml)
+ *   blocks/**\/<id>.md
+ *   schemas/tools/<name>.{yaml,yml,json}
+ *   agentc.config.ts                     (also .mts, .js, .mjs)
+ *
+ * Invariants: file lists are sorted by path (output never depends on the file
+ * system's order); a file that is not text or is too large becomes a diagnostic
+ * and is left out; only an unreadable root is fatal.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { DiagnosticBag } from '../diagnostics/diagnostic.js';
+import { decodeText, SourceFile } from './source.js';
+
+/** Larger files are refused: no prompt block or card is legitimately this big. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+export const CONFIG_NAMES = ['agentc.config.ts', 'agentc.config.mts', 'agentc.config.js', 'agentc.config.mjs'];
+
+export interface Workspace {
+  root: string;
+  cards: SourceFile[];
+  blocks: SourceFile[];
+  tools: SourceFile[];
+  /** Workspace-relative path of the config file, if there is one. */
+  configPath: string | undefined;
+}
+
+export interface LoadResult {
+  workspace: Workspace;
+  diagnostics: DiagnosticBag;
+  /** Set when the root itself cannot be read: agentc cannot do its job (exit 2). */
+  fatal: string | undefined;
+}
+
+export async function loadWorkspace(root: string): Promise<LoadResult> {
+  const diagnostics = new DiagnosticBag();
+  const workspace: Workspace = { root, cards: [], blocks: [], tools: [], configPath: undefined };
+  try {
+    const s = await stat(root);
+    if (!s.isDirectory()) return { workspace, diagnostics, fatal: `${root} is not a directory` };
+  } catch {
+    return { workspace, diagnostics, fatal: `cannot read workspace directory ${root}` };
+  }
+  const [cardPaths, blockPaths, toolPaths, rootEntries] = await Promise.all([
+    listFiles(root, 'cards', false, /\.ya?ml$/),
+    listFiles(root, 'blocks', true, /\.md$/),
+    listFiles(root, join('schemas', 'tools'), false, /\.(ya?ml|json)$/),
+    readdir(root).catch(() => [] as string[]),
+  ]);
+  workspace.configPath = CONFIG_NAMES.find((n) => rootEntries.includes(n));
+  const read = async (paths: string[], kind: 'yaml' | 'block'): Promise<SourceFile[]> => {
+    const files = await Promise.all(paths.map((p) => readSource(root, p, kind, diagnostics)));
+    return files.filter((f): f is SourceFile => f !== undefined);
+  };
+  [workspace.cards, workspace.blocks, workspace.tools] = await Promise.all([
+    read(cardPaths, 'yaml'),
+    read(blockPaths, 'block'),
+    read(toolPaths, 'yaml'),
+  ]);
+  return { workspace, diagnostics, fatal: undefined };
+}
+
+async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp): Promise<string[]> {
+  let entries: { name: string; isFile(): boolean; isDirectory(): boolean; parentPath?: string; path?: string }[];
+  try {
+    entries = (await readdir(join(root, dir), { withFileTypes: true, recursive })) as typeof entries;
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    if (!e.isFile() || !pattern.test(e.name) || e.name.startsWith('.')) continue;
+    const parent = e.parentPath ?? e.path ?? join(root, dir);
+    out.push(toPosix(relative(root, join(parent, e.name))));
+  }
+  return out.sort();
+}
+
+async function readSource(root: string, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag): Promise<SourceFile | undefined> {
+  const rule = kind === 'yaml' ? 'yaml-syntax' : 'frontmatter';
+  let bytes: Buffer;
+  try {
+    const s = await stat(join(root, path));
+    if (s.size > MAX_FILE_BYTES) {
+      bag.add({ rule: 'file-too-large', file: path, range: firstChar(), data: { file: path, size: formatBytes(s.size), max: formatBytes(MAX_FILE_BYTES) } });
+      return undefined;
+    }
+    bytes = await readFile(join(root, path));
+  } catch (e) {
+    bag.add({ rule, file: path, range: firstChar(), data: { detail: `Cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'I/O error'}.` } });
+    return undefined;
+  }
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) {
+    const file = new SourceFile(path, new TextDecoder('utf-8').decode(bytes.subarray(0, decoded.offset)));
+    const at = file.positionAt(file.text.length);
+    bag.add({
+      rule,
+      file: path,
+      range: { start: at, end: { line: at.line, column: at.column + 1 } },
+      data: { detail: `${path} ${decoded.reason} (first bad byte at offset ${decoded.offset}).` },
+      hint: 'Save the file as UTF-8 text, or remove it from the workspace.',
+    });
+    return undefined;
+  }
+  return new SourceFile(path, decoded.text);
+}
+
+function firstChar() {
+  return { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } };
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
+}
+
+export function toPosix(p: string): string {
+  return sep === '/' ? p : p.split(sep).join('/');
+}

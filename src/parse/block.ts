@@ -1,0 +1,82 @@
+/**
+ * Parses blocks/**\/<id>.md (SPEC §1.2). Grammar:
+ *
+ *   block       = "---" NL front-matter NL "---" [NL body]
+ *   front-matter = YAML mapping (category, owner, …)
+ *   body        = Handlebars template
+ *
+ * Positions of front-matter and template problems are in whole-file lines.
+ */
+import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
+import type { SourceFile } from '../load/source.js';
+import { analyzeTemplate } from './template.js';
+import type { Block, BlockData } from './types.js';
+import { isPlainObject, stemOf } from './util.js';
+import { validateFormat } from './validate.js';
+import { parseYaml } from './yaml.js';
+
+export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefined {
+  const text = file.text;
+  const stem = stemOf(file.path);
+  const firstLine = { start: { line: 1, column: 1 }, end: { line: 1, column: Math.max(2, file.lineText(1).length + 1) } };
+  if (!/^---[ \t]*(\n|$)/.test(text)) {
+    bag.add({
+      rule: 'frontmatter',
+      file: file.path,
+      range: firstLine,
+      data: { detail: text.trim() === '' ? `Block ${file.path} is empty.` : `Block ${file.path} has no front matter: it must start with a line "---".` },
+      hint: 'Start the file with:\n---\ncategory: instructions\nowner: <your team>\n---',
+    });
+    return undefined;
+  }
+  const fmStart = text.indexOf('\n') + 1;
+  const close = /^(---|\.\.\.)[ \t]*$/m;
+  close.lastIndex = 0;
+  const rest = text.slice(fmStart);
+  const m = close.exec(rest);
+  if (!m || fmStart === 0) {
+    bag.add({ rule: 'frontmatter', file: file.path, range: firstLine, data: { detail: `The front matter of ${file.path} is never closed: add a line "---" after it.` } });
+    return undefined;
+  }
+  const fmText = rest.slice(0, m.index);
+  const closeEnd = fmStart + m.index + m[0].length;
+  const bodyOffset = text.charAt(closeEnd) === '\n' ? closeEnd + 1 : closeEnd;
+  const yaml = parseYaml(file, fmText, fmStart);
+  for (const e of yaml.errors) bag.add({ rule: 'frontmatter', file: file.path, range: e.range, data: { detail: e.message } });
+  if (yaml.errors.length > 0) return undefined;
+  const raw = yaml.value;
+  if (!isPlainObject(raw)) {
+    bag.add({
+      rule: 'frontmatter',
+      file: file.path,
+      range: firstLine,
+      data: { detail: `The front matter of ${file.path} must be a mapping with at least category and owner.` },
+    });
+    return undefined;
+  }
+  const subject = `block "${typeof raw.id === 'string' ? raw.id : stem}"`;
+  const bad = validateFormat('prompt-block', raw, { file: file.path, locate: yaml.locate, subject }, bag);
+  const ok = (k: string) => !bad.has(k) && raw[k] !== undefined;
+  const data: BlockData = {
+    id: ok('id') ? (raw.id as string) : stem,
+    category: ok('category') ? (raw.category as BlockData['category']) : 'instructions',
+    owner: ok('owner') ? (raw.owner as string) : '',
+    reusable: ok('reusable') ? (raw.reusable as boolean) : false,
+  };
+  if (ok('feature_flag')) data.feature_flag = raw.feature_flag as string;
+  if (ok('max_tokens')) data.max_tokens = raw.max_tokens as number;
+  const body = text.slice(bodyOffset);
+  const parsed = analyzeTemplate(file, body, bodyOffset);
+  if (!parsed.ok) {
+    bag.add({ rule: 'template-syntax', file: file.path, range: parsed.range, data: { block: data.id, detail: parsed.message } });
+  }
+  return {
+    kind: 'block',
+    file,
+    data,
+    body,
+    bodyOffset,
+    template: parsed.ok ? parsed.analysis : undefined,
+    locate: yaml.locate,
+  };
+}

@@ -1,0 +1,72 @@
+/** Parses cards/<id>.yaml into a normalized Card (SPEC §1.1). */
+import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
+import type { SourceFile } from '../load/source.js';
+import type { Card, CardData, JsonSchema } from './types.js';
+import { validateFormat } from './validate.js';
+import { parseYaml } from './yaml.js';
+import { isPlainObject, stemOf } from './util.js';
+
+/** The handoff a sub-agent takes when its card declares no `input` (SPEC §1.1). */
+export const DEFAULT_INPUT: Record<string, JsonSchema> = {
+  query: { type: 'string', description: "The user's request, in their own words." },
+  prior_context: { type: 'string', description: 'Summary of earlier turns that this request depends on.' },
+};
+
+export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefined {
+  const stem = stemOf(file.path);
+  const yaml = parseYaml(file);
+  for (const e of yaml.errors) bag.add({ rule: 'yaml-syntax', file: file.path, range: e.range, data: { detail: e.message } });
+  if (yaml.errors.length > 0) return undefined;
+  const raw = yaml.value;
+  if (!isPlainObject(raw)) {
+    bag.add({
+      rule: 'schema',
+      file: file.path,
+      range: yaml.locate([]),
+      data: { detail: raw == null ? `Card file ${file.path} is empty.` : `Card file ${file.path} must hold a mapping of fields, not ${Array.isArray(raw) ? 'a list' : 'a single value'}.` },
+      hint: 'Start from the example in README.md, or run `agentc init` to see a complete card.',
+    });
+    return undefined;
+  }
+  const subject = `card "${typeof raw.id === 'string' ? raw.id : stem}"`;
+  const bad = validateFormat('agent-card', raw, { file: file.path, locate: yaml.locate, subject }, bag);
+  const ok = (k: string) => !bad.has(k) && raw[k] !== undefined;
+  const str = (k: string) => (ok(k) ? (raw[k] as string) : undefined);
+  const list = (k: string) => (ok(k) ? (raw[k] as string[]) : []);
+  const obj = <T>(k: string, d: T): T => (ok(k) ? (raw[k] as T) : d);
+
+  const id = str('id') ?? stem;
+  if (ok('id') && id !== stem) {
+    bag.add({
+      rule: 'id-mismatch',
+      file: file.path,
+      range: yaml.locate(['id']),
+      data: { kind: 'Card', id, file: file.path, field: 'id', stem },
+      hint: `Rename the file to cards/${id}.yaml, or set id: ${stem}.`,
+    });
+  }
+  const explicitInput = ok('input');
+  const data: CardData = {
+    id,
+    description: str('description') ?? '',
+    role: (str('role') as CardData['role'] | undefined) ?? 'native',
+    owner: str('owner') ?? '',
+    model: str('model'),
+    fallback_model: str('fallback_model'),
+    tools: list('tools'),
+    prompt_blocks: list('prompt_blocks'),
+    sub_agents: list('sub_agents'),
+    tuning: obj('tuning', {}),
+    input: explicitInput ? (raw.input as Record<string, JsonSchema>) : DEFAULT_INPUT,
+    input_required: ok('input_required') ? list('input_required') : explicitInput ? [] : ['query'],
+    output: obj<JsonSchema | undefined>('output', undefined),
+    status_events: list('status_events'),
+    policy: obj('policy', {}),
+    dispatch: obj('dispatch', undefined),
+  };
+  if (data.fallback_model === undefined) delete data.fallback_model;
+  if (data.model === undefined) delete data.model;
+  if (data.output === undefined) delete data.output;
+  if (data.dispatch === undefined) delete data.dispatch;
+  return { kind: 'card', file, stem, data, explicitInput, locate: yaml.locate };
+}

@@ -1,0 +1,211 @@
+/**
+ * Resolve phase: link cards, blocks and tools by id, then assemble every
+ * agent's prompt per feature-flag cohort (SPEC §2):
+ *
+ *   prefix = required platform blocks (config order) ++ card.prompt_blocks (declared order)
+ *            each rendered, trimmed, followed by "\n\n"; empty renders are left out;
+ *            a flagged block only in cohorts where its flag is on.
+ *
+ * Token counts are exact. A prefix's count is the sum of its blocks' counts
+ * (block text + separator), which equals counting the whole text because every
+ * block boundary is a pre-tokenizer boundary (see isSafeBoundary); when one is
+ * not, the whole prefix is counted instead. Renders and counts are memoized, so
+ * a block shared by a thousand agents is rendered and counted once.
+ */
+import type { ParsedWorkspace } from '../parse/index.js';
+import type { Block, Card, JsonSchema, Tool } from '../parse/types.js';
+import { countTokens, isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js';
+import { buildContext, CONTEXT_ROOTS } from './context.js';
+import { contextDependencies, renderBlock } from './render.js';
+import type { Agent, AgentBlockRef, AgentTool, Cohort, Program, RenderedBlock, RenderError } from './types.js';
+import type { SourceFile } from '../load/source.js';
+
+/** More flags than this on one agent is `cohort-explosion` (2^6 = 64 cohorts). */
+export const MAX_COHORT_FLAGS = 6;
+export const BLOCK_SEPARATOR = '\n\n';
+
+export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map<string, SourceFile>): Program {
+  const duplicates: Program['duplicates'] = [];
+  const index = <T extends Card | Block | Tool>(items: T[], idOf: (t: T) => string, kind: 'card' | 'block' | 'tool', rangeOf: (t: T) => ReturnType<T['locate']>) => {
+    const map = new Map<string, T>();
+    for (const item of items) {
+      const id = idOf(item);
+      const first = map.get(id);
+      if (first) duplicates.push({ kind, id, first: first.file, file: item.file, range: rangeOf(item) });
+      else map.set(id, item);
+    }
+    return map;
+  };
+  const cards = index(parsed.cards, (c) => c.data.id, 'card', (c) => c.locate(['id']));
+  const blocks = index(parsed.blocks, (b) => b.data.id, 'block', (b) => b.locate(['id']));
+  const tools = index(parsed.tools, (t) => t.data.name, 'tool', (t) => t.locate(['name']));
+
+  const parents = new Map<string, string[]>();
+  for (const card of [...cards.values()].sort(byId)) {
+    for (const sub of card.data.sub_agents) {
+      const list = parents.get(sub) ?? [];
+      list.push(card.data.id);
+      parents.set(sub, list);
+    }
+  }
+
+  const program: Program = { root, config: parsed.config, cards, blocks, tools, duplicates, files, agents: new Map(), parents };
+  const renderCache = new Map<string, { text: string } | RenderError>();
+  for (const card of [...cards.values()].sort(byId)) {
+    program.agents.set(card.data.id, resolveAgent(program, card, renderCache));
+  }
+  return program;
+}
+
+function byId(a: Card, b: Card): number {
+  return a.data.id < b.data.id ? -1 : a.data.id > b.data.id ? 1 : 0;
+}
+
+function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: string } | RenderError>): Agent {
+  const config = p.config.data;
+  const d = card.data;
+  const modelId = d.model;
+  const model = modelId !== undefined && Object.prototype.hasOwnProperty.call(config.models, modelId) ? config.models[modelId] : undefined;
+  const encoding: Encoding = isEncoding(model?.encoding) ? model.encoding : 'o200k_base';
+
+  const blocks: AgentBlockRef[] = [];
+  for (const id of config.platform.requiredBlocks) {
+    const block = p.blocks.get(id);
+    if (block) blocks.push({ block, required: true });
+  }
+  d.prompt_blocks.forEach((id, i) => {
+    const block = p.blocks.get(id);
+    // A required block listed again is reported (platform-block-declared), not included twice.
+    if (block && !config.platform.requiredBlocks.includes(id)) blocks.push({ block, required: false, declaredAt: card.locate(['prompt_blocks', i]) });
+  });
+  const usedFlags = [...new Set(blocks.map((b) => b.block.data.feature_flag).filter((f): f is string => f !== undefined))].sort();
+  const flags = usedFlags.filter((f) => config.flags.includes(f));
+
+  const subAgents = d.sub_agents.map((id) => p.cards.get(id)).filter((c): c is Card => c !== undefined);
+  const tools = agentTools(p, card, subAgents);
+  const ownTools = tools.filter((t) => t.kind === 'tool').map((t) => ({ name: t.name, description: t.description, envelope: t.tool?.data.envelope ?? false }));
+
+  const renderErrors: RenderError[] = [];
+  const cohorts: Cohort[] = [];
+  const subsets = usedFlags.length > MAX_COHORT_FLAGS ? [] : flagSubsets(flags);
+  for (const on of subsets) {
+    const ctx = buildContext({ card, subAgents, tools: ownTools, config, modelId, model, flagsOn: on });
+    const rendered: RenderedBlock[] = [];
+    for (const ref of blocks) {
+      const flag = ref.block.data.feature_flag;
+      if (flag !== undefined && !on.includes(flag)) continue;
+      const key = renderKey(ref.block, card, modelId, on);
+      let r = renderCache.get(key);
+      if (!r) {
+        const res = renderBlock(ref.block, ctx);
+        r = res.ok ? { text: res.text.trim() } : { block: ref.block, message: res.message, range: res.range };
+        renderCache.set(key, r);
+      }
+      if (!('text' in r)) {
+        if (!renderErrors.some((e) => e.block === ref.block && e.message === r.message)) renderErrors.push(r);
+        continue;
+      }
+      if (r.text === '') continue;
+      rendered.push({ block: ref.block, required: ref.required, text: r.text, tokens: 0, start: 0 });
+    }
+    cohorts.push(assemble(on, rendered, encoding));
+  }
+
+  const parentIds = p.parents.get(d.id) ?? [];
+  const parentCards = parentIds.map((id) => p.cards.get(id)).filter((c): c is Card => c !== undefined);
+  const handoffTokens = Math.max(0, ...parentCards.map((c) => c.data.tuning.max_output_tokens ?? 0));
+  const parentModel = parentCards.map((c) => config.models[c.data.model ?? '']).find((m) => m !== undefined);
+  const descriptionEncoding: Encoding = isEncoding(parentModel?.encoding) ? parentModel.encoding : encoding;
+
+  return {
+    card,
+    model,
+    modelId,
+    encoding,
+    blocks,
+    flags,
+    cohorts,
+    tools,
+    subAgents,
+    handoffTokens,
+    descriptionTokens: countTokens(d.description, descriptionEncoding),
+    renderErrors,
+  };
+}
+
+/** Default cohort first, then by size, then lexicographically. */
+export function flagSubsets(flags: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (let mask = 0; mask < 1 << flags.length; mask++) out.push(flags.filter((_, i) => mask & (1 << i)));
+  return out.sort((a, b) => a.length - b.length || (a.join('+') < b.join('+') ? -1 : a.join('+') > b.join('+') ? 1 : 0));
+}
+
+/** Two renders of a block are equal when the context roots it reads are equal. */
+function renderKey(block: Block, card: Card, modelId: string | undefined, flagsOn: readonly string[]): string {
+  const deps = contextDependencies(block);
+  const parts = deps.map((dep) => {
+    if (dep === 'model') return `model=${modelId ?? ''}`;
+    if (dep === 'flags') return `flags=${flagsOn.join('+')}`;
+    if ((CONTEXT_ROOTS as readonly string[]).includes(dep)) return `card=${card.data.id}`;
+    return `*=${card.data.id}|${modelId ?? ''}|${flagsOn.join('+')}`;
+  });
+  return `${block.file.path}\u0000${[...new Set(parts)].join('\u0000')}`;
+}
+
+function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding): Cohort {
+  let text = '';
+  let sum = 0;
+  let safe = true;
+  for (let i = 0; i < rendered.length; i++) {
+    const r = rendered[i]!;
+    r.start = text.length;
+    r.tokens = countTokens(r.text + BLOCK_SEPARATOR, encoding);
+    sum += r.tokens;
+    if (i > 0 && !isSafeBoundary(r.text)) safe = false;
+    text += r.text + BLOCK_SEPARATOR;
+  }
+  return { flags, key: flags.join('+'), blocks: rendered, text, tokens: safe ? sum : countTokens(text, encoding) };
+}
+
+function agentTools(p: Program, card: Card, subAgents: Card[]): AgentTool[] {
+  const d = card.data;
+  const out: AgentTool[] = [];
+  d.tools.forEach((name, i) => {
+    const tool = p.tools.get(name);
+    if (!tool) return;
+    out.push({ name, kind: 'tool', description: tool.data.description, parameters: tool.data.parameters, tool, declaredAt: card.locate(['tools', i]) });
+  });
+  const prefix = p.config.data.dispatch.toolPrefix;
+  const failsafe = d.dispatch?.intent_count_failsafe ?? false;
+  d.sub_agents.forEach((id, i) => {
+    const sub = p.cards.get(id);
+    if (!sub) return;
+    out.push({
+      name: `${prefix}${id}`,
+      kind: 'sub_agent',
+      description: sub.data.description,
+      parameters: handoffSchema(sub, failsafe),
+      agent: sub,
+      declaredAt: card.locate(['sub_agents', i]),
+    });
+  });
+  void subAgents;
+  return out;
+}
+
+export const INTENT_COUNT_SCHEMA: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  description: 'How many separate requests the user made in this turn (across all specialists).',
+};
+
+/** The parameters of `ask_<id>`: the sub-agent's handoff fields, plus intent_count under the failsafe. */
+export function handoffSchema(sub: Card, failsafe: boolean): JsonSchema {
+  const properties: Record<string, JsonSchema> = { ...sub.data.input };
+  const required = [...sub.data.input_required];
+  if (failsafe) {
+    properties.intent_count = INTENT_COUNT_SCHEMA;
+    if (!required.includes('intent_count')) required.push('intent_count');
+  }
+  return { type: 'object', properties, required, additionalProperties: false };
+}
