@@ -20,7 +20,7 @@ export function hasChanges(diff: BundleDiff): boolean {
 export function summaryText(diff: BundleDiff): string {
   const s = diff.summary;
   const agents = `${s.agents} ${s.agents === 1 ? 'agent' : 'agents'}`;
-  return `${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe ${s.breaking + s.dangerous + s.safe === 1 ? 'change' : 'changes'} across ${agents} · ${signed(s.tokenDelta)} tokens`;
+  return `${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe changes across ${agents} · ${signed(s.tokenDelta)} tokens`;
 }
 
 export function changesAt(diff: BundleDiff, level: ChangeLevel): Change[] {

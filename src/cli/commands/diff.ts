@@ -110,7 +110,8 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO):
       return { exit: EXIT.failure };
     }
     commit = resolved;
-    label = /^[0-9a-f]{40}$/.test(against) ? against.slice(0, 7) : `${against} (${resolved.slice(0, 7)})`;
+    // A commit id (full or abbreviated) is its own label; a name also shows the commit.
+    label = /^[0-9a-f]{4,40}$/.test(against) && resolved.startsWith(against) ? resolved.slice(0, 7) : `${against} (${resolved.slice(0, 7)})`;
   } else {
     const base = await defaultBase(root, io.env);
     if ('error' in base) {
@@ -148,7 +149,8 @@ async function compileSide(root: string, side: 'before' | 'after', label: string
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0 || result.bundle === undefined) {
     io.stderr(`agentc diff: the ${side} side (${label}) does not compile:\n`);
-    const lines = renderDiagnostics(errors, { color: false, toolVersion: AGENTC_VERSION }).split('\n').filter((l) => l !== '');
+    // One line per diagnostic; the reporter's closing summary line is left out.
+    const lines = renderDiagnostics(errors, { color: false, toolVersion: AGENTC_VERSION }).split('\n').slice(0, errors.length);
     for (const line of lines) io.stderr(`${side}: ${line}\n`);
     return { exit: EXIT.findings };
   }
