@@ -8,10 +8,12 @@ import { runChecks } from './check/index.js';
 import { isRuleId } from './diagnostics/catalog.js';
 import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { createBundle } from './emit/bundle.js';
-import { loadConfig } from './load/config.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadConfig, type ConfigLoad } from './load/config.js';
 import type { SourceFile } from './load/source.js';
 import { loadWorkspace } from './load/workspace.js';
-import { parseWorkspace } from './parse/index.js';
+import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
 import { resolveProgram } from './resolve/index.js';
@@ -23,6 +25,18 @@ export interface CompileOptions {
   root: string;
   /** Also create the bundle (only when there are no errors). */
   bundle?: boolean;
+  /** Reuse parse results of unchanged files across compiles (watch mode). */
+  cache?: CompileCache;
+}
+
+/** State kept between compiles of the same workspace; token counts are memoized process-wide anyway. */
+export interface CompileCache {
+  parsed: ParseCache;
+  config?: { text: string; load: ConfigLoad };
+}
+
+export function createCompileCache(): CompileCache {
+  return { parsed: new Map() };
 }
 
 export interface CompileResult {
@@ -47,11 +61,11 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   if (loaded.fatal) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: loaded.fatal };
   const ws = loaded.workspace;
   const bag: DiagnosticBag = loaded.diagnostics;
-  const config = ws.configPath ? await loadConfig(root, ws.configPath) : undefined;
+  const config = ws.configPath ? await loadConfigCached(root, ws.configPath, options.cache) : undefined;
   for (const f of [...ws.cards, ...ws.blocks, ...ws.tools]) files.set(f.path, f);
   if (config?.file) files.set(config.file.path, config.file);
 
-  const parsed = parseWorkspace(ws, config, bag);
+  const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed);
   const program = resolveProgram(root, parsed, files);
   bag.push(...runChecks(program));
 
@@ -61,6 +75,16 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const hasError = diagnostics.some((d) => d.severity === 'error');
   const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;
   return { diagnostics, files, program, bundle, fatal: undefined };
+}
+
+/** Re-imports the config only when its text changed (it may import other files: those are not tracked). */
+async function loadConfigCached(root: string, path: string, cache: CompileCache | undefined): Promise<ConfigLoad> {
+  if (!cache) return loadConfig(root, path);
+  const text = await readFile(join(root, path), 'utf8').catch(() => undefined);
+  if (text !== undefined && cache.config?.text === text) return cache.config.load;
+  const load = await loadConfig(root, path);
+  if (text !== undefined) cache.config = { text, load };
+  return load;
 }
 
 /** `rules: { 'volatile-in-prefix': 'off' | 'warning' | 'error' }` in the config. */

@@ -1,6 +1,139 @@
-import type { CliIO } from '../io.js';
+/**
+ * `agentc build --watch`: build, then rebuild on every change to cards, blocks,
+ * tool contracts or the config, until interrupted.
+ *
+ * Invariants:
+ * - Incremental: unchanged files are not re-parsed (CompileCache) and unchanged
+ *   text is not re-tokenized (token counts are memoized for the process).
+ * - Changes are debounced; a change during a build schedules one more build.
+ * - A build with errors prints its diagnostics and leaves the output untouched;
+ *   the watcher keeps running and recovers on the next good build.
+ * - Each build prints exactly one status line starting with "build:" (tools and
+ *   tests wait for it).
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { resolve } from 'node:path';
+import { compile, createCompileCache } from '../../compile.js';
+import { countBySeverity } from '../../diagnostics/diagnostic.js';
+import type { ReportFormat } from '../../diagnostics/render/index.js';
+import { emitFiles } from '../../emit/files.js';
+import { writeOutput } from '../../emit/write.js';
+import { CONFIG_NAMES } from '../../load/workspace.js';
+import { EXIT, type CliIO } from '../io.js';
+import { DEFAULT_OUT_DIR, displayDir, printDiagnostics } from './build.js';
 
-export async function watchCommand(_opts: { cwd: string; out: string; format?: string }, io: CliIO): Promise<number> {
-  io.stderr('agentc build --watch: not implemented yet\n');
-  return 2;
+export interface WatchOptions {
+  cwd: string;
+  out?: string;
+  format?: ReportFormat;
+  /** Stops watching (tests); otherwise SIGINT/SIGTERM stop it. */
+  signal?: AbortSignal;
+  debounceMs?: number;
+}
+
+const WATCHED_DIRS = ['cards', 'blocks', 'schemas/tools'];
+
+export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<number> {
+  const root = resolve(io.cwd, opts.cwd);
+  const outDir = resolve(root, opts.out ?? DEFAULT_OUT_DIR);
+  const shown = displayDir(outDir, io.cwd);
+  const format: ReportFormat = opts.format ?? (io.isTTY ? 'pretty' : 'text');
+  const cache = createCompileCache();
+  const debounceMs = opts.debounceMs ?? 80;
+
+  const build = async (reason: string): Promise<void> => {
+    const t0 = performance.now();
+    const result = await compile({ root, bundle: true, cache });
+    if (result.fatal !== undefined) {
+      io.stdout(`build: failed (${reason}): ${result.fatal}\n`);
+      return;
+    }
+    await printDiagnostics(result, format, root, io);
+    const { errors, warnings } = countBySeverity(result.diagnostics);
+    if (errors > 0 || !result.bundle) {
+      io.stdout(`build: ${errors} error${errors === 1 ? '' : 's'} (${reason}); ${shown} left as it was. Watching for changes…\n`);
+      return;
+    }
+    try {
+      const w = await writeOutput(outDir, emitFiles(result.bundle));
+      const ms = Math.round(performance.now() - t0);
+      const warn = warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
+      io.stdout(`build: ok in ${ms} ms (${reason}): wrote ${w.written.length} file${w.written.length === 1 ? '' : 's'}, ${w.unchanged.length} unchanged${warn}.\n`);
+    } catch (e) {
+      io.stdout(`build: could not write ${shown}: ${(e as Error).message}; the previous output was kept.\n`);
+    }
+  };
+
+  let running: Promise<void> | undefined;
+  let pending: Set<string> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (path: string): void => {
+    (pending ??= new Set()).add(path);
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(flush, debounceMs);
+  };
+  const flush = (): void => {
+    timer = undefined;
+    if (running || !pending) return;
+    const changed = [...pending].sort();
+    pending = undefined;
+    const reason = changed.length === 1 ? `${changed[0]} changed` : `${changed.length} files changed`;
+    running = build(reason).finally(() => {
+      running = undefined;
+      if (pending) flush();
+    });
+  };
+
+  // Watchers: each source dir (recursively), plus the root for the config and for dirs created later.
+  const watchers = new Map<string, FSWatcher>();
+  const attach = (): void => {
+    for (const dir of WATCHED_DIRS) {
+      if (watchers.has(dir)) continue;
+      try {
+        const w = watch(resolve(root, dir), { recursive: true }, (_event, name) => schedule(`${dir}/${String(name ?? '').split('\\').join('/')}`));
+        w.on('error', () => {
+          w.close();
+          watchers.delete(dir);
+        });
+        watchers.set(dir, w);
+      } catch {
+        // Not there (yet): the root watcher attaches it when it appears.
+      }
+    }
+  };
+  const rootWatcher = watch(root, (_event, name) => {
+    const n = String(name ?? '');
+    if (CONFIG_NAMES.includes(n)) schedule(n);
+    else if (n === 'cards' || n === 'blocks' || n === 'schemas') {
+      attach();
+      schedule(`${n}/`);
+    }
+  });
+  attach();
+
+  io.stdout(`Watching ${WATCHED_DIRS.map((d) => `${d}/`).join(', ')} and the config; output in ${shown} (Ctrl+C to stop).\n`);
+  running = build('initial build').finally(() => {
+    running = undefined;
+    if (pending) flush();
+  });
+
+  await new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    if (opts.signal) {
+      if (opts.signal.aborted) stop();
+      else opts.signal.addEventListener('abort', stop, { once: true });
+    } else {
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    }
+  });
+  if (timer) clearTimeout(timer);
+  rootWatcher.close();
+  for (const w of watchers.values()) w.close();
+  await running;
+  return EXIT.ok;
 }

@@ -1,0 +1,76 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { watchCommand } from '../../src/cli/commands/watch.js';
+import type { CliIO } from '../../src/cli/io.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+const dirs: string[] = [];
+afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function workspace(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentc-watch-'));
+  dirs.push(dir);
+  for (const p of ['cards', 'blocks', 'schemas/tools', 'agentc.config.ts']) await cp(join(repo, p), join(dir, p), { recursive: true });
+  return dir;
+}
+
+/** Captures stdout and resolves waiters on each "build:" status line. */
+function capture(): { io: CliIO; out: () => string; nextBuild: () => Promise<string> } {
+  let out = '';
+  let waiters: ((line: string) => void)[] = [];
+  const io: CliIO = {
+    stdout: (t) => {
+      out += t;
+      for (const line of t.split('\n').filter((l) => l.startsWith('build:'))) {
+        const w = waiters;
+        waiters = [];
+        w.forEach((f) => f(line));
+      }
+    },
+    stderr: () => {},
+    cwd: '/',
+    env: {},
+    isTTY: false,
+  };
+  return { io, out: () => out, nextBuild: () => new Promise((r) => waiters.push(r)) };
+}
+
+test('watch: rebuilds on an edit, keeps output through an error, recovers', async () => {
+  const dir = await workspace();
+  const { io, out, nextBuild } = capture();
+  const ac = new AbortController();
+  const first = nextBuild();
+  const done = watchCommand({ cwd: dir, signal: ac.signal, debounceMs: 30, format: 'text' }, io);
+  expect(await first).toMatch(/^build: ok .*initial build.*wrote \d+ files/);
+  const promptPath = join(dir, 'generated', 'prompts', 'rewards.md');
+  const before = await readFile(promptPath, 'utf8');
+
+  // 1. Edit one block: one rebuild, new text in the rewards prompt only.
+  const blockPath = join(dir, 'blocks', 'rewards', 'persona-rewards.md');
+  const block = await readFile(blockPath, 'utf8');
+  let next = nextBuild();
+  await writeFile(blockPath, `${block}\nAlways mention the points expiry policy.\n`);
+  expect(await next).toMatch(/^build: ok .*persona-rewards\.md changed.*wrote [1-9]\d* files?/);
+  const after = await readFile(promptPath, 'utf8');
+  expect(after).toContain('Always mention the points expiry policy.');
+
+  // 2. Introduce an error: diagnostics printed, generated/ untouched.
+  const cardPath = join(dir, 'cards', 'rewards.yaml');
+  const card = await readFile(cardPath, 'utf8');
+  next = nextBuild();
+  await writeFile(cardPath, card.replace('tools: [get_user_points', 'tools: [get_user_pionts'));
+  expect(await next).toMatch(/^build: \d+ errors? .*left as it was/);
+  expect(out()).toMatch(/unknown-tool/);
+  expect(await readFile(promptPath, 'utf8')).toBe(after);
+
+  // 3. Fix it: recovery.
+  next = nextBuild();
+  await writeFile(cardPath, card);
+  expect(await next).toMatch(/^build: ok/);
+
+  ac.abort();
+  expect(await done).toBe(0);
+  expect(before).not.toBe(after);
+}, 60_000);
