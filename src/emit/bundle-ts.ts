@@ -102,23 +102,24 @@ export type DeepMutable<T> = T extends (...args: never[]) => unknown
 `;
 
 const PROVIDER_TOOL_FUNCTIONS = `
-function copy<T>(value: T): DeepMutable<T> {
-  return JSON.parse(JSON.stringify(value)) as DeepMutable<T>;
+/** A deep copy through JSON: callers may mutate it without touching the shared bundle. */
+function copy<T>(value: unknown): T {
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 /** An agent's tools as OpenAI function tools (strict mode), as a fresh mutable copy. */
 export function openaiTools<A extends AgentId>(agent: A): DeepMutable<Bundle['agents'][A]['tools']['openai']> {
-  return copy(bundle.agents[agent].tools.openai);
+  return copy<DeepMutable<Bundle['agents'][A]['tools']['openai']>>(bundle.agents[agent].tools.openai);
 }
 
 /** An agent's tools as Anthropic tools, as a fresh mutable copy. */
 export function anthropicTools<A extends AgentId>(agent: A): DeepMutable<Bundle['agents'][A]['tools']['anthropic']> {
-  return copy(bundle.agents[agent].tools.anthropic);
+  return copy<DeepMutable<Bundle['agents'][A]['tools']['anthropic']>>(bundle.agents[agent].tools.anthropic);
 }
 
 /** An agent's tools, provider-neutral (JSON Schema parameters), as a fresh mutable copy. */
 export function neutralTools<A extends AgentId>(agent: A): DeepMutable<Bundle['agents'][A]['tools']['neutral']> {
-  return copy(bundle.agents[agent].tools.neutral);
+  return copy<DeepMutable<Bundle['agents'][A]['tools']['neutral']>>(bundle.agents[agent].tools.neutral);
 }
 `;
 

@@ -1,0 +1,129 @@
+/**
+ * Every file `agentc build` writes for the emit fixture workspace, as file
+ * snapshots (test/emit/__snapshots__/ws/): a change to any generator shows up
+ * as a reviewable diff of real output. `.ts` outputs are stored as `.ts.txt` so
+ * that no tool mistakes them for sources.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Bundle } from '../../src/bundle/types.js';
+import { bundleHash } from '../../src/emit/bundle.js';
+import { canonicalJson } from '../../src/emit/canonical-json.js';
+import { emitFiles } from '../../src/emit/files.js';
+import { renderGraph } from '../../src/emit/graph.js';
+import { boundaryLine, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';
+import { fixtureBundle } from './helpers/workspace.js';
+
+let bundle: Bundle;
+let files: Map<string, string>;
+
+beforeAll(async () => {
+  const compiled = await fixtureBundle();
+  // Pin the version so the snapshots do not change with every release.
+  const pinned = { ...compiled, agentcVersion: '0.0.0-test' };
+  bundle = { ...pinned, hash: bundleHash(pinned) };
+  files = emitFiles(bundle);
+}, 60_000);
+
+const snapshotPath = (path: string) => `./__snapshots__/ws/${path}${path.endsWith('.ts') ? '.txt' : ''}`;
+
+describe('emitFiles', () => {
+  it('emits the bundle, the typed modules and one prompt file per cohort, in sorted order', () => {
+    expect([...files.keys()]).toEqual([
+      'bundle.json',
+      'bundle.ts',
+      'orchestrator.ts',
+      'prompts/billing.md',
+      'prompts/concierge.md',
+      'prompts/travel.md',
+      'prompts/travel@beta+gamma.md',
+      'prompts/travel@beta.md',
+      'prompts/travel@gamma.md',
+    ]);
+  });
+
+  it('is deterministic, LF-only, and every file ends with one newline', () => {
+    const again = emitFiles(JSON.parse(JSON.stringify(bundle)) as Bundle);
+    expect([...again]).toEqual([...files]);
+    for (const [path, content] of files) {
+      expect(content, path).not.toContain('\r');
+      expect(content.endsWith('\n'), path).toBe(true);
+      expect(content.endsWith('\n\n'), path).toBe(false);
+    }
+    expect(files.get('bundle.json')).toBe(canonicalJson(bundle));
+  });
+
+  it('bundle.ts embeds exactly the bundle.json data', () => {
+    const ts = files.get('bundle.ts')!;
+    const literal = ts.slice(ts.indexOf('export const bundle = ') + 'export const bundle = '.length, ts.indexOf(' as const;'));
+    expect(`${literal}\n`).toBe(files.get('bundle.json'));
+  });
+
+  it('each prompt file holds every block of its prefix verbatim, in order, then the suffix template', () => {
+    for (const agent of Object.values(bundle.agents)) {
+      for (const prefix of agent.prefixes) {
+        const md = files.get(`prompts/${agent.id}${prefix.key ? `@${prefix.key}` : ''}.md`)!;
+        let at = 0;
+        for (const block of prefix.blocks) {
+          const marker = boundaryLine(block, bundle.models[agent.model]!.approximateTokens);
+          const text = prefix.text.slice(block.start, block.start + block.length);
+          const found = md.indexOf(`${marker}\n${text}\n`, at);
+          expect(found, `${agent.id}@${prefix.key}: ${block.id}`).toBeGreaterThanOrEqual(at);
+          at = found + marker.length;
+        }
+        expect(md.endsWith(`${agent.suffix_template}\n`)).toBe(true);
+        expect(md).toContain(prefix.sha256);
+      }
+    }
+  });
+
+  it('marks token counts of a model without a published tokenizer as approximate', () => {
+    expect(files.get('prompts/travel.md')).toMatch(/- Prefix: ≈\d+ tokens/);
+    expect(files.get('prompts/billing.md')).toMatch(/- Prefix: \d+ tokens · \d+\.\d% of token_budget\.input \(4,000\)/);
+  });
+
+  it.each([
+    'bundle.json',
+    'bundle.ts',
+    'orchestrator.ts',
+    'prompts/billing.md',
+    'prompts/concierge.md',
+    'prompts/travel.md',
+    'prompts/travel@beta+gamma.md',
+  ])('%s matches its snapshot', async (path) => {
+    await expect(files.get(path)).toMatchFileSnapshot(snapshotPath(path));
+  });
+});
+
+describe('renderGraph', () => {
+  it('draws agents, ask_* edges labelled with the tool name, and tool nodes (mermaid)', async () => {
+    const mermaid = renderGraph(bundle, 'mermaid');
+    expect(mermaid).toContain('a_concierge -->|"ask_travel"| a_travel');
+    expect(mermaid).toContain('a_billing -.-> t_get_invoices');
+    expect(mermaid).toContain('t_get_invoices[("get_invoices")]');
+    await expect(mermaid).toMatchFileSnapshot('./__snapshots__/ws/graph.mmd');
+  });
+
+  it('draws the same graph in DOT', async () => {
+    const dot = renderGraph(bundle, 'dot');
+    expect(dot).toContain('"agent:concierge" -> "agent:billing" [label="ask_billing"];');
+    expect(dot).toContain('"tool:get_invoices" [label="get_invoices", shape=cylinder];');
+    await expect(dot).toMatchFileSnapshot('./__snapshots__/ws/graph.dot');
+  });
+});
+
+describe('renderPromptReport', () => {
+  it('prints the prefix, the suffix template and a per-block token table', async () => {
+    const travel = bundle.agents.travel!;
+    const cohort = selectCohort(travel, ['beta', 'unrelated'])!;
+    expect(cohort.key).toBe('beta');
+    const report = renderPromptReport(travel, cohort, bundle.models[travel.model]);
+    expect(report).toContain(cohort.text);
+    expect(report).toMatch(/\btotal\s+≈\d+/);
+    await expect(report).toMatchFileSnapshot('./__snapshots__/ws/prompt-report-travel@beta.txt');
+  });
+
+  it('selects the default cohort when no flag the agent uses is on', () => {
+    expect(selectCohort(bundle.agents.travel!, [])!.key).toBe('');
+    expect(selectCohort(bundle.agents.travel!, ['gamma', 'beta'])!.key).toBe('beta+gamma');
+  });
+});

