@@ -15,6 +15,8 @@ export type Shape =
   | { readonly kind: 'number' }
   | { readonly kind: 'boolean' }
   | { readonly kind: 'any' }
+  /** Values of differing shapes (e.g. an object's fields visited by `#each`): no field is known. */
+  | { readonly kind: 'mixed' }
   /** A fixed set of fields. */
   | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Shape>> }
   /** `{*}`: any key; every value has shape `value`. */

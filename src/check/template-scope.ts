@@ -9,7 +9,8 @@
  * - block params (`as |item i|`) are visible at depth 0 to unscoped paths,
  *   innermost block first;
  * - `@index`, `@key`, `@first`, `@last` exist inside `#each`;
- * - an array accepts `length` and numeric indices; a record (`{*}`) accepts any key.
+ * - an array accepts `length` and numeric indices; a record (`{*}`) accepts any key;
+ *   scalars have no fields (strict mode's `in` check throws on a string).
  *
  * A read whose scope itself failed to resolve is accepted (the scope's own read is
  * reported instead), so one typo yields one diagnostic.
@@ -28,6 +29,8 @@ const ANY: Shape = { kind: 'any' };
 const NUMBER: Shape = { kind: 'number' };
 const STRING: Shape = { kind: 'string' };
 const EACH_DATA = ['first', 'index', 'key', 'last'];
+/** Values of differing shapes (an object's fields iterated by `#each`): no field is known. */
+const MIXED: Shape = { kind: 'mixed' };
 
 interface Frame {
   shape: Shape;
@@ -63,10 +66,6 @@ function walk(shape: Shape, parts: readonly string[]): Walk {
         else if (/^\d+$/.test(p)) cur = cur.element;
         else return { ok: false, at: i, parent: cur };
         break;
-      case 'string':
-        if (p !== 'length') return { ok: false, at: i, parent: cur };
-        cur = NUMBER;
-        break;
       default:
         return { ok: false, at: i, parent: cur };
     }
@@ -78,9 +77,23 @@ function walk(shape: Shape, parts: readonly string[]): Walk {
 function enter(frame: ScopeFrame, value: Shape): Frame {
   if (frame.kind === 'with') return { shape: value, frame, params: [value] };
   const element =
-    value.kind === 'array' ? value.element : value.kind === 'record' ? value.value : ANY;
+    value.kind === 'array'
+      ? value.element
+      : value.kind === 'record'
+        ? value.value
+        : value.kind === 'object'
+          ? commonShape(Object.values(value.fields))
+          : ANY;
   const key = value.kind === 'array' ? NUMBER : value.kind === 'any' ? ANY : STRING;
   return { shape: element, frame, params: [element, key] };
+}
+
+/** `#each` over an object visits values of every field: only a shape they all share is known. */
+function commonShape(shapes: readonly Shape[]): Shape {
+  const first = shapes[0];
+  if (first === undefined) return MIXED;
+  const key = JSON.stringify(first);
+  return shapes.every((s) => JSON.stringify(s) === key) ? first : MIXED;
 }
 
 /** Resolves a path to a shape, or undefined when it does not resolve (no diagnostics). */
@@ -105,7 +118,8 @@ function locateRef(
     const top = frames.length - 1 - ref.depth;
     const inEach = frames.slice(1, Math.max(1, top + 1)).some((f) => f.frame?.kind === 'each');
     if (!inEach) return { base: undefined, parts: ref.parts, frameIndex: -1 };
-    const first = name === 'index' ? NUMBER : name === 'key' ? ANY : { kind: 'boolean' as const };
+    const each = [...frames.slice(1, Math.max(1, top + 1))].reverse().find((f) => f.frame?.kind === 'each');
+    const first = name === 'index' ? NUMBER : name === 'key' ? (each?.params[1] ?? ANY) : { kind: 'boolean' as const };
     return { base: obj1(name, first), parts: ref.parts, frameIndex: top };
   }
   if (ref.depth === 0 && !isScoped(ref) && ref.parts.length > 0) {
@@ -158,6 +172,8 @@ function describe(shape: Shape): string {
       return 'a boolean';
     case 'array':
       return 'a list';
+    case 'mixed':
+      return 'one of several kinds of value';
     default:
       return 'a value';
   }

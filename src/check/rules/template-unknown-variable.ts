@@ -1,11 +1,18 @@
 import { closest } from '../../diagnostics/did-you-mean.js';
 import type { Range } from '../../diagnostics/diagnostic.js';
 import { BUILTIN_HELPERS } from '../../parse/template.js';
+import type { Block } from '../../parse/types.js';
 import type { Rule } from '../rule.js';
 import { sortedBlocks, sortedCards } from '../support.js';
 import { classifiedRefs } from '../templates.js';
 
 const HELPERS = [...BUILTIN_HELPERS].sort();
+
+/** The first line of a block's body (where a render failure without a position is shown). */
+function bodyStart(block: Block): Range {
+  const start = block.file.positionAt(block.bodyOffset);
+  return { start, end: { line: start.line, column: block.file.lineText(start.line).length + 1 } };
+}
 
 /**
  * A block reads only what the compile-time context provides, calls only the
@@ -15,6 +22,8 @@ export const templateUnknownVariable: Rule = {
   id: 'template-unknown-variable',
   run(program, report) {
     const reported = new Set<string>();
+    /** Blocks with a static finding: a render failure without a position is one of those. */
+    const staticBlocks = new Set<string>();
     const at = (file: string, range: Range | undefined) =>
       `${file}\u0000${range ? `${range.start.line}:${range.start.column}` : ''}`;
     for (const block of sortedBlocks(program)) {
@@ -25,11 +34,13 @@ export const templateUnknownVariable: Rule = {
       for (const { ref, verdict } of classifiedRefs(program, block)) {
         if (verdict.kind === 'ok') continue;
         reported.add(at(file, ref.range));
+        staticBlocks.add(file);
         if (verdict.kind !== 'unknown') continue; // dynamic-in-prefix reports it
         report({ file, range: ref.range, data: { detail: verdict.detail }, ...(verdict.hint ? { hint: verdict.hint } : {}) });
       }
       for (const h of analysis.unknownHelpers) {
         reported.add(at(file, h.range));
+        staticBlocks.add(file);
         const match = closest(h.name, HELPERS);
         report({
           file,
@@ -40,6 +51,7 @@ export const templateUnknownVariable: Rule = {
       }
       for (const range of analysis.partials) {
         reported.add(at(file, range));
+        staticBlocks.add(file);
         report({
           file,
           range,
@@ -55,13 +67,13 @@ export const templateUnknownVariable: Rule = {
         const file = e.block.file.path;
         // A body that does not parse is reported once, by the parse phase (template-syntax).
         if (!e.block.template) continue;
-        if (reported.has(at(file, e.range))) continue;
+        if (reported.has(at(file, e.range)) || (!e.range && staticBlocks.has(file))) continue;
         const key = `${at(file, e.range)}\u0000${e.message}`;
         if (seen.has(key)) continue;
         seen.add(key);
         report({
           file,
-          ...(e.range ? { range: e.range } : {}),
+          range: e.range ?? bodyStart(e.block),
           data: { detail: `Block "${e.block.data.id}" failed to render for "${card.data.id}": ${e.message}` },
         });
       }

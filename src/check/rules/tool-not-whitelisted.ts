@@ -1,7 +1,7 @@
 import type { Rule } from '../rule.js';
 import { sortedCards } from '../support.js';
 
-/** When a card has policy.tool_whitelist, every entry of its tools is in it. */
+/** When a card has policy.tool_whitelist, every entry of its tools (that has a contract) is in it. */
 export const toolNotWhitelisted: Rule = {
   id: 'tool-not-whitelisted',
   run(program, report) {
@@ -9,7 +9,8 @@ export const toolNotWhitelisted: Rule = {
       const whitelist = card.data.policy.tool_whitelist;
       if (whitelist === undefined) continue;
       card.data.tools.forEach((name, i) => {
-        if (whitelist.includes(name)) return;
+        // A tool without a contract is reported by unknown-tool at the same place.
+        if (whitelist.includes(name) || !program.tools.has(name)) return;
         report({
           file: card.file.path,
           range: card.locate(['tools', i]),
