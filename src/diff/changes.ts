@@ -80,8 +80,8 @@ export const CHANGE_CATALOG: Readonly<Record<ChangeType, ChangeEntry>> = {
   'suffix-changed': { level: 'dangerous', message: 'Dynamic-context suffix template of "{agent}" changed.' },
 
   'prompt-changed': { level: 'dangerous', message: 'Prompt of "{agent}" changed in {cohorts}; prompt cache lost for {cacheCount}.' },
-  'cohort-added': { level: 'dangerous', message: 'Prompt cohort "{cohort}" of "{agent}" added ({tokens} tokens).' },
-  'cohort-removed': { level: 'dangerous', message: 'Prompt cohort "{cohort}" of "{agent}" removed; users with those flags get the default prompt.' },
+  'cohort-added': { level: 'dangerous', message: 'Prompt cohort "{cohort}" of "{agent}" added: {tokens} tokens, {delta} tokens against the default prompt those users got before.' },
+  'cohort-removed': { level: 'dangerous', message: 'Prompt cohort "{cohort}" of "{agent}" removed; users with those flags now get the default prompt ({delta} tokens).' },
   'block-added': { level: 'dangerous', message: 'Block "{block}" added to the prompt of "{agent}"{where}.' },
   'block-removed': { level: 'dangerous', message: 'Block "{block}" removed from the prompt of "{agent}"{where}.' },
   'blocks-reordered': { level: 'dangerous', message: 'Blocks of "{agent}" reordered: {before} → {after}.' },

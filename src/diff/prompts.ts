@@ -33,7 +33,18 @@ export function comparePrompts(id: string, before: BundleAgent | undefined, afte
   const mapBefore = byKey(before?.prefixes ?? []);
   const mapAfter = byKey(after?.prefixes ?? []);
   const keys = [...new Set([...mapBefore.keys(), ...mapAfter.keys()])].sort();
-  const cohorts = keys.map((key) => compareCohort(id, key, mapBefore.get(key), mapAfter.get(key)));
+  // A flagged cohort that exists on one side only is compared with the default
+  // cohort on the other side: that is the prompt those users get there. (For a new
+  // agent, with its new default cohort: what the flag adds.)
+  const defaultBefore = mapBefore.get('') ?? (before === undefined ? mapAfter.get('') : undefined);
+  const defaultAfter = mapAfter.get('');
+  const cohorts = keys.map((key) => {
+    const b = mapBefore.get(key);
+    const a = mapAfter.get(key);
+    if (key !== '' && b === undefined && defaultBefore !== undefined) return compareCohort(id, key, b, a, { key: '', prefix: defaultBefore });
+    if (key !== '' && a === undefined && after !== undefined && defaultAfter !== undefined) return compareCohort(id, key, b, a, { key: '', prefix: defaultAfter });
+    return compareCohort(id, key, b, a, undefined);
+  });
   const changes: Change[] = [];
   if (before !== undefined && after !== undefined) {
     const budget = after.policy.token_budget?.input ?? before.policy.token_budget?.input;
@@ -43,22 +54,34 @@ export function comparePrompts(id: string, before: BundleAgent | undefined, afte
   return { cohorts, changes };
 }
 
-function compareCohort(agent: string, key: string, b: BundlePrefix | undefined, a: BundlePrefix | undefined): CohortDiff {
+/** `base` stands in for the side where the cohort is missing. */
+function compareCohort(
+  agent: string,
+  key: string,
+  b: BundlePrefix | undefined,
+  a: BundlePrefix | undefined,
+  base: { key: string; prefix: BundlePrefix } | undefined,
+): CohortDiff {
   const changed = b === undefined || a === undefined || b.sha256 !== a.sha256 || b.text !== a.text;
   const status = b === undefined ? 'added' : a === undefined ? 'removed' : changed ? 'changed' : 'unchanged';
+  const from = b ?? (a !== undefined ? base?.prefix : undefined);
+  const to = a ?? (b !== undefined ? base?.prefix : undefined);
+  const fromKey = b !== undefined ? key : base?.key;
+  const toKey = a !== undefined ? key : base?.key;
   const diff: CohortDiff = {
     key,
     status,
-    tokenDelta: (a?.tokens ?? 0) - (b?.tokens ?? 0),
+    tokenDelta: (to?.tokens ?? 0) - (from?.tokens ?? 0),
     cacheInvalidated: changed,
-    changedBlocks: changed ? changedBlocks(b, a) : [],
+    changedBlocks: changed ? changedBlocks(from, to) : [],
     unifiedDiff: changed
-      ? unifiedDiff(b?.text ?? '', a?.text ?? '', {
-          fromFile: b === undefined ? null : promptFile(agent, key),
-          toFile: a === undefined ? null : promptFile(agent, key),
+      ? unifiedDiff(from?.text ?? '', to?.text ?? '', {
+          fromFile: fromKey === undefined || from === undefined ? null : promptFile(agent, fromKey),
+          toFile: toKey === undefined || to === undefined ? null : promptFile(agent, toKey),
         })
       : '',
   };
+  if (base !== undefined && status !== 'changed' && status !== 'unchanged') diff.comparedWith = base.key;
   if (b !== undefined) {
     diff.tokensBefore = b.tokens;
     diff.sha256Before = b.sha256;
@@ -111,9 +134,9 @@ function cohortChanges(agent: string, cohorts: CohortDiff[], budget: number | un
   }
   for (const c of cohorts) {
     if (c.status === 'added') {
-      changes.push(makeChange('cohort-added', agent, `prompt[${c.key}]`, { cohort: cohortName(c.key), tokens: c.tokensAfter ?? 0 }));
+      changes.push(makeChange('cohort-added', agent, `prompt[${c.key}]`, { cohort: cohortName(c.key), tokens: c.tokensAfter ?? 0, delta: signed(c.tokenDelta) }));
     } else if (c.status === 'removed') {
-      changes.push(makeChange('cohort-removed', agent, `prompt[${c.key}]`, { cohort: cohortName(c.key) }));
+      changes.push(makeChange('cohort-removed', agent, `prompt[${c.key}]`, { cohort: cohortName(c.key), delta: signed(c.tokenDelta) }));
     }
   }
   return changes;

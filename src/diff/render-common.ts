@@ -3,7 +3,7 @@
  * summary line for the same diff (only its decoration differs).
  */
 import { cohortName, signed, signedPercent } from './prompts.js';
-import type { AgentDiff, BundleDiff, Change, ChangeLevel } from './types.js';
+import type { AgentDiff, AgentStatus, BundleDiff, Change, ChangeLevel, CohortDiff } from './types.js';
 
 export interface RenderOptions {
   /** What the "before" side is, e.g. "merge base 1a2b3c4 of origin/main". */
@@ -55,4 +55,56 @@ export function diffShape(unified: string): string {
   let lines = unified.split('\n');
   if (lines[0]?.startsWith('--- ') && lines[1]?.startsWith('+++ ')) lines = lines.slice(2);
   return lines.filter((l) => l.startsWith('-') || l.startsWith('+')).join('\n');
+}
+
+export interface PromptDiffEntry {
+  agent: string;
+  agentStatus: AgentStatus;
+  cohort: CohortDiff;
+}
+
+/** One edit and every prompt it appears in (a platform block edit shows up in every agent). */
+export interface PromptDiffGroup {
+  first: PromptDiffEntry;
+  /** Other prompts with exactly the same removed and added lines. */
+  same: PromptDiffEntry[];
+}
+
+/**
+ * The prompt diffs worth showing, grouped by edit, in agent then cohort order.
+ * Removed agents are left out (their removal is the whole story).
+ */
+export function promptDiffGroups(diff: BundleDiff): PromptDiffGroup[] {
+  const groups: PromptDiffGroup[] = [];
+  const byShape = new Map<string, PromptDiffGroup>();
+  for (const [agent, a] of Object.entries(diff.agents)) {
+    if (a.status === 'removed') continue;
+    for (const cohort of a.cohorts) {
+      if (cohort.unifiedDiff === '') continue;
+      const entry = { agent, agentStatus: a.status, cohort };
+      const shape = diffShape(cohort.unifiedDiff);
+      const group = byShape.get(shape);
+      if (group !== undefined) {
+        group.same.push(entry);
+        continue;
+      }
+      const created = { first: entry, same: [] };
+      byShape.set(shape, created);
+      groups.push(created);
+    }
+  }
+  return groups;
+}
+
+/** "rewards · receipts_v2 cohort" */
+export function entryLabel(e: PromptDiffEntry): string {
+  return `${e.agent} · ${cohortName(e.cohort.key)} cohort`;
+}
+
+/** "changed", "new agent", "new cohort (vs default)", "cohort removed (now default)" */
+export function entryStatus(e: PromptDiffEntry): string {
+  const c = e.cohort;
+  if (c.status === 'added') return e.agentStatus === 'added' ? (c.comparedWith === undefined ? 'new agent' : 'new agent, vs its default cohort') : 'new cohort, vs default';
+  if (c.status === 'removed') return 'cohort removed, now default';
+  return 'changed';
 }

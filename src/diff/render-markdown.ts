@@ -10,7 +10,7 @@
  * diffs that do not fit are listed as omitted, never cut in half.
  */
 import { cohortName, signed } from './prompts.js';
-import { budgetText, cacheLost, changesAt, diffShape, hasChanges, sidesText, summaryText, tokenRange, type RenderOptions } from './render-common.js';
+import { budgetText, cacheLost, changesAt, entryLabel, entryStatus, hasChanges, promptDiffGroups, sidesText, summaryText, tokenRange, type RenderOptions } from './render-common.js';
 import type { BundleDiff, ChangeLevel } from './types.js';
 
 export interface MarkdownOptions extends RenderOptions {
@@ -56,37 +56,29 @@ export function renderMarkdown(diff: BundleDiff, options: MarkdownOptions = {}):
   const omitted: string[] = [];
   const limit = options.maxChars ?? MAX_COMMENT_CHARS;
   let size = head.join('\n').length + 400; // room for the headings and the omitted-note
-  for (const [id, a] of Object.entries(diff.agents)) {
-    if (a.status === 'removed') continue;
-    const shown = new Map<string, string>();
-    for (const c of a.cohorts) {
-      if (c.unifiedDiff === '' || c.status === 'removed') continue;
-      const label = `${id} · ${cohortName(c.key)} cohort`;
-      const shape = diffShape(c.unifiedDiff);
-      const same = shown.get(shape);
-      if (same !== undefined) {
-        blocks.push(`<sub>${escapeMd(label)}: same edit as ${escapeMd(same)}.</sub>`);
-        continue;
-      }
-      const fence = fenceFor(c.unifiedDiff);
-      const status = c.status === 'added' ? (a.status === 'added' ? 'new agent' : 'new cohort') : 'changed';
-      const block = [
-        `<details><summary><code>${escapeHtml(id)}</code> · ${escapeHtml(cohortName(c.key))} cohort · ${status} · ${signed(c.tokenDelta)} tokens</summary>`,
-        '',
-        `${fence}diff`,
-        c.unifiedDiff.replace(/\n$/, ''),
-        fence,
-        '',
-        '</details>',
-      ].join('\n');
-      if (size + block.length > limit) {
-        omitted.push(label);
-        continue;
-      }
-      size += block.length + 1;
-      shown.set(shape, `${cohortName(c.key)} cohort`);
-      blocks.push(block);
+  for (const { first, same } of promptDiffGroups(diff)) {
+    const c = first.cohort;
+    const fence = fenceFor(c.unifiedDiff);
+    const also =
+      same.length === 0
+        ? []
+        : [`Same edit in ${same.length} more ${same.length === 1 ? 'prompt' : 'prompts'}: ${same.map((e) => `${escapeMd(entryLabel(e))} (${signed(e.cohort.tokenDelta)})`).join(', ')}.`, ''];
+    const block = [
+      `<details><summary><code>${escapeHtml(first.agent)}</code> · ${escapeHtml(cohortName(c.key))} cohort · ${entryStatus(first)} · ${signed(c.tokenDelta)} tokens${same.length > 0 ? ` · same edit in ${same.length} more` : ''}</summary>`,
+      '',
+      ...also,
+      `${fence}diff`,
+      c.unifiedDiff.replace(/\n$/, ''),
+      fence,
+      '',
+      '</details>',
+    ].join('\n');
+    if (size + block.length > limit) {
+      omitted.push(entryLabel(first), ...same.map(entryLabel));
+      continue;
     }
+    size += block.length + 1;
+    blocks.push(block);
   }
   if (blocks.length > 0 || omitted.length > 0) head.push('', '### Prompt diffs', '');
   const out = [...head, ...blocks.flatMap((b) => [b, ''])];

@@ -4,8 +4,7 @@
  * unified diff. Colour (ANSI) only when asked for; without it, the output is
  * plain ASCII-safe text apart from the arrows and signs.
  */
-import { cohortName } from './prompts.js';
-import { budgetText, cacheLost, changesAt, diffShape, hasChanges, sidesText, summaryText, tokenRange, type RenderOptions } from './render-common.js';
+import { budgetText, cacheLost, changesAt, entryLabel, entryStatus, hasChanges, promptDiffGroups, sidesText, summaryText, tokenRange, type RenderOptions } from './render-common.js';
 import { signed } from './prompts.js';
 import { CHANGE_LEVELS, type BundleDiff } from './types.js';
 
@@ -39,25 +38,15 @@ export function renderText(diff: BundleDiff, options: TextOptions = {}): string 
     );
   }
 
-  for (const [id, a] of Object.entries(diff.agents)) {
-    if (a.status === 'removed') continue;
-    const shown = new Set<string>();
-    for (const c of a.cohorts) {
-      if (c.unifiedDiff === '' || c.status === 'removed') continue;
-      const shape = diffShape(c.unifiedDiff);
-      lines.push('');
-      if (shown.has(shape)) {
-        lines.push(`${id} [${cohortName(c.key)}]: same edit as above`);
-        continue;
-      }
-      shown.add(shape);
-      lines.push(paint('bold', `${id} [${cohortName(c.key)}] ${signed(c.tokenDelta)} tokens`));
-      for (const l of c.unifiedDiff.replace(/\n$/, '').split('\n')) {
-        if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l));
-        else if (l.startsWith('-') && !l.startsWith('---')) lines.push(paint('red', l));
-        else if (l.startsWith('@@')) lines.push(paint('cyan', l));
-        else lines.push(l);
-      }
+  for (const { first, same } of promptDiffGroups(diff)) {
+    const c = first.cohort;
+    lines.push('', paint('bold', `${entryLabel(first)} (${entryStatus(first)}) ${signed(c.tokenDelta)} tokens`));
+    if (same.length > 0) lines.push(`same edit in: ${same.map((e) => `${entryLabel(e)} (${signed(e.cohort.tokenDelta)})`).join(', ')}`);
+    for (const l of c.unifiedDiff.replace(/\n$/, '').split('\n')) {
+      if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l));
+      else if (l.startsWith('-') && !l.startsWith('---')) lines.push(paint('red', l));
+      else if (l.startsWith('@@')) lines.push(paint('cyan', l));
+      else lines.push(l);
     }
   }
   return `${lines.join('\n')}\n`;

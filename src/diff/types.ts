@@ -91,13 +91,22 @@ export interface CohortDiff {
   status: 'added' | 'removed' | 'changed' | 'unchanged';
   tokensBefore?: number;
   tokensAfter?: number;
-  /** after − before (a missing side counts 0). */
+  /**
+   * after − before. When the cohort exists on one side only, the other side is
+   * the `comparedWith` cohort (else it counts 0, e.g. a whole agent added).
+   */
   tokenDelta: number;
+  /**
+   * Set for a cohort added or removed while the agent exists on both sides (or
+   * a flagged cohort of a new agent): the cohort key ('' = default) its text and
+   * tokens are compared with — the prompt those users get on the other side.
+   */
+  comparedWith?: string;
   sha256Before?: string;
   sha256After?: string;
   /** True when the prompt-cache prefix of this cohort changes (hash differs or cohort gone/new). */
   cacheInvalidated: boolean;
-  /** Ids of blocks whose text, presence or position changed in this cohort, in after-order then removed ones. */
+  /** Ids of blocks whose text changed, then blocks added, then blocks removed (compared as tokenDelta is). */
   changedBlocks: string[];
   /** Unified diff of the prefix text (3 lines of context); '' when unchanged. */
   unifiedDiff: string;

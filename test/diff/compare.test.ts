@@ -255,10 +255,16 @@ describe('diffBundles', () => {
     });
     expect(d.changes.filter((c) => /cohort|block-/.test(c.type)).map((c) => [c.type, c.agent, c.path, c.message])).toEqual([
       ['block-removed', 'rewards', 'prompt.blocks.receipts', 'Block "receipts" removed from the prompt of "rewards" (only with flags: v2).'],
-      ['cohort-removed', 'rewards', 'prompt[v2]', 'Prompt cohort "v2" of "rewards" removed; users with those flags get the default prompt.'],
+      ['cohort-removed', 'rewards', 'prompt[v2]', 'Prompt cohort "v2" of "rewards" removed; users with those flags now get the default prompt (−4 tokens).'],
       ['block-added', 'shop', 'prompt.blocks.stacking', 'Block "stacking" added to the prompt of "shop" (only with flags: stack).'],
-      ['cohort-added', 'shop', 'prompt[stack]', 'Prompt cohort "stack" of "shop" added (5 tokens).'],
+      ['cohort-added', 'shop', 'prompt[stack]', 'Prompt cohort "stack" of "shop" added: 5 tokens, +2 tokens against the default prompt those users got before.'],
     ]);
+    // A one-sided cohort is diffed against the default cohort of the other side.
+    const stack = d.agents.shop!.cohorts.find((c) => c.key === 'stack')!;
+    expect(stack).toMatchObject({ status: 'added', comparedWith: '', tokenDelta: 2, changedBlocks: ['stacking'] });
+    expect(stack.unifiedDiff).toBe('--- a/prompts/shop.md\n+++ b/prompts/shop@stack.md\n@@ -1 +1,2 @@\n You are shop.\n+Offers stack.\n');
+    const v2 = d.agents.rewards!.cohorts.find((c) => c.key === 'v2')!;
+    expect(v2.unifiedDiff.split('\n').slice(0, 2)).toEqual(['--- a/prompts/rewards@v2.md', '+++ b/prompts/rewards.md']);
   });
 
   it('dispatch: sub-agents, fan-out cap, failsafe, status rendering', () => {

@@ -39,11 +39,24 @@ describe('renderMarkdown', () => {
     expect(order.every((i) => i > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(md).toContain('| `rewards` | changed | 5 → 8 | +3 | +0.3% of 1000 | default, v2 |');
-    expect(md).toContain('<details><summary><code>rewards</code> · default cohort · changed · +3 tokens</summary>');
-    expect(md).toContain('```diff\n--- a/prompts/rewards.md\n+++ b/prompts/rewards.md\n@@ -1,5 +1,5 @@\n one\n two\n-three\n+THREE and more words\n four\n five\n```');
+        expect(md).toContain('```diff\n--- a/prompts/rewards.md\n+++ b/prompts/rewards.md\n@@ -1,5 +1,5 @@\n one\n two\n-three\n+THREE and more words\n four\n five\n```');
     // The v2 cohort carries the same edit: not repeated.
-    expect(md).toContain('rewards · v2 cohort: same edit as default cohort.');
+    expect(md).toContain('<details><summary><code>rewards</code> · default cohort · changed · +3 tokens · same edit in 1 more</summary>\n\nSame edit in 1 more prompt: rewards · v2 cohort (+3).');
+    expect(md.match(/<details>/g)).toHaveLength(1);
     expect(md.endsWith('\n')).toBe(true);
+  });
+
+  it('shows an edit shared by several agents once', () => {
+    const before = base();
+    before.orch!.blocks!.unshift({ id: 'safety', text: 'Be safe.' });
+    before.rewards!.blocks!.unshift({ id: 'safety', text: 'Be safe.' });
+    const after = clone(before);
+    after.orch!.blocks![0]!.text = 'Be safe and kind.';
+    after.rewards!.blocks![0]!.text = 'Be safe and kind.';
+    const md = renderMarkdown(diffBundles(bundle(before), bundle(after)));
+    expect(md.match(/<details>/g)).toHaveLength(1);
+    expect(md).toContain('<code>orch</code> · default cohort · changed · +2 tokens · same edit in 2 more</summary>');
+    expect(md).toContain('Same edit in 2 more prompts: rewards · default cohort (+2), rewards · v2 cohort (+2).');
   });
 
   it('says "No changes." when there are none', () => {
@@ -109,7 +122,7 @@ describe('renderText', () => {
     expect(lines[0]).toBe('agentc diff: 1 breaking, 2 dangerous, 1 safe changes across 1 agent · +3 tokens');
     expect(lines[2]).toBe('breaking  rewards: get_points.parameters.b.enum: Value "y" removed from the enum of "b" in tool "get_points" of "rewards".');
     expect(text).toContain('  rewards (changed): 5 → 8 (+3, +0.3% of 1000); cache lost: default, v2');
-    expect(text).toContain('rewards [v2]: same edit as above');
+    expect(text).toContain('rewards · default cohort (changed) +3 tokens\nsame edit in: rewards · v2 cohort (+3)\n--- a/prompts/rewards.md');
     expect(text).not.toContain('\u001b[');
   });
 
