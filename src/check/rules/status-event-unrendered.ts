@@ -18,7 +18,7 @@ export const statusEventUnrendered: Rule = {
             file: card.file.path,
             range: card.locate(['sub_agents', i]),
             data: { agent: id, name, card: card.data.id },
-            hint: `Add under dispatch.status_rendering of "${card.data.id}":  ${name}: "<what the user sees>"  (or ${name}: suppress).`,
+            hint: `Add \`${name}: "<what the user sees>"\` (or \`${name}: suppress\`) under dispatch.status_rendering of "${card.data.id}".`,
             related: [{ file: origin.file.path, range: origin.range, message: `"${name}" declared here` }],
           });
         }
