@@ -12,6 +12,7 @@
  */
 import type { BundleAgent } from '../bundle/types.js';
 import { parseArgs } from './calls.js';
+import { dropNullOptionals } from './nulls.js';
 import { AgentFailure, agentFailureMessage, safeName, toolFailureMessage } from './failure.js';
 import type { Frame, TurnState } from './state.js';
 import type { FailureKind, ToolCall } from './types.js';
@@ -61,7 +62,8 @@ function validate(turn: TurnState, frame: Frame, call: ToolCall): PlannedCall {
   if (!parsed.ok) {
     return { kind: 'fail', call, failure: 'schema_violation', message: `The arguments for "${call.name}" were not a JSON object.`, ...owner };
   }
-  const check = turn.validator.check(neutral.parameters, parsed.args);
+  const args = dropNullOptionals(neutral.parameters, parsed.args) as Record<string, unknown>;
+  const check = turn.validator.check(neutral.parameters, args);
   if (!check.ok) {
     return { kind: 'fail', call, failure: 'schema_violation', message: `The arguments for "${call.name}" were not valid: ${check.problems.join('; ')}.`, ...owner };
   }
@@ -70,7 +72,7 @@ function validate(turn: TurnState, frame: Frame, call: ToolCall): PlannedCall {
     if (whitelist !== undefined && !whitelist.includes(entry.tool)) {
       return { kind: 'fail', call, failure: 'tool_denied', message: toolFailureMessage('tool_denied', call.name), ...owner };
     }
-    return { kind: 'tool', call, tool: entry.tool, envelope: entry.envelope, args: parsed.args };
+    return { kind: 'tool', call, tool: entry.tool, envelope: entry.envelope, args };
   }
   const target = Object.prototype.hasOwnProperty.call(turn.bundle.agents, entry.agent) ? turn.bundle.agents[entry.agent] : undefined;
   if (target === undefined) {
@@ -79,7 +81,7 @@ function validate(turn: TurnState, frame: Frame, call: ToolCall): PlannedCall {
   if (!depthAllowed(turn, frame, target)) {
     return { kind: 'fail', call, failure: 'depth_exceeded', message: agentFailureMessage('depth_exceeded', target.id), ...owner };
   }
-  return { kind: 'sub_agent', call, target, args: parsed.args };
+  return { kind: 'sub_agent', call, target, args };
 }
 
 /** Every ancestor's `max_recursion_depth` bounds how many levels may sit below it. */

@@ -93,6 +93,21 @@ describe('step 3: validating the tool calls', () => {
     expect(routingOf(s.events).tool_outcomes).toEqual({ record_feedback: 'schema_violation' });
   });
 
+  test('null for an optional property (strict-mode tools) means "not given"; null for a required one is a violation', async () => {
+    const s = setup({
+      llm: {
+        concierge: [
+          { tool_calls: [ask('billing', { query: 'q', prior_context: null, intent_count: 2 }), ask('travel', { query: null, prior_context: null, intent_count: 2 })] },
+          { text: 'ok' },
+        ],
+        billing: [{ text: 'b' }],
+      },
+    });
+    await s.turn('hi');
+    expect(callsOf(s.calls, 'billing')[0].messages).toEqual([{ role: 'user', content: '{"query":"q"}' }]);
+    expect(routingOf(s.events).outcomes).toEqual({ billing: 'ok', travel: 'schema_violation' });
+  });
+
   test('more sub-agent calls than fan_out_cap → the first N run, the rest are dropped and recorded', async () => {
     const s = setup({
       llm: {

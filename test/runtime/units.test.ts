@@ -165,3 +165,23 @@ describe('parseScript', () => {
     expect(scriptTurnContext(undefined)).toEqual({ context: { principal: 'cli-user', episode: 'cli-episode' }, flags: [] });
   });
 });
+
+describe('dropNullOptionals (strict OpenAI tools send null for "not given")', async () => {
+  const { dropNullOptionals } = await import('../../src/runtime/nulls.js');
+  const schema = {
+    type: 'object',
+    required: ['q'],
+    properties: {
+      q: { type: 'string' },
+      opt: { type: 'string' },
+      nullable: { type: ['string', 'null'] },
+      nested: { type: 'object', properties: { a: { type: 'integer' } } },
+      list: { type: 'array', items: { type: 'object', properties: { b: { type: 'string' } } } },
+    },
+  };
+  test('removes null optionals only, recursively, without mutating', () => {
+    const input = { q: null, opt: null, nullable: null, nested: { a: null }, list: [{ b: null }], extra: null };
+    expect(dropNullOptionals(schema, input)).toEqual({ q: null, nullable: null, nested: {}, list: [{}], extra: null });
+    expect(input.opt).toBeNull();
+  });
+});
