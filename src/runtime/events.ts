@@ -35,7 +35,7 @@ export class EventSink {
 
   /** Applies the rendering policy; emits at most one `status` event. */
   status(agent: BundleAgent, event: string): void {
-    if (!agent.status_events.includes(event)) return;
+    if (!(agent.status_events ?? []).includes(event)) return;
     if (!Object.prototype.hasOwnProperty.call(this.rendering, event)) return;
     const text = this.rendering[event];
     if (typeof text !== 'string' || this.rendered.has(event)) return;

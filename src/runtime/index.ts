@@ -1,6 +1,17 @@
 /**
- * `agentc/runtime`: the small orchestrator runtime that executes a bundle.
- * The generated `orchestrator.ts` imports exactly these names.
+ * `agentc/runtime`: the small orchestrator runtime that executes a bundle
+ * (SPEC §5). The generated `orchestrator.ts` imports exactly these names.
+ *
+ *   const runtime = createRuntime({ bundle, llm: createOpenAIClient({ baseURL, apiKey }), tools: handlers });
+ *   const { text, events, outcomes, trace_id } = await runtime.turn({
+ *     agent: 'fetch_assistant', message, context: { principal: userId, episode, locale, location, date },
+ *   });
+ *
+ * A turn resolves with the root agent's answer whatever its sub-agents do (their
+ * failures are typed tool results the root's model words plainly); it rejects
+ * only when the root itself cannot answer (TurnError), when a script has no
+ * reply left for the root (ScriptExhaustedError), or on a bad request
+ * (RuntimeUsageError).
  */
 export { createRuntime } from './runtime.js';
 export { createMemorySessionStore } from './session.js';
