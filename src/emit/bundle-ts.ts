@@ -73,7 +73,9 @@ export function renderBundleTs(bundle: Bundle): string {
   out += `}\n\n`;
 
   out += `/** The canonical bundle (identical to bundle.json). */\n`;
-  out += `export const bundle = ${canonicalJson(bundle).trimEnd()} as const;\n\n`;
+  // In an object literal `"__proto__": x` would set the prototype; a computed key keeps it data.
+  const literal = canonicalJson(bundle).trimEnd().replace(/^(\s*)"__proto__": /gm, '$1["__proto__"]: ');
+  out += `export const bundle = ${literal} as const;\n\n`;
   out += `export type Bundle = typeof bundle;\n\n`;
   out += PROVIDER_TOOLS;
   if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
@@ -170,7 +172,7 @@ function declaration(typeName: string, tool: NeutralTool, summary: string): stri
   const params: JsonSchema = tool.parameters;
   if (isPlainObjectSchema(params)) {
     const body = objectMembers(params, '  ');
-    return `${doc}export interface ${typeName} {\n${body}}\n\n`;
+    return `${doc}export interface ${typeName} {${body === '' ? '' : `\n${body}`}}\n\n`;
   }
   return `${doc}export type ${typeName} = ${schemaToType(params)};\n\n`;
 }

@@ -42,14 +42,14 @@ export function createBundle(program: Program, agentcVersion: string): Bundle {
     for (const t of agent.tools) {
       if (t.kind === 'tool' && t.tool !== undefined) usedTools.set(t.tool.data.name, t.tool);
     }
-    agents[id] = createAgent(program, agent);
+    setOwn(agents, id, createAgent(program, agent));
   }
 
   const models: Record<string, BundleModel> = {};
-  for (const id of [...usedModels].sort(compareCodeUnits)) models[id] = bundleModel(config.models[id]!);
+  for (const id of [...usedModels].sort(compareCodeUnits)) setOwn(models, id, bundleModel(config.models[id]!));
 
   const tools: Record<string, BundleToolContract> = {};
-  for (const name of [...usedTools.keys()].sort(compareCodeUnits)) tools[name] = toolContract(usedTools.get(name)!);
+  for (const name of [...usedTools.keys()].sort(compareCodeUnits)) setOwn(tools, name, toolContract(usedTools.get(name)!));
 
   const unhashed: Bundle = sortKeysDeep({
     formatVersion: BUNDLE_FORMAT_VERSION,
@@ -170,14 +170,14 @@ function dispatch(program: Program, agent: Agent): BundleDispatch {
   const rendering = spec?.status_rendering ?? {};
   for (const event of Object.keys(rendering).sort(compareCodeUnits)) {
     const text = rendering[event]!;
-    status_rendering[event] = text === 'suppress' ? null : text;
+    setOwn(status_rendering, event, text === 'suppress' ? null : text);
   }
   const table: Record<string, DispatchEntry> = {};
   for (const t of agent.tools) {
     if (t.kind === 'sub_agent' && t.agent !== undefined) {
-      table[t.name] = { kind: 'sub_agent', agent: t.agent.data.id, policy: t.agent.data.policy };
+      setOwn(table, t.name, { kind: 'sub_agent', agent: t.agent.data.id, policy: t.agent.data.policy });
     } else if (t.kind === 'tool' && t.tool !== undefined) {
-      table[t.name] = { kind: 'tool', tool: t.tool.data.name, envelope: t.tool.data.envelope };
+      setOwn(table, t.name, { kind: 'tool', tool: t.tool.data.name, envelope: t.tool.data.envelope });
     }
   }
   return {
@@ -197,4 +197,9 @@ function toolContract(tool: Tool): BundleToolContract {
     envelope: d.envelope,
     status_events: [...d.status_events].sort(compareCodeUnits),
   };
+}
+
+/** `record[key] = value` that also works for the key "__proto__" (an own data property, never the prototype). */
+function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -31,7 +31,8 @@ function sortValue(value: unknown, ancestors: Set<object>): unknown {
     for (const key of Object.keys(record).sort(compareCodeUnits)) {
       const member = record[key];
       if (member === undefined || typeof member === 'function') continue;
-      sorted[key] = sortValue(member, ancestors);
+      // defineProperty: a key named "__proto__" (legal in JSON Schema properties) stays an own member.
+      Object.defineProperty(sorted, key, { value: sortValue(member, ancestors), enumerable: true, writable: true, configurable: true });
     }
     out = sorted;
   }

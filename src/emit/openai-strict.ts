@@ -98,11 +98,13 @@ function strictify(input: unknown, depth: number): JsonSchema {
   if (isObjectSchema(schema)) {
     const properties = isRecord(schema.properties) ? schema.properties : {};
     const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
-    const strictProps: Record<string, JsonSchema> = {};
-    for (const [name, prop] of Object.entries(properties)) {
-      const strictProp = strictify(prop, depth + 1);
-      strictProps[name] = required.has(name) ? strictProp : nullable(strictProp);
-    }
+    // fromEntries: a property named "__proto__" stays an own property.
+    const strictProps: Record<string, JsonSchema> = Object.fromEntries(
+      Object.entries(properties).map(([name, prop]) => {
+        const strictProp = strictify(prop, depth + 1);
+        return [name, required.has(name) ? strictProp : nullable(strictProp)];
+      }),
+    );
     out.properties = strictProps;
     out.required = Object.keys(strictProps);
     out.additionalProperties = false;
@@ -200,9 +202,7 @@ function mergeAllOf(schema: Record<string, unknown>): Record<string, unknown> {
 }
 
 function mapValues(record: Record<string, unknown>, fn: (v: unknown) => JsonSchema): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {};
-  for (const [k, v] of Object.entries(record)) out[k] = fn(v);
-  return out;
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -7,7 +7,9 @@
  * before the swap deletes the staging directory and leaves `outDir` untouched; a
  * failure of the second rename renames the backup back. A process killed between
  * the two renames leaves the previous output in the backup, which the next
- * `writeOutput` restores before it starts.
+ * `writeOutput` restores before it starts. An output directory that cannot be
+ * renamed at all (a mount point) is updated file by file instead, each file
+ * replaced atomically (see updateInPlace).
  *
  * Unchanged files keep their bytes, inode and mtime: they are hard-linked from
  * the old directory into the staging directory (copied with their timestamps
@@ -84,7 +86,8 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
     await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
-  await swap(target, staging, exists, fs);
+  const swapped = await swap(target, staging, exists, fs);
+  if (!swapped) await updateInPlace(target, files, result, fs);
   return result;
 }
 
@@ -103,7 +106,12 @@ export async function checkOutput(outDir: string, files: ReadonlyMap<string, str
   return { stale: stale.sort(compareCodeUnits), missing: missing.sort(compareCodeUnits), extra: extra.sort(compareCodeUnits) };
 }
 
-async function swap(target: string, staging: string, exists: boolean, fs: WriteFs): Promise<void> {
+/**
+ * Directory swap. Returns false (staging removed, nothing changed) when the
+ * output directory itself cannot be moved — a mount point (EBUSY, EXDEV), e.g. a
+ * container volume: the caller then updates it file by file.
+ */
+async function swap(target: string, staging: string, exists: boolean, fs: WriteFs): Promise<boolean> {
   if (!exists) {
     try {
       await fs.rename(staging, target);
@@ -111,13 +119,15 @@ async function swap(target: string, staging: string, exists: boolean, fs: WriteF
       await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
       throw error;
     }
-    return;
+    return true;
   }
   const backup = siblingPath(target, BACKUP_TAG);
   try {
     await fs.rename(target, backup);
   } catch (error) {
     await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EBUSY' || code === 'EXDEV') return false;
     throw error;
   }
   try {
@@ -129,6 +139,29 @@ async function swap(target: string, staging: string, exists: boolean, fs: WriteF
   }
   // The new output is in place; a backup that cannot be removed is only litter.
   await fs.rm(backup, { recursive: true, force: true }).catch(() => undefined);
+  return true;
+}
+
+/**
+ * Fallback for an output directory that cannot be renamed: each changed file is
+ * replaced atomically (temp file + rename in its own directory), then stale files
+ * are removed. A failure midway can leave a mix of old and new files — but never
+ * a half-written file.
+ */
+async function updateInPlace(target: string, files: ReadonlyMap<string, string>, result: WriteResult, fs: WriteFs): Promise<void> {
+  for (const rel of result.written) {
+    const dest = join(target, rel);
+    await fs.mkdir(dirname(dest), { recursive: true });
+    const tmp = siblingPath(dest, STAGING_TAG);
+    try {
+      await fs.writeFile(tmp, files.get(rel)!, 'utf8');
+      await fs.rename(tmp, dest);
+    } catch (error) {
+      await fs.rm(tmp, { force: true }).catch(() => undefined);
+      throw error;
+    }
+  }
+  for (const rel of result.removed) await fs.rm(join(target, rel), { force: true });
 }
 
 /** Same bytes, same inode and mtime when possible. */

@@ -196,3 +196,21 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ a: shared, b: shared })).toBe('{\n  "a": {\n    "x": 1\n  },\n  "b": {\n    "x": 1\n  }\n}\n');
   });
 });
+
+describe('keys named __proto__', () => {
+  it('stay data in canonical JSON and in bundle.ts', async () => {
+    const parsed = JSON.parse('{"b":1,"__proto__":{"type":"string"}}') as Record<string, unknown>;
+    expect(canonicalJson(parsed)).toBe('{\n  "__proto__": {\n    "type": "string"\n  },\n  "b": 1\n}\n');
+    const p = makeProgram({
+      blocks: [{ id: 'persona-base', text: 'Hi.' }],
+      tools: [{ name: 't', parameters: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') as Record<string, unknown> }],
+      cards: [{ id: 'solo', tools: ['t'] }],
+    });
+    const b = createBundle(p, '0');
+    expect(Object.keys(b.tools.t!.parameters.properties as object)).toEqual(['__proto__']);
+    const { renderBundleTs } = await import('../../src/emit/bundle-ts.js');
+    const ts = renderBundleTs(b);
+    expect(ts).toContain('["__proto__"]: {');
+    expect(ts).toContain('  __proto__?: string;');
+  });
+});

@@ -16,7 +16,9 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
+import { createBundle } from '../../src/emit/bundle.js';
 import { emitFiles } from '../../src/emit/files.js';
+import { makeProgram } from './helpers/program.js';
 import { EMIT_FIXTURES, fixtureBundle, REPO_ROOT } from './helpers/workspace.js';
 
 const HANDLERS = `{
@@ -166,6 +168,50 @@ beforeAll(async () => {
     await writeFile(join(dir, 'fixture', `${name}.ts`), text);
     roots.push(join(dir, 'fixture', `${name}.ts`));
   }
+  // Edge shapes, built by hand: no agents at all; one agent without tools or flags;
+  // an ask_* tool whose parameters differ between two orchestrators, and tool names
+  // that collide after PascalCasing or with the module's own exports.
+  await emit('empty', emitFiles(createBundle(makeProgram({ config: { flags: [] }, blocks: [], cards: [] }), '0')));
+  await emit(
+    'minimal',
+    emitFiles(createBundle(makeProgram({ config: { flags: [] }, blocks: [{ id: 'persona-base', text: 'Hi.' }], cards: [{ id: 'solo' }] }), '0')),
+  );
+  await emit(
+    'variants',
+    emitFiles(
+      createBundle(
+        makeProgram({
+          blocks: [{ id: 'persona-base', text: 'Hi.' }],
+          tools: [
+            { name: 'tool_handlers', parameters: { type: 'object', properties: { a: { type: 'string' } } } },
+            { name: 'get-x', parameters: { type: 'object' } },
+            { name: 'get_x', parameters: { type: 'object', properties: {}, additionalProperties: false } },
+            { name: '3d_view', envelope: true, parameters: { type: 'object', properties: { 'x y': { type: 'number' } } } },
+          ],
+          cards: [
+            { id: 'one', sub_agents: ['leaf'], dispatch: { intent_count_failsafe: true } },
+            { id: 'two', sub_agents: ['leaf'], tools: ['tool_handlers', 'get-x', 'get_x', '3d_view'] },
+            { id: 'leaf' },
+          ],
+        }),
+        '0',
+      ),
+    ),
+  );
+  await writeFile(
+    join(dir, 'variants', 'use.ts'),
+    `import type { AskLeafArgs, ToolHandlers } from './bundle.js';
+export const a: AskLeafArgs[] = [{ query: 'q' }, { query: 'q', intent_count: 2 }];
+export const h: ToolHandlers = {
+  '3d_view': (args) => ({ status: 'ok', principal: 'p', payload: args['x y'] }),
+  'get-x': () => null,
+  get_x: () => null,
+  tool_handlers: (args) => args.a,
+};
+`,
+  );
+  roots.push(join(dir, 'variants', 'use.ts'));
+
   // The repository's own example platform, when it currently compiles.
   const example = await compile({ root: REPO_ROOT, bundle: true });
   if (example.bundle) {
@@ -206,6 +252,14 @@ describe('generated TypeScript', () => {
 
   it('bundle.ts and orchestrator.ts pass tsc --strict (and stricter flags)', () => {
     expect([...messages('fixture/bundle.ts'), ...messages('fixture/orchestrator.ts')]).toEqual([]);
+  });
+
+  it.each(['empty', 'minimal', 'variants'])('edge-case bundle %s passes too', (sub) => {
+    expect([...messages(`${sub}/bundle.ts`), ...messages(`${sub}/orchestrator.ts`)]).toEqual([]);
+  });
+
+  it('names every arguments type uniquely and unions variants of one tool name', () => {
+    expect(messages('variants/use.ts')).toEqual([]);
   });
 
   it("this repository's example platform passes too", () => {

@@ -150,3 +150,21 @@ describe('checkOutput', () => {
     expect(await checkOutput(out, V1)).toEqual({ stale: [], missing: [...V1.keys()], extra: [] });
   });
 });
+
+describe('writeOutput on an output directory that cannot be renamed (a mount point)', () => {
+  it('updates it file by file', async () => {
+    await writeOutput(out, V1);
+    const busy: WriteFs = {
+      ...fs,
+      rename: async (from, to) => {
+        if (String(from) === out) throw Object.assign(new Error('EBUSY: resource busy'), { code: 'EBUSY' });
+        return fs.rename(from, to);
+      },
+    };
+    const r = await writeOutput(out, V2, busy);
+    expect(r).toEqual({ written: ['bundle.json', 'prompts/a.md', 'prompts/c.md'], unchanged: ['bundle.ts'], removed: ['prompts/b.md'] });
+    expect(await tree(out)).toEqual(Object.fromEntries(V2));
+    expect(await siblings()).toEqual(['generated']);
+    expect((await readdir(join(out, 'prompts'))).sort()).toEqual(['a.md', 'c.md']);
+  });
+});
