@@ -144,9 +144,14 @@ function cohortChanges(agent: string, cohorts: CohortDiff[], budget: number | un
 
 /** "+12 tokens (+0.15% of the 8000-token input budget)"; `each` → "+12 tokens each (…)". */
 export function describeDelta(delta: number, budget: number | undefined, each = false): string {
-  const tokens = `${signed(delta)} ${Math.abs(delta) === 1 ? 'token' : 'tokens'}${each ? ' each' : ''}`;
+  const tokens = `${signedTokens(delta)}${each ? ' each' : ''}`;
   if (budget === undefined || budget <= 0) return tokens;
   return `${tokens} (${signedPercent(delta / budget)} of the ${budget}-token input budget)`;
+}
+
+/** "+1 token", "−12 tokens", "±0 tokens" */
+export function signedTokens(n: number): string {
+  return `${signed(n)} ${Math.abs(n) === 1 ? 'token' : 'tokens'}`;
 }
 
 export function signed(n: number): string {

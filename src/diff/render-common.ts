@@ -2,7 +2,7 @@
  * Pieces shared by the diff renderers. Invariant: every renderer states the same
  * summary line for the same diff (only its decoration differs).
  */
-import { cohortName, signed, signedPercent } from './prompts.js';
+import { cohortName, signedPercent, signedTokens } from './prompts.js';
 import type { AgentDiff, AgentStatus, BundleDiff, Change, ChangeLevel, CohortDiff } from './types.js';
 
 export interface RenderOptions {
@@ -20,7 +20,7 @@ export function hasChanges(diff: BundleDiff): boolean {
 export function summaryText(diff: BundleDiff): string {
   const s = diff.summary;
   const agents = `${s.agents} ${s.agents === 1 ? 'agent' : 'agents'}`;
-  return `${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe changes across ${agents} · ${signed(s.tokenDelta)} tokens`;
+  return `${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe changes across ${agents} · ${signedTokens(s.tokenDelta)}`;
 }
 
 export function changesAt(diff: BundleDiff, level: ChangeLevel): Change[] {

@@ -9,7 +9,7 @@
  * MAX_COMMENT_CHARS (GitHub rejects comments over 65 536 characters) — prompt
  * diffs that do not fit are listed as omitted, never cut in half.
  */
-import { cohortName, signed } from './prompts.js';
+import { cohortName, signed, signedTokens } from './prompts.js';
 import { budgetText, cacheLost, changesAt, entryLabel, entryStatus, hasChanges, promptDiffGroups, sidesText, summaryText, tokenRange, type RenderOptions } from './render-common.js';
 import type { BundleDiff, ChangeLevel } from './types.js';
 
@@ -64,7 +64,7 @@ export function renderMarkdown(diff: BundleDiff, options: MarkdownOptions = {}):
         ? []
         : [`Same edit in ${same.length} more ${same.length === 1 ? 'prompt' : 'prompts'}: ${same.map((e) => `${escapeMd(entryLabel(e))} (${signed(e.cohort.tokenDelta)})`).join(', ')}.`, ''];
     const block = [
-      `<details><summary><code>${escapeHtml(first.agent)}</code> · ${escapeHtml(cohortName(c.key))} cohort · ${entryStatus(first)} · ${signed(c.tokenDelta)} tokens${same.length > 0 ? ` · same edit in ${same.length} more` : ''}</summary>`,
+      `<details><summary><code>${escapeHtml(first.agent)}</code> · ${escapeHtml(cohortName(c.key))} cohort · ${entryStatus(first)} · ${signedTokens(c.tokenDelta)}${same.length > 0 ? ` · same edit in ${same.length} more` : ''}</summary>`,
       '',
       ...also,
       `${fence}diff`,

@@ -5,7 +5,7 @@
  * plain ASCII-safe text apart from the arrows and signs.
  */
 import { budgetText, cacheLost, changesAt, entryLabel, entryStatus, hasChanges, promptDiffGroups, sidesText, summaryText, tokenRange, type RenderOptions } from './render-common.js';
-import { signed } from './prompts.js';
+import { signed, signedTokens } from './prompts.js';
 import { CHANGE_LEVELS, type BundleDiff } from './types.js';
 
 export interface TextOptions extends RenderOptions {
@@ -40,7 +40,7 @@ export function renderText(diff: BundleDiff, options: TextOptions = {}): string 
 
   for (const { first, same } of promptDiffGroups(diff)) {
     const c = first.cohort;
-    lines.push('', paint('bold', `${entryLabel(first)} (${entryStatus(first)}) ${signed(c.tokenDelta)} tokens`));
+    lines.push('', paint('bold', `${entryLabel(first)} (${entryStatus(first)}) ${signedTokens(c.tokenDelta)}`));
     if (same.length > 0) lines.push(`same edit in: ${same.map((e) => `${entryLabel(e)} (${signed(e.cohort.tokenDelta)})`).join(', ')}`);
     for (const l of c.unifiedDiff.replace(/\n$/, '').split('\n')) {
       if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l));
