@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, cpSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -140,6 +140,34 @@ status_events: [searching_products]
     const base = git(f.repo, 'merge-base', 'main', 'feature');
     expect(r.json().summary.beforeLabel).toBe(`merge base ${base.slice(0, 7)} of main`);
     expect(r.json().changes.map((c) => [c.type, c.agent])).toEqual([['model-changed', 'shop']]);
+  });
+
+  it('in a clone: the merge base with origin/HEAD\'s branch; in PR CI: with origin/$GITHUB_BASE_REF', async () => {
+    const f = fixture();
+    const clone = mkdtempSync(join(tmpdir(), 'agentc-diff-clone-'));
+    try {
+      git(tmpdir(), 'clone', '-q', f.repo, clone);
+      git(clone, 'checkout', '-q', '-b', 'feature');
+      const edit = (p: string) => writeFileSync(join(clone, p), readFileSync(join(clone, p), 'utf8').replace('model: mini', 'model: nano'));
+      edit('cards/shop.yaml');
+      git(clone, 'commit', '-qam', 'shop on nano');
+      const base = git(clone, 'merge-base', 'HEAD', 'origin/main').slice(0, 7);
+      const io = memoryIO(clone);
+      expect(await diffCommand({ cwd: '.', format: 'json', failOn: 'none' }, io)).toBe(0);
+      expect(JSON.parse(io.out).summary.beforeLabel).toBe(`merge base ${base} of origin/main`);
+
+      // GitHub's pull_request checkout: a detached HEAD, no origin/HEAD, GITHUB_BASE_REF set.
+      git(clone, 'remote', 'set-head', 'origin', '--delete');
+      git(clone, 'branch', '-q', '-D', 'main');
+      git(clone, 'checkout', '-q', '--detach');
+      const ci = memoryIO(clone, { GITHUB_BASE_REF: 'main' });
+      expect(await diffCommand({ cwd: '.', format: 'json', failOn: 'none' }, ci)).toBe(0);
+      const doc = JSON.parse(ci.out);
+      expect(doc.summary.beforeLabel).toBe(`merge base ${base} of origin/main`);
+      expect(doc.changes.map((c: Change) => c.type)).toEqual(['model-changed']);
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
   });
 
   it('--against REF, and a workspace in a subdirectory of the repository', async () => {

@@ -12,7 +12,7 @@
  * carries only the report (messages go to stderr).
  */
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { Bundle } from '../../bundle/types.js';
@@ -123,6 +123,7 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO):
 
   const parent = tempParent(root, existsSync, tmpdir());
   await mkdir(parent, { recursive: true });
+  await sweepStale(parent);
   const dir = await mkdtemp(join(parent, 'before-'));
   try {
     const tree = await materializeTree(root, commit, found.repo.prefix, dir);
@@ -155,6 +156,17 @@ async function compileSide(root: string, side: 'before' | 'after', label: string
     return { exit: EXIT.findings };
   }
   return { bundle: result.bundle, label };
+}
+
+/** Trees left behind by an interrupted run (a kill skips `finally`): removed after a day. */
+async function sweepStale(parent: string): Promise<void> {
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    if (!name.startsWith('before-')) continue;
+    const path = join(parent, name);
+    const s = await stat(path).catch(() => undefined);
+    if (s !== undefined && s.mtimeMs < dayAgo) await rm(path, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 function emptyBundle(): Bundle {
