@@ -7,6 +7,7 @@ import { createDiagnostic, sortDiagnostics, type Diagnostic } from '../diagnosti
 import type { Program } from '../resolve/types.js';
 import type { Rule } from './rule.js';
 import { RULES } from './rules/index.js';
+import { configFailed } from './support.js';
 
 export { RULES } from './rules/index.js';
 export { buildContextShape, buildRenderContext, type Shape } from './context-shape.js';
@@ -14,7 +15,9 @@ export { buildContextShape, buildRenderContext, type Shape } from './context-sha
 /** Diagnostics of every rule (catalog severities; config overrides are applied by the caller), sorted. */
 export function runChecks(program: Program, rules: readonly Rule[] = RULES): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const noConfig = configFailed(program);
   for (const rule of rules) {
+    if (noConfig && rule.needsConfig) continue;
     try {
       rule.run(program, (d) => out.push(createDiagnostic({ ...d, rule: rule.id })));
     } catch (e) {

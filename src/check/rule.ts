@@ -11,5 +11,11 @@ export type Report = (d: Omit<DiagnosticInput, 'rule'>) => void;
 
 export interface Rule {
   id: RuleId;
+  /**
+   * The rule reads config values (models, platform, budgets, dispatch, flags).
+   * When agentc.config.ts exists but failed to load, such rules are skipped:
+   * the defaults that stand in for the config would only produce false findings.
+   */
+  needsConfig?: boolean;
   run(program: Program, report: Report): void;
 }

@@ -132,3 +132,10 @@ export function emittableEvents(program: Program, card: Card): Map<string, { fil
   }
   return events;
 }
+
+const CONFIG_FILE = /^agentc\.config\.(ts|mts|js|mjs)$/;
+
+/** The workspace has a config file that did not load: its values are unknown, not the defaults. */
+export function configFailed(program: Program): boolean {
+  return program.config.file === undefined && [...program.files.keys()].some((p) => CONFIG_FILE.test(p));
+}

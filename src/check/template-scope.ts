@@ -192,7 +192,7 @@ function listFields(shape: Shape): string {
 export function classifyRef(
   ref: TemplateRef,
   root: Shape,
-  dynamicFields: ReadonlySet<string>,
+  dynamicFields: { has(name: string): boolean },
   block: string,
 ): RefVerdict {
   const frames = framesFor(ref, root);

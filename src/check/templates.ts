@@ -8,13 +8,7 @@ import type { Block } from '../parse/types.js';
 import type { Program } from '../resolve/types.js';
 import { buildContextShape } from './context-shape.js';
 import { classifyRef, type RefVerdict } from './template-scope.js';
-
-const CONFIG_FILE = /^agentc\.config\.(ts|mts|js|mjs)$/;
-
-/** The workspace has a config file that did not load: its flags and fields are unknown, not empty. */
-function configFailed(program: Program): boolean {
-  return program.config.file === undefined && [...program.files.keys()].some((p) => CONFIG_FILE.test(p));
-}
+import { configFailed } from './support.js';
 
 export interface ClassifiedRef {
   ref: TemplateRef;
@@ -30,8 +24,10 @@ export function classifiedRefs(program: Program, block: Block): ClassifiedRef[] 
   const analysis = block.template;
   let out: ClassifiedRef[] = [];
   if (analysis) {
-    const root = buildContextShape({ flags: configFailed(program) ? undefined : program.config.data.flags });
-    const dynamic = new Set(program.config.data.dynamicContext.fields);
+    const failed = configFailed(program);
+    const root = buildContextShape({ flags: failed ? undefined : program.config.data.flags });
+    // Without a config the per-request fields are unknown: an unknown root name may be one.
+    const dynamic = failed ? { has: () => true } : new Set(program.config.data.dynamicContext.fields);
     out = analysis.refs.map((ref) => ({ ref, verdict: classifyRef(ref, root, dynamic, block.data.id) }));
   }
   cache.set(block, out);

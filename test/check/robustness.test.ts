@@ -129,7 +129,7 @@ describe('check phase robustness', () => {
           for (const r of d.related ?? []) expect(files.has(r.file), r.file).toBe(true);
         }
       }),
-      { numRuns: Number(process.env.RUNS ?? 200), ...(process.env.RUNS ? {} : { seed: 424242 }) },
+      { numRuns: Number(process.env.RUNS ?? 150), ...(process.env.RUNS ? {} : { seed: 424242 }) },
     );
   });
 });

@@ -9,6 +9,7 @@ import { blockAt, sortedCards } from '../support.js';
  */
 export const blockBudget: Rule = {
   id: 'block-budget',
+  needsConfig: true,
   run(program, report) {
     const over = new Map<string, { block: Block; tokens: number; max: number; cards: Card[] }>();
     for (const card of sortedCards(program)) {

@@ -8,6 +8,7 @@ import { blockAt, sortedCards } from '../support.js';
  */
 export const blockOwnership: Rule = {
   id: 'block-ownership',
+  needsConfig: true,
   run(program, report) {
     const platform = program.config.data.platform.owner;
     const required = new Set(program.config.data.platform.requiredBlocks);

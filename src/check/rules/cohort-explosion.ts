@@ -6,6 +6,7 @@ export const MAX_FLAGS_PER_AGENT = 6;
 /** An agent's blocks use at most 6 feature flags (at most 64 prompt cohorts). */
 export const cohortExplosion: Rule = {
   id: 'cohort-explosion',
+  needsConfig: true,
   run(program, report) {
     for (const card of sortedCards(program)) {
       const agent = program.agents.get(card.data.id);

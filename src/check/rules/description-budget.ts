@@ -10,6 +10,7 @@ export const MIN_DESCRIPTION_TOKENS = 8;
  */
 export const descriptionBudget: Rule = {
   id: 'description-budget',
+  needsConfig: true,
   run(program, report) {
     const max = program.config.data.budgets.descriptionMaxTokens;
     for (const card of sortedCards(program)) {

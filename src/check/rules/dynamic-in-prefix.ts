@@ -5,6 +5,7 @@ import { classifiedRefs } from '../templates.js';
 /** No block reads a per-request field (config.dynamicContext.fields): the cached prefix must not vary per request. */
 export const dynamicInPrefix: Rule = {
   id: 'dynamic-in-prefix',
+  needsConfig: true,
   run(program, report) {
     for (const block of sortedBlocks(program)) {
       for (const { ref, verdict } of classifiedRefs(program, block)) {

@@ -7,6 +7,7 @@ import { cardAt, effectiveFanOutCap, plural, sortedCards } from '../support.js';
  */
 export const fanOutCap: Rule = {
   id: 'fan-out-cap',
+  needsConfig: true,
   run(program, report) {
     for (const card of sortedCards(program)) {
       const { cap, explicit } = effectiveFanOutCap(program, card);

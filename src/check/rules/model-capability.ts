@@ -8,6 +8,7 @@ import { configRelated, effectiveFanOutCap, plural, sortedCards } from '../suppo
  */
 export const modelCapability: Rule = {
   id: 'model-capability',
+  needsConfig: true,
   run(program, report) {
     const models = program.config.data.models;
     for (const card of sortedCards(program)) {

@@ -4,6 +4,7 @@ import { blockAt, configRelated } from '../support.js';
 /** Every block in config.platform.requiredBlocks is owned by config.platform.owner. */
 export const platformBlockOwner: Rule = {
   id: 'platform-block-owner',
+  needsConfig: true,
   run(program, report) {
     const platform = program.config.data.platform.owner;
     program.config.data.platform.requiredBlocks.forEach((name, i) => {

@@ -7,6 +7,7 @@ import { cardAt, cohortSuffix, configRelated, percent, sortedCards } from '../su
  */
 export const promptBudget: Rule = {
   id: 'prompt-budget',
+  needsConfig: true,
   run(program, report) {
     const { promptWarnRatio, promptErrorRatio } = program.config.data.budgets;
     for (const card of sortedCards(program)) {

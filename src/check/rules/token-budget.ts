@@ -7,6 +7,7 @@ import { cohortSuffix, sortedCards } from '../support.js';
  */
 export const tokenBudget: Rule = {
   id: 'token-budget',
+  needsConfig: true,
   run(program, report) {
     for (const card of sortedCards(program)) {
       const budget = card.data.policy.token_budget;

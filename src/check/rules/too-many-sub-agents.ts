@@ -4,6 +4,7 @@ import { cardAt, configRelated, sortedCards } from '../support.js';
 /** An orchestrator has at most config.budgets.maxSubAgents sub-agents. */
 export const tooManySubAgents: Rule = {
   id: 'too-many-sub-agents',
+  needsConfig: true,
   run(program, report) {
     const max = program.config.data.budgets.maxSubAgents;
     for (const card of sortedCards(program)) {

@@ -11,6 +11,7 @@ export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  */
 export const toolName: Rule = {
   id: 'tool-name',
+  needsConfig: true,
   run(program, report) {
     const prefix = program.config.data.dispatch.toolPrefix;
     for (const card of sortedCards(program)) {

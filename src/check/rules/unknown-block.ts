@@ -7,6 +7,7 @@ import { blockIdAt, configAt, sortedBlocks, sortedCards } from '../support.js';
 /** Every prompt_blocks entry of a card and every config.platform.requiredBlocks entry names a block. */
 export const unknownBlock: Rule = {
   id: 'unknown-block',
+  needsConfig: true,
   run(program, report) {
     const ids = sortedBlocks(program).map((b) => b.data.id);
     const suggest = (name: string): { hint: string; related: RelatedInformation[] } => {

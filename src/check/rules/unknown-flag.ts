@@ -5,6 +5,7 @@ import { configRelated, sortedBlocks } from '../support.js';
 /** A block's feature_flag is declared in config.flags. */
 export const unknownFlag: Rule = {
   id: 'unknown-flag',
+  needsConfig: true,
   run(program, report) {
     const flags = program.config.data.flags;
     for (const block of sortedBlocks(program)) {

@@ -5,6 +5,7 @@ import { configRelated, sortedCards } from '../support.js';
 /** A card's model and fallback_model are keys of config.models. */
 export const unknownModel: Rule = {
   id: 'unknown-model',
+  needsConfig: true,
   run(program, report) {
     const models = Object.keys(program.config.data.models).sort();
     for (const card of sortedCards(program)) {

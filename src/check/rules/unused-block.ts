@@ -4,6 +4,7 @@ import { blockIdAt, sortedBlocks, sortedCards } from '../support.js';
 /** Every block is required by the platform or listed in some card's prompt_blocks. */
 export const unusedBlock: Rule = {
   id: 'unused-block',
+  needsConfig: true,
   run(program, report) {
     const used = new Set(program.config.data.platform.requiredBlocks);
     for (const card of sortedCards(program)) for (const b of card.data.prompt_blocks) used.add(b);

@@ -4,6 +4,7 @@ import { configAt, sortedCards } from '../support.js';
 /** Every model in config.models is some card's model or fallback_model. */
 export const unusedModel: Rule = {
   id: 'unused-model',
+  needsConfig: true,
   run(program, report) {
     const used = new Set<string>();
     for (const card of sortedCards(program)) {
