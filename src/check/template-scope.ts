@@ -99,7 +99,6 @@ function commonShape(shapes: readonly Shape[]): Shape {
 /** Resolves a path to a shape, or undefined when it does not resolve (no diagnostics). */
 function shapeOf(ref: TemplateRef, frames: readonly Frame[], root: Shape): Shape | undefined {
   const r = locateRef(ref, frames, root);
-  if (r === undefined) return ANY;
   if (r.base === undefined) return undefined;
   const w = walk(r.base, r.parts);
   return w.ok ? w.shape : undefined;
@@ -110,16 +109,16 @@ function locateRef(
   ref: TemplateRef,
   frames: readonly Frame[],
   root: Shape,
-): { base: Shape | undefined; parts: readonly string[]; frameIndex: number } | undefined {
+): { base: Shape | undefined; parts: readonly string[]; frameIndex: number } {
   if (ref.data) {
     if (ref.parts[0] === 'root') return { base: root, parts: ref.parts.slice(1), frameIndex: 0 };
     const name = ref.parts[0] ?? '';
     if (!EACH_DATA.includes(name)) return { base: undefined, parts: ref.parts, frameIndex: -1 };
     const top = frames.length - 1 - ref.depth;
-    const inEach = frames.slice(1, Math.max(1, top + 1)).some((f) => f.frame?.kind === 'each');
-    if (!inEach) return { base: undefined, parts: ref.parts, frameIndex: -1 };
-    const each = [...frames.slice(1, Math.max(1, top + 1))].reverse().find((f) => f.frame?.kind === 'each');
-    const first = name === 'index' ? NUMBER : name === 'key' ? (each?.params[1] ?? ANY) : { kind: 'boolean' as const };
+    // The innermost `#each` at or above the addressed scope (`#with` keeps the data frame).
+    const each = frames.slice(1, Math.max(1, top + 1)).reverse().find((f) => f.frame?.kind === 'each');
+    if (!each) return { base: undefined, parts: ref.parts, frameIndex: -1 };
+    const first = name === 'index' ? NUMBER : name === 'key' ? (each.params[1] ?? ANY) : { kind: 'boolean' as const };
     return { base: obj1(name, first), parts: ref.parts, frameIndex: top };
   }
   if (ref.depth === 0 && !isScoped(ref) && ref.parts.length > 0) {
@@ -199,7 +198,6 @@ export function classifyRef(
   if (!frames) return { kind: 'ok' };
   const shown = `{{${ref.original}}}`;
   const loc = locateRef(ref, frames, root);
-  if (!loc) return { kind: 'ok' };
 
   if (loc.base === undefined) {
     if (ref.data) {

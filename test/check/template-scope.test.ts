@@ -80,6 +80,12 @@ describe('template scope resolution', () => {
     expect(out[1]!.verdict).toMatchObject({ hint: 'Loop over it: {{#each sub_agents}}{{id}}{{/each}}' });
   });
 
+  it('explicitly scoped paths skip block params (this.x reads the item, not the param)', () => {
+    expect(bad('{{#each agent.tools as |id|}}{{id}}{{/each}}')).toEqual([]);
+    expect(bad('{{#each sub_agents as |s|}}{{this.id}} {{s.tool_name}}{{/each}}')).toEqual([]);
+    expect(bad('{{#each agent.tools as |name|}}{{this.name}}{{/each}}').map((v) => v.ref)).toEqual(['this.name']);
+  });
+
   it('reports a bad scope source once, not every read inside it', () => {
     expect(bad('{{#each sub_agentz}}{{id}} {{nope}}{{/each}}').map((v) => v.ref)).toEqual(['sub_agentz']);
   });
