@@ -75,37 +75,42 @@ export interface BaseRef {
 }
 
 /**
- * The default "before" commit. The default branch is, in order: `origin/$GITHUB_BASE_REF`
- * (pull-request CI), the branch origin/HEAD points at, then main, then master (local
- * branch first, then origin's). When HEAD is that branch, the answer is HEAD itself
+ * The default "before" commit. The default branch is `origin/$GITHUB_BASE_REF` in
+ * pull-request CI (that one only); otherwise the branch origin/HEAD points at, then
+ * main, then master (local branch first, then origin's). When HEAD is that branch, the answer is HEAD itself
  * (committed state vs working tree); otherwise the merge base of HEAD with it. With no
  * default branch at all, HEAD.
  */
 export async function defaultBase(cwd: string, env: Record<string, string | undefined>): Promise<BaseRef | { error: string }> {
   const head = await resolveCommit(cwd, 'HEAD');
-  if (head === undefined) return { error: 'the repository has no commits yet (HEAD does not name a commit)' };
+  if (head === undefined) return { error: 'the repository has no commits yet (HEAD does not name a commit); pass --against DIR.' };
   const current = await gitText(cwd, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
 
   const candidates: Array<{ branch: string; ref: string }> = [];
   const baseRef = env.GITHUB_BASE_REF;
   if (baseRef) candidates.push({ branch: baseRef, ref: `refs/remotes/origin/${baseRef}` }, { branch: baseRef, ref: `refs/heads/${baseRef}` });
-  const originHead = await gitText(cwd, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);
+  // A pull request names its base: never guess another branch then.
+  const originHead = baseRef ? undefined : await gitText(cwd, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);
   if (originHead?.startsWith('refs/remotes/origin/')) {
     candidates.push({ branch: originHead.slice('refs/remotes/origin/'.length), ref: originHead });
   }
-  for (const branch of ['main', 'master']) {
+  for (const branch of baseRef ? [] : ['main', 'master']) {
     candidates.push({ branch, ref: `refs/heads/${branch}` }, { branch, ref: `refs/remotes/origin/${branch}` });
   }
 
+  const shallow = (await gitText(cwd, ['rev-parse', '--is-shallow-repository'])) === 'true';
+  const fullHistory = shallow ? ' This is a shallow clone: fetch the full history (actions/checkout: fetch-depth: 0).' : '';
   for (const { branch, ref } of candidates) {
     const commit = await resolveCommit(cwd, ref);
     if (commit === undefined) continue;
     const name = ref.replace(/^refs\/(heads|remotes)\//, '');
     if (current === branch) return { commit: head, label: `HEAD (${current})` };
     const base = await gitText(cwd, ['merge-base', head, commit]);
-    if (base === undefined) return { error: `HEAD and ${name} have no common ancestor; pass --against REF` };
+    if (base === undefined) return { error: `HEAD and ${name} have no common ancestor; pass --against REF.${fullHistory}` };
     return { commit: base, label: `merge base ${base.slice(0, 7)} of ${name}` };
   }
+  // In pull-request CI, silently comparing HEAD with itself would hide every change.
+  if (baseRef) return { error: `the pull request's base branch origin/${baseRef} is not in this clone; pass --against REF.${fullHistory}` };
   return { commit: head, label: 'HEAD (no main, master or origin/HEAD branch found)' };
 }
 

@@ -26,7 +26,7 @@ export function compareTools(id: string, before: BundleAgent, after: BundleAgent
     const sa = subToolsAfter.get(name);
     return (sb !== undefined && !subsAfter.has(sb)) || (sa !== undefined && !subsBefore.has(sa));
   };
-  const failsafeFlipped = before.dispatch.intent_count_failsafe !== after.dispatch.intent_count_failsafe;
+  const failsafeFlipped = before.dispatch?.intent_count_failsafe !== after.dispatch?.intent_count_failsafe;
 
   for (const [name, tool] of toolsBefore) {
     if (!toolsAfter.has(name) && !bySubAgentChange(name)) {

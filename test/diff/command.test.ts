@@ -203,6 +203,24 @@ status_events: [searching_products]
     expect(r.err).toMatch(/--against "mian" is neither a directory nor a git ref .* Did you mean "main"\?/);
   });
 
+  it('in PR CI without the base branch: exit 2 rather than comparing HEAD with itself', async () => {
+    const f = fixture();
+    const r = await run(f, {}, { GITHUB_BASE_REF: 'release' });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("agentc diff: the pull request's base branch origin/release is not in this clone; pass --against REF.\n");
+  });
+
+  it('outside a git repository, without --against DIR: exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentc-diff-nogit-'));
+    try {
+      const io = memoryIO(dir);
+      expect(await diffCommand({ cwd: '.', format: 'text', failOn: 'breaking' }, io)).toBe(2);
+      expect(io.err).toMatch(/is not inside a git repository; a git repository is needed to compare with the default branch\. Pass --against DIR/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a side that does not compile: its errors, prefixed with the side, exit 1', async () => {
     const f = fixture();
     f.edit('cards/shop.yaml', 'tools: [search_products]', 'tools: [serch_products]');

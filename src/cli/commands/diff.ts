@@ -115,15 +115,19 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO):
   } else {
     const base = await defaultBase(root, io.env);
     if ('error' in base) {
-      io.stderr(`agentc diff: ${base.error}.\n`);
+      io.stderr(`agentc diff: ${base.error}\n`);
       return { exit: EXIT.failure };
     }
     ({ commit, label } = base);
   }
 
-  const parent = tempParent(root, existsSync, tmpdir());
-  await mkdir(parent, { recursive: true });
-  await sweepStale(parent);
+  let parent = tempParent(root, existsSync, tmpdir());
+  try {
+    await mkdir(parent, { recursive: true });
+    await sweepStale(parent);
+  } catch {
+    parent = tmpdir(); // node_modules not writable: the OS temp dir still works for most configs
+  }
   const dir = await mkdtemp(join(parent, 'before-'));
   try {
     const tree = await materializeTree(root, commit, found.repo.prefix, dir);
