@@ -10,7 +10,7 @@ import { RULES } from './rules/index.js';
 import { configFailed } from './support.js';
 
 export { RULES } from './rules/index.js';
-export { buildContextShape, buildRenderContext, type Shape } from './context-shape.js';
+export { buildContextShape, buildRenderContext, type Shape } from '../resolve/context.js';
 
 /** Diagnostics of every rule (catalog severities; config overrides are applied by the caller), sorted. */
 export function runChecks(program: Program, rules: readonly Rule[] = RULES): Diagnostic[] {

@@ -17,7 +17,7 @@
  */
 import { closest } from '../diagnostics/did-you-mean.js';
 import type { ScopeFrame, TemplateRef } from '../parse/template.js';
-import { fieldNames, type Shape } from './context-shape.js';
+import { fieldNames, type Shape } from '../resolve/context.js';
 
 export type RefVerdict =
   | { kind: 'ok' }

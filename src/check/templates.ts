@@ -6,7 +6,7 @@
 import type { TemplateRef } from '../parse/template.js';
 import type { Block } from '../parse/types.js';
 import type { Program } from '../resolve/types.js';
-import { buildContextShape } from './context-shape.js';
+import { buildContextShape } from '../resolve/context.js';
 import { classifyRef, type RefVerdict } from './template-scope.js';
 import { configFailed } from './support.js';
 

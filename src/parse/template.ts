@@ -54,7 +54,7 @@ export interface TemplateAnalysis {
 
 export type TemplateParseResult =
   | { ok: true; analysis: TemplateAnalysis }
-  | { ok: false; message: string; range: Range };
+  | { ok: false; message: string; range: Range; related?: { range: Range; message: string }[] };
 
 /** Parses `body`, which starts at offset `bodyOffset` of `file` (at a line start). */
 export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: number): TemplateParseResult {
@@ -67,7 +67,7 @@ export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: numb
   try {
     ast = Handlebars.parse(body);
   } catch (e) {
-    return { ok: false, ...parseErrorLocation(e, body, bodyLine) };
+    return { ok: false, ...describeParseError(e, file, body, bodyOffset) };
   }
   const refs: TemplateRef[] = [];
   const unknownHelpers: UnknownHelper[] = [];
@@ -75,7 +75,7 @@ export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: numb
 
   const refOf = (path: hbs.AST.PathExpression, scopes: ScopeFrame[]): TemplateRef => {
     const original = path.original;
-    const scoped = (path as { this_?: boolean }).this_ === true || original === 'this' || original === '.' || /^(this|\.)\//.test(original);
+    const scoped = (path as { this_?: boolean }).this_ === true || /^\.|^this\b/.test(original);
     return {
       parts: [...path.parts],
       depth: path.depth,
@@ -154,34 +154,110 @@ export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: numb
   return { ok: true, analysis: { ast, refs, unknownHelpers, partials } };
 }
 
-/** Handlebars' parser reports "Parse error on line N" plus a context line with a caret. */
-function parseErrorLocation(e: unknown, body: string, bodyLine: number): { message: string; range: Range } {
+/** Handlebars' lexer (a module singleton): after a failed parse, `yylloc` is the offending token. */
+interface JisonLexer {
+  yylloc?: { first_line: number; first_column: number; last_line: number; last_column: number };
+  match?: string;
+}
+const lexer = (): JisonLexer | undefined => (Handlebars as unknown as { Parser?: { lexer?: JisonLexer } }).Parser?.lexer;
+
+/** Parser token names → what the author typed. */
+const TOKEN_WORDS: Record<string, string> = {
+  OPEN: "'{{'",
+  CLOSE: "'}}'",
+  OPEN_UNESCAPED: "'{{{'",
+  CLOSE_UNESCAPED: "'}}}'",
+  OPEN_BLOCK: "'{{#'",
+  OPEN_ENDBLOCK: "'{{/…}}'",
+  OPEN_INVERSE: "'{{^'",
+  OPEN_INVERSE_CHAIN: "'{{else …}}'",
+  INVERSE: "'{{else}}'",
+  OPEN_PARTIAL: "'{{>'",
+  OPEN_PARTIAL_BLOCK: "'{{#>'",
+  OPEN_RAW_BLOCK: "'{{{{'",
+  CLOSE_RAW_BLOCK: "'}}}}'",
+  END_RAW_BLOCK: "'{{{{/'",
+  OPEN_SEXPR: "'('",
+  CLOSE_SEXPR: "')'",
+  OPEN_BLOCK_PARAMS: "'as |'",
+  CLOSE_BLOCK_PARAMS: "'|'",
+  EQUALS: "'='",
+  SEP: "'.'",
+  DATA: "'@'",
+  ID: 'a name',
+  STRING: 'a string',
+  NUMBER: 'a number',
+  BOOLEAN: 'true or false',
+  UNDEFINED: 'undefined',
+  NULL: 'null',
+  CONTENT: 'text',
+  COMMENT: 'a comment',
+  EOF: 'the end of the block',
+  INVALID: 'an invalid character',
+};
+const words = (token: string): string => TOKEN_WORDS[token] ?? token.toLowerCase();
+
+/**
+ * A Handlebars parse failure → a message an author can act on, at its whole-file
+ * position. An unclosed block is reported where the parser noticed (the end of
+ * the block), with the `{{#…}}` that is never closed as related information.
+ */
+function describeParseError(e: unknown, file: SourceFile, body: string, bodyOffset: number): { message: string; range: Range; related?: { range: Range; message: string }[] } {
+  const bodyLine = file.positionAt(bodyOffset).line;
   const err = e as { message?: string; lineNumber?: number; column?: number };
   const raw = String(err.message ?? e);
   const lines = body.split('\n');
-  let line = err.lineNumber ?? Number(/line (\d+)/.exec(raw)?.[1] ?? lines.length);
-  line = Math.max(1, Math.min(line, lines.length));
-  let column = err.column !== undefined ? err.column + 1 : 1;
-  const parts = raw.split('\n');
-  let detail = raw;
-  if (parts.length >= 4 && /^-*\^$/.test(parts[2] ?? '')) {
-    const before = (parts[1] ?? '').slice(0, parts[2]!.length - 1);
-    column = caretColumn(lines[line - 1] ?? '', before);
-    detail = parts[3]!.replace(/^Expecting (.*), got (.*)$/, (_, exp: string, got: string) => `expected ${exp.split(', ').slice(0, 4).join(', ')}${exp.split(', ').length > 4 ? ', …' : ''} but found ${got}`);
-  } else {
-    detail = raw.replace(/ - \d+:\d+$/, '');
-  }
-  return {
-    message: detail,
-    range: { start: { line: bodyLine + line - 1, column }, end: { line: bodyLine + line - 1, column: column + 1 } },
+  const point = (line: number, column: number): Range => {
+    const l = Math.max(1, Math.min(line, lines.length));
+    const c = Math.max(1, Math.min(column, (lines[l - 1] ?? '').length + 1));
+    return { start: { line: bodyLine + l - 1, column: c }, end: { line: bodyLine + l - 1, column: c + 1 } };
   };
+
+  // Handlebars' own exceptions carry a location (e.g. "if doesn't match each - 3:2").
+  if (err.lineNumber !== undefined) {
+    const mismatch = /^(\S+) doesn't match (\S+)/.exec(raw);
+    const message = mismatch
+      ? `"{{#${mismatch[1]}}}" is closed by "{{/${mismatch[2]}}}"; close it with "{{/${mismatch[1]}}}"`
+      : raw.replace(/ - \d+:\d+$/, '');
+    return { message, range: point(err.lineNumber, (err.column ?? 0) + 1) };
+  }
+
+  const loc = lexer()?.yylloc;
+  const range = loc ? point(loc.first_line, loc.first_column + 1) : point(Number(/line (\d+)/.exec(raw)?.[1] ?? lines.length), 1);
+  const parse = /\nExpecting (.*), got '([^']*)'$/.exec(raw);
+  if (!parse) return { message: raw.split('\n')[0]!.replace(/ on line \d+/, ''), range };
+
+  const expected = [...new Set(parse[1]!.split(', ').map((t) => words(t.replace(/^'|'$/g, ''))))];
+  const got = parse[2]!;
+  const match = lexer()?.match;
+  const found = got === 'INVALID' && match ? `'${match}'` : words(got);
+  if (got === 'EOF' && parse[1]!.includes("'OPEN_ENDBLOCK'")) {
+    const open = innermostUnclosedBlock(body);
+    if (open) {
+      const at = file.rangeAt(bodyOffset + open.offset, bodyOffset + open.offset + open.length);
+      return {
+        message: `"{{${open.sigil}${open.name}}}" on line ${at.start.line} is never closed: add "{{/${open.name}}}"`,
+        range,
+        related: [{ range: at, message: `"{{${open.sigil}${open.name}}}" opened here` }],
+      };
+    }
+  }
+  const list = expected.length > 4 ? `${expected.slice(0, 4).join(', ')}, …` : expected.join(', ');
+  return { message: `unexpected ${found} (expected ${list})`, range };
 }
 
-/** Jison shows up to 20 characters before the error (newlines removed): find them on the line. */
-function caretColumn(lineText: string, before: string): number {
-  for (let c = lineText.length; c >= 0; c--) {
-    const head = lineText.slice(Math.max(0, c - before.length), c);
-    if (before.endsWith(head) && (c < before.length || head === before)) return c + 1;
+/** The last `{{#name}}` / `{{^name}}` without its `{{/name}}` (escapes and comments skipped). */
+function innermostUnclosedBlock(body: string): { name: string; sigil: string; offset: number; length: number } | undefined {
+  const stack: { name: string; sigil: string; offset: number; length: number }[] = [];
+  const tag = /\\\{\{|\{\{!--[\s\S]*?--~?\}\}|\{\{~?!(?!--)[\s\S]*?\}\}|\{\{~?\s*([#^/])\s*>?\s*([^\s}~()]+)/g;
+  for (let m = tag.exec(body); m; m = tag.exec(body)) {
+    if (!m[1]) continue;
+    if (m[1] === '/') {
+      const i = stack.map((b) => b.name).lastIndexOf(m[2]!);
+      if (i !== -1) stack.length = i;
+    } else {
+      stack.push({ name: m[2]!, sigil: m[1], offset: m.index, length: m[0].length });
+    }
   }
-  return 1;
+  return stack[stack.length - 1];
 }

@@ -1,78 +1,172 @@
 /**
- * The compile-time context a block renders against (SPEC §1.2). Every field the
- * context shape (src/check/context-shape.ts) declares is present — absent
- * optional values are `null` — so strict rendering fails only on reads the
- * shape does not allow.
+ * The compile-time context a block template is rendered against (SPEC §1.2),
+ * written down as data. The check phase resolves every template read against
+ * this shape; the resolve phase renders with a value built by `buildRenderContext`,
+ * which produces exactly this shape (every key present, so strict-mode lookups of
+ * optional fields render as empty instead of throwing).
+ *
+ * Invariant: `buildContextShape(config)` and `buildRenderContext(...)` describe the
+ * same object; test/check/context-shape.test.ts keeps them in sync. It lives in the resolve phase (which renders with it); the check phase reads the shape.
  */
-import type { Card, ModelEntry, ResolvedConfig } from '../parse/types.js';
+import type { CardData, ModelEntry, ResolvedConfig, ToolData } from '../parse/types.js';
 
-export interface TemplateContext {
-  agent: Record<string, unknown>;
-  sub_agents: { id: string; tool_name: string; description: string }[];
-  tools: { name: string; description: string; envelope: boolean }[];
-  dispatch: { fan_out_cap: number; intent_count_failsafe: boolean; tool_prefix: string; status_rendering: Record<string, string> };
-  flags: Record<string, boolean>;
-  model: { id: string; provider: string; model: string; contextWindow: number; encoding: string };
+export type Shape =
+  | { readonly kind: 'string' }
+  | { readonly kind: 'number' }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'any' }
+  /** Values of differing shapes (e.g. an object's fields visited by `#each`): no field is known. */
+  | { readonly kind: 'mixed' }
+  /** A fixed set of fields. */
+  | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Shape>> }
+  /** `{*}`: any key; every value has shape `value`. */
+  | { readonly kind: 'record'; readonly value: Shape }
+  | { readonly kind: 'array'; readonly element: Shape };
+
+const str: Shape = { kind: 'string' };
+const num: Shape = { kind: 'number' };
+const bool: Shape = { kind: 'boolean' };
+const any: Shape = { kind: 'any' };
+const obj = (fields: Record<string, Shape>): Shape => ({ kind: 'object', fields });
+const rec = (value: Shape): Shape => ({ kind: 'record', value });
+const arr = (element: Shape): Shape => ({ kind: 'array', element });
+
+/** `agent.dispatch`: the card's own dispatch section (fields absent in the card are empty). */
+const CARD_DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, status_rendering: rec(str) });
+
+/** `agent`: the card as written (normalized). */
+const AGENT = obj({
+  id: str,
+  description: str,
+  role: str,
+  owner: str,
+  model: str,
+  fallback_model: str,
+  tools: arr(str),
+  prompt_blocks: arr(str),
+  sub_agents: arr(str),
+  tuning: obj({ max_output_tokens: num, reasoning_effort: str, text_verbosity: str }),
+  input: rec(any),
+  input_required: arr(str),
+  output: rec(any),
+  status_events: arr(str),
+  policy: obj({
+    token_budget: obj({ input: num, output: num }),
+    time_budget_ms: num,
+    tool_whitelist: arr(str),
+    max_tool_calls: num,
+    max_recursion_depth: num,
+  }),
+  dispatch: CARD_DISPATCH,
+});
+
+const SUB_AGENT = obj({ id: str, tool_name: str, description: str });
+const TOOL = obj({ name: str, description: str, envelope: bool });
+/** `dispatch`: effective values (config defaults applied). */
+const DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, tool_prefix: str, status_rendering: rec(str) });
+const MODEL = obj({ id: str, provider: str, model: str, contextWindow: num, encoding: str });
+
+/**
+ * The root shape; `flags` has one boolean per flag in config.flags. With
+ * `flags: undefined` (the config failed to load, so the flags are not known)
+ * any flag name is accepted.
+ */
+export function buildContextShape(config: { flags: readonly string[] | undefined }): Shape {
+  const flags: Record<string, Shape> = {};
+  for (const f of config.flags ?? []) flags[f] = bool;
+  return obj({
+    agent: AGENT,
+    sub_agents: arr(SUB_AGENT),
+    tools: arr(TOOL),
+    dispatch: DISPATCH,
+    flags: config.flags === undefined ? rec(bool) : obj(flags),
+    model: MODEL,
+  });
 }
 
-export interface ContextInputs {
-  card: Card;
-  subAgents: Card[];
-  tools: { name: string; description: string; envelope: boolean }[];
+/** Field names of an object shape (sorted), for did-you-mean and messages. */
+export function fieldNames(shape: Shape): string[] {
+  return shape.kind === 'object' ? Object.keys(shape.fields).sort() : [];
+}
+
+export interface RenderContextInput {
+  card: CardData;
+  /** Resolved sub-agents, in `sub_agents` order. */
+  subAgents: readonly CardData[];
+  /** The card's own resolved tool contracts, in `tools` order. */
+  tools: readonly ToolData[];
   config: ResolvedConfig;
   modelId: string | undefined;
   model: ModelEntry | undefined;
+  /** The encoding tokens are counted with. */
+  encoding: string;
+  /** Flags on in the cohort being rendered. */
   flagsOn: readonly string[];
 }
 
-export function buildContext(i: ContextInputs): TemplateContext {
-  const d = i.card.data;
-  const prefix = i.config.dispatch.toolPrefix;
-  const policy = d.policy;
+/**
+ * The value a block is rendered with: exactly `buildContextShape(config)`. Optional
+ * card fields are present with value `undefined` so that `{{agent.fallback_model}}`
+ * renders empty instead of failing a strict lookup.
+ */
+export function buildRenderContext(input: RenderContextInput): Record<string, unknown> {
+  const { card, config } = input;
+  const policy = card.policy;
+  const dispatch = card.dispatch;
+  const flags: Record<string, boolean> = {};
+  for (const f of config.flags) flags[f] = input.flagsOn.includes(f);
   return {
     agent: {
-      id: d.id,
-      description: d.description,
-      role: d.role,
-      owner: d.owner,
-      model: d.model ?? null,
-      fallback_model: d.fallback_model ?? null,
-      tools: d.tools,
-      prompt_blocks: d.prompt_blocks,
-      sub_agents: d.sub_agents,
+      id: card.id,
+      description: card.description,
+      role: card.role,
+      owner: card.owner,
+      model: card.model,
+      fallback_model: card.fallback_model,
+      tools: [...card.tools],
+      prompt_blocks: [...card.prompt_blocks],
+      sub_agents: [...card.sub_agents],
       tuning: {
-        max_output_tokens: d.tuning.max_output_tokens ?? null,
-        reasoning_effort: d.tuning.reasoning_effort ?? null,
-        text_verbosity: d.tuning.text_verbosity ?? null,
+        max_output_tokens: card.tuning.max_output_tokens,
+        reasoning_effort: card.tuning.reasoning_effort,
+        text_verbosity: card.tuning.text_verbosity,
       },
-      input: d.input,
-      input_required: d.input_required,
-      output: d.output ?? null,
-      status_events: d.status_events,
+      input: { ...card.input },
+      input_required: [...card.input_required],
+      output: card.output === undefined ? {} : { ...card.output },
+      status_events: [...card.status_events],
       policy: {
-        token_budget: { input: policy.token_budget?.input ?? null, output: policy.token_budget?.output ?? null },
-        time_budget_ms: policy.time_budget_ms ?? null,
-        tool_whitelist: policy.tool_whitelist ?? null,
-        max_tool_calls: policy.max_tool_calls ?? null,
-        max_recursion_depth: policy.max_recursion_depth ?? null,
+        token_budget: { input: policy.token_budget?.input, output: policy.token_budget?.output },
+        time_budget_ms: policy.time_budget_ms,
+        tool_whitelist: policy.tool_whitelist === undefined ? [] : [...policy.tool_whitelist],
+        max_tool_calls: policy.max_tool_calls,
+        max_recursion_depth: policy.max_recursion_depth,
       },
-      dispatch: d.dispatch ?? null,
+      dispatch: {
+        fan_out_cap: dispatch?.fan_out_cap,
+        intent_count_failsafe: dispatch?.intent_count_failsafe,
+        status_rendering: { ...(dispatch?.status_rendering ?? {}) },
+      },
     },
-    sub_agents: i.subAgents.map((s) => ({ id: s.data.id, tool_name: `${prefix}${s.data.id}`, description: s.data.description })),
-    tools: i.tools,
+    sub_agents: input.subAgents.map((s) => ({
+      id: s.id,
+      tool_name: `${config.dispatch.toolPrefix}${s.id}`,
+      description: s.description,
+    })),
+    tools: input.tools.map((t) => ({ name: t.name, description: t.description, envelope: t.envelope })),
     dispatch: {
-      fan_out_cap: d.dispatch?.fan_out_cap ?? i.config.dispatch.fanOutCap,
-      intent_count_failsafe: d.dispatch?.intent_count_failsafe ?? false,
-      tool_prefix: prefix,
-      status_rendering: d.dispatch?.status_rendering ?? {},
+      fan_out_cap: dispatch?.fan_out_cap ?? config.dispatch.fanOutCap,
+      intent_count_failsafe: dispatch?.intent_count_failsafe ?? false,
+      tool_prefix: config.dispatch.toolPrefix,
+      status_rendering: { ...(dispatch?.status_rendering ?? {}) },
     },
-    flags: Object.fromEntries(i.config.flags.map((f) => [f, i.flagsOn.includes(f)])),
+    flags,
     model: {
-      id: i.modelId ?? '',
-      provider: i.model?.provider ?? '',
-      model: i.model?.model ?? '',
-      contextWindow: i.model?.contextWindow ?? 0,
-      encoding: i.model?.encoding ?? 'o200k_base',
+      id: input.modelId,
+      provider: input.model?.provider,
+      model: input.model?.model,
+      contextWindow: input.model?.contextWindow,
+      encoding: input.encoding,
     },
   };
 }

@@ -15,7 +15,7 @@
 import type { ParsedWorkspace } from '../parse/index.js';
 import type { Block, Card, JsonSchema, Tool } from '../parse/types.js';
 import { countTokens, isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js';
-import { buildContext, CONTEXT_ROOTS } from './context.js';
+import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, Program, RenderedBlock, RenderError } from './types.js';
 import type { SourceFile } from '../load/source.js';
@@ -83,13 +83,13 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
 
   const subAgents = d.sub_agents.map((id) => p.cards.get(id)).filter((c): c is Card => c !== undefined);
   const tools = agentTools(p, card, subAgents);
-  const ownTools = tools.filter((t) => t.kind === 'tool').map((t) => ({ name: t.name, description: t.description, envelope: t.tool?.data.envelope ?? false }));
+  const ownTools = tools.filter((t) => t.kind === 'tool' && t.tool).map((t) => t.tool!.data);
 
   const renderErrors: RenderError[] = [];
   const cohorts: Cohort[] = [];
   const subsets = usedFlags.length > MAX_COHORT_FLAGS ? [] : flagSubsets(flags);
   for (const on of subsets) {
-    const ctx = buildContext({ card, subAgents, tools: ownTools, config, modelId, model, flagsOn: on });
+    const ctx = buildRenderContext({ card: d, subAgents: subAgents.map((s) => s.data), tools: ownTools, config, modelId, model, encoding, flagsOn: on });
     const rendered: RenderedBlock[] = [];
     for (const ref of blocks) {
       const flag = ref.block.data.feature_flag;

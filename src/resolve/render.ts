@@ -6,14 +6,13 @@
 import Handlebars from 'handlebars';
 import type { Range } from '../diagnostics/diagnostic.js';
 import type { Block } from '../parse/types.js';
-import type { TemplateContext } from './context.js';
 
 const hbs = Handlebars.create();
 const compiled = new WeakMap<Block, HandlebarsTemplateDelegate>();
 
 export type RenderResult = { ok: true; text: string } | { ok: false; message: string; range: Range | undefined };
 
-export function renderBlock(block: Block, context: TemplateContext): RenderResult {
+export function renderBlock(block: Block, context: Record<string, unknown>): RenderResult {
   let template = compiled.get(block);
   if (!template) {
     template = hbs.compile(block.body, { strict: true, noEscape: true });

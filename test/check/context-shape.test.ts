@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildContextShape, buildRenderContext, type Shape } from '../../src/check/context-shape.js';
+import { buildContextShape, buildRenderContext, type Shape } from '../../src/resolve/context.js';
 import type { CardData, ResolvedConfig } from '../../src/parse/types.js';
 
 /** Paths where `value` does not have exactly the keys `shape` names (records and any accept anything). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SourceFile } from '../../src/load/source.js';
 import { analyzeTemplate } from '../../src/parse/template.js';
-import { buildContextShape } from '../../src/check/context-shape.js';
+import { buildContextShape } from '../../src/resolve/context.js';
 import { classifyRef, type RefVerdict } from '../../src/check/template-scope.js';
 
 const root = buildContextShape({ flags: ['receipts_v2'] });

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import Handlebars from 'handlebars';
 import { describe, expect, it } from 'vitest';
-import { buildContextShape, buildRenderContext } from '../../src/check/context-shape.js';
+import { buildContextShape, buildRenderContext } from '../../src/resolve/context.js';
 import { classifyRef } from '../../src/check/template-scope.js';
 import { SourceFile } from '../../src/load/source.js';
 import { analyzeTemplate } from '../../src/parse/template.js';
