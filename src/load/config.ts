@@ -41,29 +41,54 @@ export async function loadConfig(root: string, relPath: string): Promise<ConfigL
       interopDefault: true,
     });
     const mod = (await jiti.import(abs)) as Record<string, unknown> | undefined;
-    const value = mod && typeof mod === 'object' && 'default' in mod ? mod.default : mod;
+    const hasDefault = mod && typeof mod === 'object' && 'default' in mod;
+    if (!hasDefault && !/\bmodule\.exports\b|\bexports\.default\b/.test(file.text)) return { file, value: undefined, error: noDefaultExport(file) };
+    const value = hasDefault ? mod.default : mod;
     return { file, value, error: undefined };
   } catch (e) {
     return { file, value: undefined, error: describeLoadError(e, file, abs) };
   }
 }
 
+/** An ES module without `export default` (the namespace would be mistaken for the config). */
+function noDefaultExport(file: SourceFile): { message: string; range: Range | undefined; hint: string } {
+  const m = /^[ \t]*export\b/m.exec(file.text);
+  const start = m ? m.index + m[0].indexOf('export') : 0;
+  return {
+    message: `${file.path} has no default export: agentc reads the config from \`export default\`.`,
+    range: m ? file.rangeAt(start, start + 'export'.length) : { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
+    hint: 'Write: export default defineConfig({ … });',
+  };
+}
+
 function describeLoadError(e: unknown, file: SourceFile, abs: string): { message: string; range: Range | undefined; hint?: string } {
   const err = e as { message?: string; loc?: { line: number; column: number }; stack?: string; code?: string };
-  const raw = String(err.message ?? e).split('\n')[0]!.replace(abs, file.path);
+  const raw = String(err.message ?? e).split('\n')[0]!.replace(abs, file.path).trim();
   let pos = err.loc ? { line: err.loc.line, column: err.loc.column + 1 } : undefined;
   if (!pos && typeof err.stack === 'string') {
     // A runtime error thrown while evaluating the config: take its frame in the config file.
     const m = new RegExp(`${escapeRegExp(abs)}:(\\d+):(\\d+)`).exec(err.stack);
     if (m) pos = { line: Number(m[1]), column: Number(m[2]) };
   }
-  const range = pos ? { start: pos, end: { line: pos.line, column: pos.column + 1 } } : undefined;
   const missing = /Cannot find (module|package) '([^']+)'/.exec(raw);
+  let range = pos ? clampedPoint(file, pos) : undefined;
+  if (missing) {
+    // The stack points into the transpiled module; the import's specifier is what the author wrote.
+    const spec = [`'${missing[2]}'`, `"${missing[2]}"`].map((q) => file.text.indexOf(q)).find((i) => i !== -1);
+    if (spec !== undefined) range = file.rangeAt(spec, spec + missing[2]!.length + 2);
+  }
   return {
-    message: `${file.path} could not be loaded: ${raw.replace(/^\[.*?\]\s*/, '')}`,
+    message: `${file.path} could not be loaded: ${raw.replace(/^\[.*?\]\s*/, '').replace(/^ParseError: /, 'syntax error: ')}`,
     range,
     ...(missing ? { hint: `Install "${missing[2]}" in the workspace, or remove the import.` } : {}),
   };
+}
+
+/** A one-character range at `pos`, moved inside the file (stack positions of transpiled code can run past a line). */
+function clampedPoint(file: SourceFile, pos: { line: number; column: number }): Range {
+  const line = Math.max(1, Math.min(pos.line, file.lineCount));
+  const column = Math.max(1, Math.min(pos.column, file.lineText(line).length + 1));
+  return { start: { line, column }, end: { line, column: column + 1 } };
 }
 
 function escapeRegExp(s: string): string {

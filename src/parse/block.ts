@@ -68,7 +68,8 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
   const body = text.slice(bodyOffset);
   const parsed = analyzeTemplate(file, body, bodyOffset);
   if (!parsed.ok) {
-    bag.add({ rule: 'template-syntax', file: file.path, range: parsed.range, data: { block: data.id, detail: parsed.message } });
+    const related = parsed.related?.map((r) => ({ file: file.path, range: r.range, message: r.message }));
+    bag.add({ rule: 'template-syntax', file: file.path, range: parsed.range, data: { block: data.id, detail: parsed.message }, ...(related ? { related } : {}) });
   }
   return {
     kind: 'block',

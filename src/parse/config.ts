@@ -88,9 +88,12 @@ export function textLocator(file: SourceFile | undefined): Locator {
   };
 }
 
+/** The config object literal's `{`; failing that, the default-exported expression (never an import's braces). */
 function rootObjectStart(text: string): number {
   const m = /defineConfig\s*\(\s*\{|export\s+default\s*\{/.exec(text);
-  return m ? m.index + m[0].length - 1 : Math.max(0, text.indexOf('{'));
+  if (m) return m.index + m[0].length - 1;
+  const d = /export\s+default\s+(?:defineConfig\s*\(\s*)?/.exec(text);
+  return d ? d.index + d[0].length : Math.max(0, text.indexOf('{'));
 }
 
 type Span = { start: number; end: number };

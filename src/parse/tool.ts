@@ -2,12 +2,22 @@
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { JsonSchema, Tool } from './types.js';
-import { isPlainObject, stemOf } from './util.js';
+import { findJsonSyntaxError } from './json.js';
+import { isPlainObject, reservedKeyPaths, stemOf } from './util.js';
 import { validateFormat } from './validate.js';
 import { parseYaml } from './yaml.js';
 
 export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefined {
   const stem = stemOf(file.path);
+  if (file.path.endsWith('.json') && file.text.trim() !== '') {
+    // YAML would accept trailing commas, comments and unquoted strings: a .json file must be JSON.
+    const json = findJsonSyntaxError(file.text);
+    if (json) {
+      const range = file.rangeAt(json.offset, json.offset + 1);
+      bag.add({ rule: 'yaml-syntax', file: file.path, range, data: { detail: `JSON syntax error: ${json.message}.` } });
+      return undefined;
+    }
+  }
   const yaml = parseYaml(file);
   for (const e of yaml.errors) bag.add({ rule: 'yaml-syntax', file: file.path, range: e.range, data: { detail: e.message } });
   if (yaml.errors.length > 0) return undefined;
@@ -23,6 +33,16 @@ export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefine
   }
   const subject = `tool "${typeof raw.name === 'string' ? raw.name : stem}"`;
   const bad = validateFormat('tool-contract', raw, { file: file.path, locate: yaml.locate, subject }, bag);
+  for (const path of reservedKeyPaths(raw)) {
+    bad.add(String(path[0]));
+    bag.add({
+      rule: 'schema',
+      file: file.path,
+      range: yaml.locate(path, 'key'),
+      data: { detail: `Field "${path.join('.')}" of ${subject} uses the reserved name "__proto__".` },
+      hint: 'Rename it: "__proto__" cannot be a property name in generated code or tool schemas.',
+    });
+  }
   const ok = (k: string) => !bad.has(k) && raw[k] !== undefined;
   const name = ok('name') ? (raw.name as string) : stem;
   if (ok('name') && name !== stem) {

@@ -34,10 +34,12 @@ export function parseYaml(file: SourceFile, text: string = file.text, baseOffset
     version: '1.2',
   });
   const at = (start: number, end: number): Range => file.rangeAt(baseOffset + start, baseOffset + end);
-  const errors: YamlError[] = doc.errors.map((e) => ({
-    message: cleanYamlMessage(e.message, e.code),
-    range: at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)),
-  }));
+  const openers = unclosedFlowOpeners(doc);
+  const errors: YamlError[] = doc.errors.map((e) => {
+    const opener = e.code === 'BAD_INDENT' ? openers(e.message, e.pos[0]) : undefined;
+    if (opener) return { message: opener.message, range: at(opener.offset, opener.offset + 1) };
+    return { message: cleanYamlMessage(e.message, e.code), range: at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)) };
+  });
   const wholeDoc = at(0, Math.min(text.length, firstLineLength(text)));
   const locate: Locator = (path, part = 'value') => locateIn(doc, path, part, at) ?? wholeDoc;
   if (errors.length > 0) return { value: undefined, errors, locate };
@@ -67,6 +69,37 @@ function cleanYamlMessage(message: string, code: string): string {
   const first = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
   if (code === 'DUPLICATE_KEY') return `Duplicate key: ${first.replace(/^Map keys must be unique;?\s*/i, '') || 'map keys must be unique'}`.replace(/: $/, '');
   return `YAML syntax error: ${first}`;
+}
+
+/**
+ * The yaml library reports an unclosed `[` / `{` where it gave up (the next
+ * line); the author needs the bracket that is never closed. Each such error
+ * claims one flow collection ending at the error, innermost first.
+ */
+function unclosedFlowOpeners(doc: Document): (message: string, pos: number) => { offset: number; message: string } | undefined {
+  let flows: { kind: 'seq' | 'map'; start: number; end: number }[] | undefined;
+  return (message, pos) => {
+    const m = /^Flow (sequence|map) in block collection must be sufficiently indented and end with a [\]}]/.exec(message);
+    if (!m) return undefined;
+    if (!flows) {
+      const found: { kind: 'seq' | 'map'; start: number; end: number }[] = [];
+      visit(doc, {
+        Seq(_, n) {
+          if (n.flow && n.range) found.push({ kind: 'seq', start: n.range[0], end: n.range[1] });
+        },
+        Map(_, n) {
+          if (n.flow && n.range) found.push({ kind: 'map', start: n.range[0], end: n.range[1] });
+        },
+      });
+      flows = found.sort((a, b) => b.start - a.start);
+    }
+    const kind = m[1] === 'sequence' ? 'seq' : 'map';
+    const i = flows.findIndex((f) => f.kind === kind && f.end === pos);
+    if (i === -1) return undefined;
+    const [f] = flows.splice(i, 1);
+    const [open, close, what] = kind === 'seq' ? ['[', ']', 'list'] : ['{', '}', 'mapping'];
+    return { offset: f!.start, message: `YAML syntax error: this "${open}" is never closed: end the ${what} with "${close}" (or indent its continuation lines further).` };
+  };
 }
 
 function firstAliasRange(doc: Document, at: (s: number, e: number) => Range): Range | undefined {
