@@ -45,6 +45,16 @@ describe.each(['o200k_base', 'cl100k_base'] as const)('parity with tiktoken (%s)
     );
   });
 
+  test('paragraph-segmented counting is exact on newline-rich text', () => {
+    const unit = fc.constantFrom('a', 'Z', '.', ',', '/', ' ', '\n', '\n\n', '-', '7', '日', '🎉', '*', '#', '\t', "'", 's', '{', '}');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 120 }), (text) => {
+        expect(countTokens(text, encoding)).toBe(oracle(encoding).encode_ordinary(text).length);
+      }),
+      { numRuns: 3000, seed: 11 },
+    );
+  });
+
   // Prompt assembly counts a prefix as the sum of its blocks ("text\n\n" each).
   test('block sums equal whole-prefix counts at safe boundaries', () => {
     const piece = fc.string({ unit: fc.constantFrom('a', 'B', '.', ',', '/', ' ', '\n', '-', '1', '日', '🎉', '*', '#', '\t', "'", 's'), minLength: 1, maxLength: 40 });

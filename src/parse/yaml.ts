@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, visit, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, visit, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Range } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 
@@ -30,7 +30,6 @@ export function parseYaml(file: SourceFile, text: string = file.text, baseOffset
     uniqueKeys: true,
     prettyErrors: false,
     strict: true,
-    lineCounter: new LineCounter(),
     version: '1.2',
   });
   const at = (start: number, end: number): Range => file.rangeAt(baseOffset + start, baseOffset + end);

@@ -13,6 +13,8 @@ const compiled = new WeakMap<Block, HandlebarsTemplateDelegate>();
 export type RenderResult = { ok: true; text: string } | { ok: false; message: string; range: Range | undefined };
 
 export function renderBlock(block: Block, context: Record<string, unknown>): RenderResult {
+  const literal = literalText(block);
+  if (literal !== undefined) return { ok: true, text: literal };
   let template = compiled.get(block);
   if (!template) {
     template = hbs.compile(block.body, { strict: true, noEscape: true });
@@ -49,4 +51,20 @@ export function contextDependencies(block: Block): string[] {
     for (const f of ref.scopes) if (!f.source.data && f.source.scopes.length === 0) deps.add(f.source.parts[0] ?? '*');
   }
   return [...deps].sort();
+}
+
+/**
+ * The output of a body with no expressions at all — only text and comments — is
+ * its content statements (escapes and whitespace control already applied by the
+ * parser), so compiling it would be wasted work. Most blocks are like this.
+ */
+function literalText(block: Block): string | undefined {
+  const body = block.template?.ast.body;
+  if (!body) return undefined;
+  let text = '';
+  for (const stmt of body) {
+    if (stmt.type === 'ContentStatement') text += (stmt as hbs.AST.ContentStatement).value;
+    else if (stmt.type !== 'CommentStatement') return undefined;
+  }
+  return text;
 }

@@ -32,8 +32,30 @@ function encoder(encoding: Encoding): Encoder {
   return enc;
 }
 
-/** Exact token count of `text` under `encoding`. */
+/**
+ * Exact token count of `text` under `encoding`, counted paragraph by paragraph:
+ * the text is cut after each run of blank lines that is followed by a safe
+ * character (see isSafeBoundary), and each paragraph's count is memoized. The
+ * sum is exact because no pre-token spans such a cut; renders of one block for
+ * many agents differ in a few paragraphs, and only those are counted again.
+ */
 export function countTokens(text: string, encoding: Encoding): number {
+  let total = 0;
+  let start = 0;
+  let i = text.indexOf('\n\n');
+  while (i !== -1) {
+    let j = i + 2;
+    while (text.charCodeAt(j) === 10) j++;
+    if (j < text.length && isSafeBoundary(text.charAt(j))) {
+      total += countSegment(text.slice(start, j), encoding);
+      start = j;
+    }
+    i = text.indexOf('\n\n', j);
+  }
+  return total + countSegment(start === 0 ? text : text.slice(start), encoding);
+}
+
+function countSegment(text: string, encoding: Encoding): number {
   if (text.length === 0) return 0;
   let cache = memo.get(encoding);
   if (!cache) {
