@@ -3,14 +3,21 @@
 // time, and self time by file and by package.
 //
 //   node --cpu-prof --cpu-prof-dir=bench/.work/prof bin/agentc.js check --cwd bench/.work/ws
-//   node bench/cpuprofile-top.mjs bench/.work/prof/*.cpuprofile [--top N]
+//   node bench/cpuprofile-top.mjs bench/.work/prof/*.cpuprofile [--top N] [--skip-ms MS]
+//
+// --skip-ms leaves out the first MS of samples (e.g. a watcher's initial build,
+// to see only its rebuilds); idle samples are never counted.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const argv = process.argv.slice(2);
-const topAt = argv.indexOf('--top');
-const TOP = topAt === -1 ? 25 : Number(argv[topAt + 1]);
-const files = argv.filter((a, i) => !a.startsWith('--') && (topAt === -1 || i !== topAt + 1));
+const option = (name, dflt) => {
+  const at = argv.indexOf(name);
+  return at === -1 ? dflt : Number(argv[at + 1]);
+};
+const TOP = option('--top', 25);
+const SKIP_US = option('--skip-ms', 0) * 1000;
+const files = argv.filter((a, i) => !a.startsWith('--') && !['--top', '--skip-ms'].includes(argv[i - 1]));
 if (files.length === 0) {
   process.stderr.write('usage: node bench/cpuprofile-top.mjs <file.cpuprofile> [--top N]\n');
   process.exit(2);
@@ -34,8 +41,11 @@ for (const file of files) {
   const prof = JSON.parse(readFileSync(file, 'utf8'));
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const self = new Map();
+  let elapsed = 0;
   for (let i = 0; i < prof.samples.length; i++) {
     const dt = prof.timeDeltas[i] ?? 0;
+    elapsed += dt;
+    if (elapsed < SKIP_US || byId.get(prof.samples[i]).callFrame.functionName === '(idle)') continue;
     self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + dt);
   }
   const total = [...self.values()].reduce((a, b) => a + b, 0);
@@ -73,7 +83,7 @@ for (const file of files) {
       }
     }
   }
-  console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
+  console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled${SKIP_US > 0 ? ` after the first ${SKIP_US / 1000} ms` : ''} (idle left out)`);
   show(`top ${TOP} functions by self time`, fn, TOP);
   show('self time by file', byFile, 15);
   show('self time by package', byPkg, 12);
