@@ -43,11 +43,37 @@ export async function loadConfig(root: string, relPath: string): Promise<ConfigL
     const mod = (await jiti.import(abs)) as Record<string, unknown> | undefined;
     const hasDefault = mod && typeof mod === 'object' && 'default' in mod;
     if (!hasDefault && !/\bmodule\.exports\b|\bexports\.default\b/.test(file.text)) return { file, value: undefined, error: noDefaultExport(file) };
-    const value = hasDefault ? mod.default : mod;
+    // Read everything now, while errors can still be placed in the config: a getter or a proxy may throw.
+    const value = snapshot(hasDefault ? mod.default : mod);
     return { file, value, error: undefined };
   } catch (e) {
     return { file, value: undefined, error: describeLoadError(e, file, abs) };
   }
+}
+
+/**
+ * A copy of the config's plain objects and arrays with every property read once
+ * (getters run here, inside the loader's try). Other values (functions, class
+ * instances) are kept as they are for validation to reject; cycles are preserved.
+ */
+function snapshot(value: unknown, copies = new Map<object, unknown>()): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const done = copies.get(value);
+  if (done !== undefined) return done;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    copies.set(value, out);
+    for (let i = 0; i < value.length; i++) out.push(snapshot(value[i], copies));
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const out: Record<string, unknown> = {};
+  copies.set(value, out);
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(out, key, { value: snapshot((value as Record<string, unknown>)[key], copies), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /** An ES module without `export default` (the namespace would be mistaken for the config). */

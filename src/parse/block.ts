@@ -12,7 +12,7 @@ import type { SourceFile } from '../load/source.js';
 import { analyzeTemplate } from './template.js';
 import type { Block, BlockData } from './types.js';
 import { isPlainObject, stemOf } from './util.js';
-import { validateFormat } from './validate.js';
+import { checkValues, validateFormat, yamlNumber } from './validate.js';
 import { parseYaml } from './yaml.js';
 
 export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefined {
@@ -56,6 +56,7 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
   }
   const subject = `block "${typeof raw.id === 'string' ? raw.id : stem}"`;
   const bad = validateFormat('prompt-block', raw, { file: file.path, locate: yaml.locate, subject }, bag);
+  checkValues(raw, { file: file.path, locate: yaml.locate, subject }, bag, bad, yamlNumber(file));
   const ok = (k: string) => !bad.has(k) && raw[k] !== undefined;
   const data: BlockData = {
     id: ok('id') ? (raw.id as string) : stem,

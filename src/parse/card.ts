@@ -2,9 +2,9 @@
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { Card, CardData, JsonSchema } from './types.js';
-import { validateFormat } from './validate.js';
+import { checkValues, validateFormat, yamlNumber } from './validate.js';
 import { parseYaml } from './yaml.js';
-import { isPlainObject, reservedKeyPaths, stemOf } from './util.js';
+import { isPlainObject, stemOf } from './util.js';
 
 /** The handoff a sub-agent takes when its card declares no `input` (SPEC §1.1). */
 export const DEFAULT_INPUT: Record<string, JsonSchema> = {
@@ -30,16 +30,7 @@ export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefine
   }
   const subject = `card "${typeof raw.id === 'string' ? raw.id : stem}"`;
   const bad = validateFormat('agent-card', raw, { file: file.path, locate: yaml.locate, subject }, bag);
-  for (const path of reservedKeyPaths(raw)) {
-    bad.add(String(path[0]));
-    bag.add({
-      rule: 'schema',
-      file: file.path,
-      range: yaml.locate(path, 'key'),
-      data: { detail: `Field "${path.join('.')}" of ${subject} uses the reserved name "__proto__".` },
-      hint: 'Rename it: "__proto__" cannot be a property name in generated code or tool schemas.',
-    });
-  }
+  checkValues(raw, { file: file.path, locate: yaml.locate, subject }, bag, bad, yamlNumber(file));
   const ok = (k: string) => !bad.has(k) && raw[k] !== undefined;
   const str = (k: string) => (ok(k) ? (raw[k] as string) : undefined);
   const list = (k: string) => (ok(k) ? (raw[k] as string[]) : []);

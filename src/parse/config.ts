@@ -10,7 +10,7 @@ import { didYouMean } from '../diagnostics/did-you-mean.js';
 import type { SourceFile } from '../load/source.js';
 import type { ConfigFile, ModelEntry, ResolvedConfig, RuleSetting } from './types.js';
 import { isPlainObject } from './util.js';
-import { validateFormat } from './validate.js';
+import { checkValues, validateFormat } from './validate.js';
 import type { Locator, PathSegment } from './yaml.js';
 
 export const DEFAULT_CONFIG: ResolvedConfig = {
@@ -37,6 +37,8 @@ export function parseConfig(file: SourceFile | undefined, value: unknown, bag: D
     return result;
   }
   const bad = validateFormat('config', value, { file: file.path, locate, subject: 'the config' }, bag);
+  // Reported, not dropped: dropping `models` for one Infinity would turn every card's model into an unknown one.
+  checkValues(value, { file: file.path, locate, subject: 'the config' }, bag, new Set(bad));
   const v = value as Record<string, unknown>;
   const section = <T extends object>(k: string): Partial<T> => (!bad.has(k) && isPlainObject(v[k]) ? (v[k] as Partial<T>) : {});
   const d = result.data;

@@ -63,6 +63,11 @@ export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: numb
     start: { line: bodyLine + loc.start.line - 1, column: loc.start.column + 1 },
     end: { line: bodyLine + loc.end.line - 1, column: loc.end.column + 1 },
   });
+  const deep = tooDeep(body);
+  if (deep) {
+    const at = file.rangeAt(bodyOffset + deep.offset, bodyOffset + deep.offset + 2);
+    return { ok: false, message: `blocks or subexpressions are nested more than ${MAX_NESTING} levels deep here; flatten the template`, range: at };
+  }
   let ast: AST;
   try {
     ast = Handlebars.parse(body);
@@ -152,6 +157,28 @@ export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: numb
 
   visitProgram(ast, []);
   return { ok: true, analysis: { ast, refs, unknownHelpers, partials } };
+}
+
+/** Deeper nesting is refused before parsing: Handlebars' parser is quadratic in it (4,000 levels take seconds). */
+export const MAX_NESTING = 64;
+
+/** Where `{{#…}}` blocks, or `(` subexpressions inside one mustache, first nest deeper than MAX_NESTING. */
+function tooDeep(body: string): { offset: number } | undefined {
+  let blocks = 0;
+  const tag = /\\\{\{|\{\{!--[\s\S]*?--~?\}\}|\{\{~?!(?!--)[\s\S]*?\}\}|\{\{~?\s*([#^/])?[^}]*/g;
+  for (let m = tag.exec(body); m; m = tag.exec(body)) {
+    if (!m[0].startsWith('{{') || m[0].startsWith('{{!')) continue;
+    if (m[1] === '#' || (m[1] === '^' && !/^\{\{~?\s*\^\s*~?$/.test(m[0]))) blocks++; // `{{^}}` alone is an else
+    else if (m[1] === '/') blocks = Math.max(0, blocks - 1);
+    if (blocks > MAX_NESTING) return { offset: m.index };
+    let parens = 0;
+    for (let i = 0; i < m[0].length; i++) {
+      if (m[0][i] === '(') parens++;
+      else if (m[0][i] === ')') parens = Math.max(0, parens - 1);
+      if (parens > MAX_NESTING) return { offset: m.index + i };
+    }
+  }
+  return undefined;
 }
 
 /** Handlebars' lexer (a module singleton): after a failed parse, `yylloc` is the offending token. */

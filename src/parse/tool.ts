@@ -3,8 +3,8 @@ import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { JsonSchema, Tool } from './types.js';
 import { findJsonSyntaxError } from './json.js';
-import { isPlainObject, reservedKeyPaths, stemOf } from './util.js';
-import { validateFormat } from './validate.js';
+import { isPlainObject, stemOf } from './util.js';
+import { checkValues, validateFormat, yamlNumber } from './validate.js';
 import { parseYaml } from './yaml.js';
 
 export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefined {
@@ -33,16 +33,7 @@ export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefine
   }
   const subject = `tool "${typeof raw.name === 'string' ? raw.name : stem}"`;
   const bad = validateFormat('tool-contract', raw, { file: file.path, locate: yaml.locate, subject }, bag);
-  for (const path of reservedKeyPaths(raw)) {
-    bad.add(String(path[0]));
-    bag.add({
-      rule: 'schema',
-      file: file.path,
-      range: yaml.locate(path, 'key'),
-      data: { detail: `Field "${path.join('.')}" of ${subject} uses the reserved name "__proto__".` },
-      hint: 'Rename it: "__proto__" cannot be a property name in generated code or tool schemas.',
-    });
-  }
+  checkValues(raw, { file: file.path, locate: yaml.locate, subject }, bag, bad, yamlNumber(file));
   const ok = (k: string) => !bad.has(k) && raw[k] !== undefined;
   const name = ok('name') ? (raw.name as string) : stem;
   if (ok('name') && name !== stem) {

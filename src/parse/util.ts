@@ -9,19 +9,31 @@ export function stemOf(path: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
+export type UnsafeValue = { path: (string | number)[]; kind: 'proto-key' | 'non-finite'; value?: number };
+
 /**
- * Paths of mapping keys named `__proto__` below the top level. Parsed data holds
- * them as own properties, but any later `obj[key] = value` copy turns them into a
- * prototype (the field silently vanishes), so they are refused at parse time.
- * The top level is left to schema validation (an unknown field there).
+ * Values the later phases cannot carry, found anywhere in parsed data:
+ * - a key named `__proto__` below the top level (parsed data holds it as an own
+ *   property, but any later `obj[key] = value` copy turns it into a prototype and
+ *   the field silently vanishes; the top level is left to schema validation);
+ * - a non-finite number (YAML `.inf`, `.nan`, `1e400`; a config's `Infinity`):
+ *   JSON Schema `integer` accepts Infinity, and no JSON output can hold it.
+ * Shared references are visited once, so cyclic config objects terminate.
  */
-export function reservedKeyPaths(value: unknown): (string | number)[][] {
-  const out: (string | number)[][] = [];
+export function unsafeValues(value: unknown): UnsafeValue[] {
+  const out: UnsafeValue[] = [];
+  const seen = new WeakSet<object>();
   const walk = (v: unknown, path: (string | number)[]): void => {
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) out.push({ path, kind: 'non-finite', value: v });
+      return;
+    }
+    if (typeof v !== 'object' || v === null || seen.has(v)) return;
+    seen.add(v);
     if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
     else if (isPlainObject(v)) {
       for (const k of Object.keys(v)) {
-        if (k === '__proto__' && path.length > 0) out.push([...path, k]);
+        if (k === '__proto__' && path.length > 0) out.push({ path: [...path, k], kind: 'proto-key' });
         else walk(v[k], [...path, k]);
       }
     }

@@ -10,8 +10,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
+import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
+import type { SourceFile } from '../load/source.js';
 import { didYouMean } from '../diagnostics/did-you-mean.js';
+import { unsafeValues } from './util.js';
 import type { Locator, PathSegment } from './yaml.js';
 
 export type FormatName = 'agent-card' | 'prompt-block' | 'tool-contract' | 'config';
@@ -87,6 +89,49 @@ export function validateFormat(name: FormatName, data: unknown, target: Validati
     bag.add({ rule: 'schema', file: target.file, range: d.range, data: { detail: d.message }, ...(d.hint ? { hint: d.hint } : {}) });
   }
   return bad;
+}
+
+/**
+ * Reports what schema validation lets through but later phases cannot carry
+ * (see unsafeValues): `__proto__` keys and non-finite numbers. Adds their
+ * top-level keys to `bad`; skips values under a key schema validation already
+ * rejected (one error per field is enough). `spell` names a non-finite number
+ * as the author wrote it (`.inf` in YAML, `Infinity` in TypeScript).
+ */
+export function checkValues(data: unknown, target: ValidationTarget, bag: DiagnosticBag, bad: Set<string>, spell: (n: number, range: Range) => string = String): void {
+  const rejected = new Set(bad);
+  for (const u of unsafeValues(data)) {
+    const top = String(u.path[0]);
+    if (rejected.has(top)) continue;
+    bad.add(top);
+    const field = fieldName(u.path);
+    if (u.kind === 'proto-key') {
+      bag.add({
+        rule: 'schema',
+        file: target.file,
+        range: target.locate(u.path, 'key'),
+        data: { detail: `Field "${field}" of ${target.subject} uses the reserved name "__proto__".` },
+        hint: 'Rename it: "__proto__" cannot be a property name in generated code or tool schemas.',
+      });
+    } else {
+      const range = target.locate(u.path);
+      bag.add({
+        rule: 'schema',
+        file: target.file,
+        range,
+        data: { detail: `Field "${field}" of ${target.subject} must be a finite number, not ${spell(u.value!, range)}.` },
+        hint: 'Use a finite number; leave a budget out to leave it unchecked.',
+      });
+    }
+  }
+}
+
+/** A non-finite number as written in a YAML file (`1e400`, `.inf`), falling back to YAML's spelling. */
+export function yamlNumber(file: SourceFile): (n: number, range: Range) => string {
+  return (n, range) => {
+    const written = file.text.slice(file.offsetAt(range.start), file.offsetAt(range.end)).trim();
+    return written !== '' && !/\s/.test(written) ? written : Number.isNaN(n) ? '.nan' : n > 0 ? '.inf' : '-.inf';
+  };
 }
 
 /** Prefer the most specific errors: drop errors on a path that has a deeper error, and anyOf noise. */

@@ -26,11 +26,19 @@ const MAX_ALIAS_COUNT = 100;
  * after the opening `---`), so every range is in whole-file coordinates.
  */
 export function parseYaml(file: SourceFile, text: string = file.text, baseOffset = 0): YamlResult {
+  const tooDeep = flowDepthExceeded(text);
+  if (tooDeep !== undefined) {
+    const range = file.rangeAt(baseOffset + tooDeep, baseOffset + tooDeep + 1);
+    const message = `YAML syntax error: "[" and "{" are nested more than ${MAX_FLOW_DEPTH} levels deep here.`;
+    return { value: undefined, errors: [{ message, range }], locate: () => range };
+  }
   const doc = parseDocument(text, {
     uniqueKeys: true,
     prettyErrors: false,
     strict: true,
     version: '1.2',
+    // Problems are diagnostics; the library must not print process warnings of its own.
+    logLevel: 'error',
   });
   const at = (start: number, end: number): Range => file.rangeAt(baseOffset + start, baseOffset + end);
   const openers = unclosedFlowOpeners(doc);
@@ -59,6 +67,32 @@ export function parseYaml(file: SourceFile, text: string = file.text, baseOffset
   return { value, errors, locate };
 }
 
+/**
+ * Deeper flow nesting is refused before parsing: the parser recurses per level,
+ * and whether it overflows the stack would depend on the caller's stack depth
+ * (the same file could fail in one run and parse in another).
+ */
+export const MAX_FLOW_DEPTH = 256;
+
+/** Offset of the first `[` / `{` nested deeper than MAX_FLOW_DEPTH (quoted strings and comments skipped). */
+function flowDepthExceeded(text: string): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '[' || c === '{') {
+      if (++depth > MAX_FLOW_DEPTH) return i;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '"') {
+      while (++i < text.length && text[i] !== '"') if (text[i] === '\\') i++;
+    } else if (c === "'" && (i === 0 || /[\s\[{,:]/.test(text[i - 1]!))) {
+      while (++i < text.length && text[i] !== "'");
+    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
+      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+    }
+  }
+  return undefined;
+}
+
 function firstLineLength(text: string): number {
   const nl = text.indexOf('\n');
   return Math.max(1, nl === -1 ? text.length : nl);
@@ -67,6 +101,7 @@ function firstLineLength(text: string): number {
 function cleanYamlMessage(message: string, code: string): string {
   const first = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
   if (code === 'DUPLICATE_KEY') return `Duplicate key: ${first.replace(/^Map keys must be unique;?\s*/i, '') || 'map keys must be unique'}`.replace(/: $/, '');
+  if (/Maximum call stack size exceeded/.test(first)) return 'YAML syntax error: the document is nested too deeply.';
   return `YAML syntax error: ${first}`;
 }
 

@@ -144,6 +144,27 @@ describe('malformed YAML', () => {
     await expectFindings(dir, [{ rule: 'frontmatter', file: PERSONA, start: [4, 1], message: /[Dd]uplicate key/ }]);
   });
 
+  it('flow collections nested 20,000 deep: a diagnostic at the level that is too deep, not a stack overflow', async () => {
+    const dir = await copyExample();
+    await write(dir, REWARDS, `id: rewards\ninput: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+    await expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [2, 8 + 256], message: /nested more than 256 levels/ }]);
+  });
+
+  it('a collection used as a key: schema error, and no process warning on stderr', async () => {
+    const dir = await copyExample();
+    await edit(dir, REWARDS, (t) => t.replace('role: native\n', 'role: native\n? [a, b]\n: c\n'));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      await expectFindings(dir, [{ rule: 'schema', file: REWARDS, start: [2, 1], message: /Unknown field "\[ a, b \]"/ }]);
+      await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => /Keys with collection values/.test(w))).toEqual([]);
+  });
+
   it('alias bomb (billion laughs): refused at the first alias, quickly', async () => {
     const dir = await copyExample();
     await edit(dir, REWARDS, (t) => t + BILLION_LAUGHS);
@@ -280,6 +301,27 @@ describe('hostile keys and names', () => {
     const dir = await copyExample();
     await edit(dir, 'schemas/tools/get_user_points.yaml', (t) => t.replace('  properties:\n', '  properties:\n    __proto__: { type: string }\n'));
     await expectFindings(dir, [{ rule: 'schema', file: 'schemas/tools/get_user_points.yaml', start: [9, 5], message: /__proto__/ }]);
+  });
+
+  it('.inf and 1e400 in numeric card fields: finite numbers only (the bundle cannot hold Infinity)', async () => {
+    const dir = await copyExample();
+    await edit(dir, REWARDS, (t) => t.replace('max_output_tokens: 1000', 'max_output_tokens: .inf').replace('{ input: 8000, output: 1200 }', '{ input: 1e400, output: 1200 }'));
+    await expectFindings(dir, [
+      { rule: 'schema', file: REWARDS, start: [20, 22], end: [20, 26], message: /"tuning\.max_output_tokens".*finite number, not \.inf/ },
+      { rule: 'schema', file: REWARDS, start: [33, 26], end: [33, 31], message: /"policy\.token_budget\.input".*finite number, not 1e400\./ },
+    ]);
+    const built = await compile({ root: dir, bundle: true });
+    expect(built.bundle).toBeUndefined();
+  });
+
+  it('.inf in a block max_tokens and .nan in a tool schema default', async () => {
+    const dir = await copyExample();
+    await edit(dir, PERSONA, (t) => t.replace('max_tokens: 300', 'max_tokens: .inf'));
+    await edit(dir, 'schemas/tools/get_user_points.yaml', (t) => t.replace('default: true', 'default: .nan'));
+    await expectFindings(dir, [
+      { rule: 'schema', file: PERSONA, start: [5, 13], end: [5, 17], message: /"max_tokens".*finite number, not \.inf\./ },
+      { rule: 'schema', file: 'schemas/tools/get_user_points.yaml', start: [11, 16], message: /"parameters\.properties\.include_pending\.default".*not \.nan/ },
+    ]);
   });
 
   it("a card id that is a path (../../etc/passwd)", async () => {
@@ -431,6 +473,31 @@ describe('the config', () => {
     await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, message: /no default export/, start: [6, 1], end: [6, 7], hint: /export default defineConfig/ }]);
   });
 
+  it('a getter that throws while the config is read: config-load on its line, not a crash', async () => {
+    const dir = await copyExample();
+    await edit(dir, CONFIG, (t) => t.replace("flags: ['receipts_v2', 'offer_stacking'],", "get flags() {\n    throw new Error('flags service unavailable');\n  },"));
+    await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [67, 11], message: /flags service unavailable/ }]);
+  });
+
+  it('a proxy that throws when its keys are listed: config-load, not a crash', async () => {
+    const dir = await copyExample();
+    await edit(dir, CONFIG, (t) => t.replace('export default defineConfig({', "const trap = new Proxy({}, { ownKeys() { throw new Error('proxy trap'); } });\nexport default defineConfig({\n  rules: trap as never,"));
+    const r = await expectFindings(dir, []);
+    const d = r.diagnostics.find((x) => x.rule === 'config-load');
+    expect(d?.message).toMatch(/proxy trap/);
+    // Line exact; the column comes from the transpiled module's stack frame: somewhere in `throw new Error(…)` (42-48).
+    expect(d?.range?.start.line).toBe(6);
+    expect(d?.range?.start.column).toBeGreaterThanOrEqual(42);
+    expect(d?.range?.start.column).toBeLessThanOrEqual(48);
+  });
+
+  it('Infinity as a context window: schema error, no other fallout', async () => {
+    const dir = await copyExample();
+    await edit(dir, CONFIG, (t) => t.replace('contextWindow: 272_000,', 'contextWindow: Infinity,'));
+    const r = await expectFindings(dir, [{ rule: 'schema', file: CONFIG, start: [12, 22], end: [12, 30], message: /finite number, not Infinity/ }]);
+    expect(summarize(r.diagnostics)).not.toMatch(/unknown-model/);
+  });
+
   it('an unknown key: did-you-mean', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace('  flags: [', '  budgetz: {},\n  flags: ['));
@@ -489,6 +556,35 @@ describe('templates', () => {
     const dir = await copyExample();
     await edit(dir, PERSONA, (t) => t.replace('which reward to pick', 'which reward to pick {{foo bar=}}'));
     await expectFindings(dir, [{ rule: 'template-syntax', file: PERSONA, start: [21, 32], message: /unexpected '\}\}'/ }]);
+  });
+
+  it('blocks nested too deep: refused at the first level that is too deep', async () => {
+    const dir = await copyExample();
+    await edit(dir, PERSONA, (t) => `${t}${'{{#if agent.id}}'.repeat(200)}x${'{{/if}}'.repeat(200)}\n`);
+    await expectFindings(dir, [{ rule: 'template-syntax', file: PERSONA, start: [22, 1 + 64 * 16], message: /nested more than 64 levels/ }]);
+  });
+
+  it('subexpressions nested too deep: refused at the first "(" that is too deep', async () => {
+    const dir = await copyExample();
+    await edit(dir, PERSONA, (t) => `${t}{{lookup ${'(lookup '.repeat(200)}agent${' "id")'.repeat(200)} "id"}}\n`);
+    await expectFindings(dir, [{ rule: 'template-syntax', file: PERSONA, start: [22, 10 + 64 * 8], message: /nested more than 64 levels/ }]);
+  });
+
+  // src/resolve/render.ts renderBlock compiles (re-parses) a block whose template already failed to parse;
+  // Handlebars' parser is quadratic in nesting, so a 1 MiB block of nested {{#if}} takes minutes.
+  it.fails('BUG: a deeply nested block is refused quickly (the render phase does not re-parse a template that failed)', async () => {
+    const dir = await copyExample();
+    await edit(dir, PERSONA, (t) => `${t}${'{{#if agent.id}}'.repeat(3000)}x${'{{/if}}'.repeat(3000)}\n`);
+    const { value, ms } = await timed(() => compile({ root: dir }));
+    expect(value.diagnostics.some((d) => d.rule === 'template-syntax')).toBe(true);
+    expect(ms).toBeLessThan(1500);
+  });
+
+  it('64 levels of nesting are fine', async () => {
+    const dir = await copyExample();
+    await edit(dir, PERSONA, (t) => `${t}${'{{#if agent.id}}'.repeat(64)}x${'{{/if}}'.repeat(64)}\n`);
+    const r = await compile({ root: dir });
+    expect(summarize(r.diagnostics.filter((d) => d.rule === 'template-syntax'))).toBe('');
   });
 
   it('messages name tokens in words, not parser jargon', async () => {
