@@ -8,7 +8,8 @@
  *
  * Invariants: file lists are sorted by path (output never depends on the file
  * system's order); a file that is not text or is too large becomes a diagnostic
- * and is left out; only an unreadable root is fatal.
+ * and is left out; only an unreadable root, or one with none of the workspace's
+ * entries (config, cards/, blocks/, schemas/), is fatal.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
@@ -52,6 +53,10 @@ export async function loadWorkspace(root: string): Promise<LoadResult> {
     readdir(root).catch(() => [] as string[]),
   ]);
   workspace.configPath = CONFIG_NAMES.find((n) => rootEntries.includes(n));
+  if (!workspace.configPath && !['cards', 'blocks', 'schemas'].some((d) => rootEntries.includes(d))) {
+    // Checking the wrong directory must not read as "No problems found".
+    return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };
+  }
   const read = async (paths: string[], kind: 'yaml' | 'block'): Promise<SourceFile[]> => {
     const files = await Promise.all(paths.map((p) => readSource(root, p, kind, diagnostics)));
     return files.filter((f): f is SourceFile => f !== undefined);

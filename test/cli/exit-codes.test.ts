@@ -66,6 +66,28 @@ describe('agentc check: exit codes', () => {
       expect(r.stdout).toBe('');
     });
 
+    it('a --cwd that is not an agentc workspace (an empty directory): 2, and build writes nothing there', async () => {
+      const empty = await tempDir('cli-empty');
+      const check = await runCli(['check', '--cwd', empty]);
+      expect(check.code).toBe(2);
+      expect(check.stderr).toMatch(/is not an agentc workspace.*agentc init/);
+      expect(check.stdout).toBe('');
+      const build = await runCli(['build', '--cwd', empty]);
+      expect(build.code).toBe(2);
+      const { readdir } = await import('node:fs/promises');
+      expect(await readdir(empty)).toEqual([]);
+    });
+
+    it('a nonexistent --cwd is 2 for every command that reads a workspace', async () => {
+      const missing = join(await tempDir('cli'), 'missing');
+      for (const argv of [['check'], ['build'], ['build', '--check'], ['prompt', 'rewards'], ['graph'], ['diff']]) {
+        const r = await runCli([...argv, '--cwd', missing]);
+        expect(r.code, argv.join(' ')).toBe(2);
+        expect(r.stderr, argv.join(' ')).toMatch(/cannot read workspace directory/);
+        expect(r.stderr).not.toMatch(STACK_FRAME);
+      }
+    });
+
     it('a --cwd that is a file', async () => {
       const dir = await copyExample('cli');
       const r = await runCli(['check', '--cwd', join(dir, 'agentc.config.ts')]);
