@@ -3,12 +3,14 @@
 // stdout, its wall time and its own peak memory:
 //
 //   node bench/measure.mjs <script> [args…]
-//   → {"ms":1234.5,"maxRssKb":265432,"code":0,"signal":null,"stdout":"…","stderr":"…"}
+//   → {"ms":1234.5,"cpuMs":1100.2,"maxRssKb":265432,"code":0,"signal":null,"stdout":"…","stderr":"…"}
 //
 // - ms: from spawn to the child's exit (this wrapper's own start-up is excluded).
 // - maxRssKb: the child's peak RSS, reported from inside the child by a preloaded
 //   hook (rss-hook.mjs: process.resourceUsage().maxRSS at 'exit'), so it is the
 //   child's figure, not this wrapper's. null when the child died from a signal.
+// - cpuMs: the child's user + system CPU time (same source), which machine load
+//   disturbs far less than wall time.
 // - stdout/stderr: the last 4 KiB of each, for error reports.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -43,11 +45,12 @@ let ms;
 child.on('exit', () => (ms = Number(process.hrtime.bigint() - t0) / 1e6));
 child.on('close', (code, signal) => {
   let maxRssKb = null;
+  let cpuMs = null;
   try {
-    maxRssKb = JSON.parse(readFileSync(rssFile, 'utf8')).maxRssKb;
+    ({ maxRssKb, cpuMs } = JSON.parse(readFileSync(rssFile, 'utf8')));
   } catch {
     // no report: killed by a signal
   }
   rmSync(rssFile, { force: true });
-  process.stdout.write(`${JSON.stringify({ ms, maxRssKb, code, signal, stdout: out.get(), stderr: err.get() })}\n`);
+  process.stdout.write(`${JSON.stringify({ ms, cpuMs, maxRssKb, code, signal, stdout: out.get(), stderr: err.get() })}\n`);
 });
