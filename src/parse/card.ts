@@ -2,9 +2,7 @@
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { Card, CardData, JsonSchema } from './types.js';
-import { checkValues, validateFormat, yamlNumber } from './validate.js';
-import { parseYaml } from './yaml.js';
-import { isPlainObject, stemOf } from './util.js';
+import { parseMappingFile } from './mapping-file.js';
 
 /** The handoff a sub-agent takes when its card declares no `input` (SPEC §1.1). */
 export const DEFAULT_INPUT: Record<string, JsonSchema> = {
@@ -13,39 +11,21 @@ export const DEFAULT_INPUT: Record<string, JsonSchema> = {
 };
 
 export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefined {
-  const stem = stemOf(file.path);
-  const yaml = parseYaml(file);
-  for (const e of yaml.errors) bag.add({ rule: 'yaml-syntax', file: file.path, range: e.range, data: { detail: e.message } });
-  if (yaml.errors.length > 0) return undefined;
-  const raw = yaml.value;
-  if (!isPlainObject(raw)) {
-    bag.add({
-      rule: 'schema',
-      file: file.path,
-      range: yaml.locate([]),
-      data: { detail: raw == null ? `Card file ${file.path} is empty.` : `Card file ${file.path} must hold a mapping of fields, not ${Array.isArray(raw) ? 'a list' : 'a single value'}.` },
-      hint: 'Start from the example in README.md, or run `agentc init` to see a complete card.',
-    });
-    return undefined;
-  }
-  const subject = `card "${typeof raw.id === 'string' ? raw.id : stem}"`;
-  const bad = validateFormat('agent-card', raw, { file: file.path, locate: yaml.locate, subject }, bag);
-  checkValues(raw, { file: file.path, locate: yaml.locate, subject }, bag, bad, yamlNumber(file));
-  const ok = (k: string) => !bad.has(k) && raw[k] !== undefined;
+  const m = parseMappingFile(file, bag, {
+    format: 'agent-card',
+    kind: 'Card',
+    idKey: 'id',
+    empty: `Card file ${file.path} is empty.`,
+    notMapping: `Card file ${file.path} must hold a mapping of fields, not {what}.`,
+    hint: 'Start from the example in README.md, or run `agentc init` to see a complete card.',
+    renameTo: (id) => `cards/${id}.yaml`,
+  });
+  if (!m) return undefined;
+  const { raw, ok, stem, id } = m;
   const str = (k: string) => (ok(k) ? (raw[k] as string) : undefined);
   const list = (k: string) => (ok(k) ? (raw[k] as string[]) : []);
   const obj = <T>(k: string, d: T): T => (ok(k) ? (raw[k] as T) : d);
 
-  const id = str('id') ?? stem;
-  if (ok('id') && id !== stem) {
-    bag.add({
-      rule: 'id-mismatch',
-      file: file.path,
-      range: yaml.locate(['id']),
-      data: { kind: 'Card', id, file: file.path, field: 'id', stem },
-      hint: `Rename the file to cards/${id}.yaml, or set id: ${stem}.`,
-    });
-  }
   const explicitInput = ok('input');
   const data: CardData = {
     id,
@@ -69,5 +49,5 @@ export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefine
   if (data.model === undefined) delete data.model;
   if (data.output === undefined) delete data.output;
   if (data.dispatch === undefined) delete data.dispatch;
-  return { kind: 'card', file, stem, data, explicitInput, locate: yaml.locate };
+  return { kind: 'card', file, stem, data, explicitInput, locate: m.locate };
 }
