@@ -40,14 +40,32 @@ export async function loadConfig(root: string, relPath: string): Promise<ConfigL
       moduleCache: false,
       interopDefault: true,
     });
-    const mod = (await jiti.import(abs)) as Record<string, unknown> | undefined;
-    const hasDefault = mod && typeof mod === 'object' && 'default' in mod;
-    if (!hasDefault && !/\bmodule\.exports\b|\bexports\.default\b/.test(file.text)) return { file, value: undefined, error: noDefaultExport(file) };
-    // Read everything now, while errors can still be placed in the config: a getter or a proxy may throw.
-    const value = snapshot(hasDefault ? mod.default : mod);
-    return { file, value, error: undefined };
+    return await withConsoleOnStderr(async () => {
+      const mod = (await jiti.import(abs)) as Record<string, unknown> | undefined;
+      const hasDefault = mod && typeof mod === 'object' && 'default' in mod;
+      if (!hasDefault && !/\bmodule\.exports\b|\bexports\.default\b/.test(file!.text)) return { file, value: undefined, error: noDefaultExport(file!) };
+      // Read everything now, while errors can still be placed in the config: a getter or a proxy may throw.
+      const value = snapshot(hasDefault ? mod.default : mod);
+      return { file, value, error: undefined };
+    });
   } catch (e) {
     return { file, value: undefined, error: describeLoadError(e, file, abs) };
+  }
+}
+
+const STDOUT_CONSOLE = ['log', 'info', 'debug', 'dir', 'dirxml', 'table'] as const;
+
+/**
+ * Runs `fn` with the console's stdout methods writing to stderr: the config is
+ * user code, and a debug `console.log` in it must not corrupt `--format json`.
+ */
+async function withConsoleOnStderr<T>(fn: () => Promise<T>): Promise<T> {
+  const saved = STDOUT_CONSOLE.map((m) => [m, console[m]] as const);
+  for (const m of STDOUT_CONSOLE) (console as unknown as Record<string, unknown>)[m] = console.error;
+  try {
+    return await fn();
+  } finally {
+    for (const [m, f] of saved) (console as unknown as Record<string, unknown>)[m] = f;
   }
 }
 

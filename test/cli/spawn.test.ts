@@ -77,6 +77,19 @@ describe('node bin/agentc.js', () => {
     expect(r.stderr).not.toMatch(STACK_FRAME);
   });
 
+  it('a config that prints (console.log) does not corrupt --format json: its output goes to stderr', async () => {
+    const dir = await copyExample('spawn');
+    const { writeFile, readFile } = await import('node:fs/promises');
+    const config = join(dir, 'agentc.config.ts');
+    await writeFile(config, (await readFile(config, 'utf8')).replace('export default', "console.log('debug: loading config');\nconsole.info('info');\nconsole.table([1]);\nexport default"));
+    for (const format of ['json', 'sarif']) {
+      const r = await agentc(['check', '--cwd', dir, '--format', format]);
+      expect(r.code).toBe(0);
+      expect(() => JSON.parse(r.stdout), format).not.toThrow();
+      expect(r.stderr).toContain('debug: loading config');
+    }
+  });
+
   it('--version → exit 0', async () => {
     const r = await agentc(['--version']);
     expect(r.code).toBe(0);
