@@ -191,3 +191,36 @@ describe('-o FILE', () => {
     expect(r.stderr).not.toMatch(/internal error|This is a bug/);
   });
 });
+
+describe('hostile text in diagnostics', () => {
+  let hostile: string;
+  const run = (format: string) => runCli(['check', '--cwd', '.', '--format', format], { cwd: hostile });
+  beforeAll(async () => {
+    const { copyExample, edit } = await import('../robustness/workspace.js');
+    hostile = await copyExample('cli-hostile');
+    // A key holding terminal escapes, BEL, and newlines that try to start workflow commands; a 200 kB line.
+    await edit(hostile, 'cards/rewards.yaml', (t) => `${t}"evil\\u001b[2J\\u001b]0;title\\u0007key\\n::error file=x::pwned\\r::warning::again": 1\n`);
+    await edit(hostile, 'blocks/rewards/persona-rewards.md', (t) => `${t}${'x'.repeat(200_000)} {{agent.id}\n`);
+  });
+
+  // src/diagnostics/render/github.ts escapes %, CR and LF but passes ESC and BEL through (the Actions log renders ANSI).
+  it.fails('BUG: github: no raw control characters (ESC, BEL) in workflow commands', async () => {
+    expect((await run('github')).stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+  });
+
+  it('no format lets user text start a line of its own, or print raw control characters (pretty, text)', async () => {
+    for (const format of ['pretty', 'text', 'github']) {
+      const r = await run(format);
+      expect(r.code, format).toBe(1);
+      if (format !== 'github') expect(r.stdout, format).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+      expect(r.stdout.length, `${format}: long lines are cropped in reports`).toBeLessThan(20_000);
+    }
+    const github = (await run('github')).stdout.trimEnd().split('\n');
+    for (const line of github.slice(0, -1)) expect(line).toMatch(/^::(error|warning|notice) /);
+    expect(github.at(-1)).toMatch(/^Found /);
+    for (const format of ['json', 'sarif']) {
+      const parsed = JSON.parse((await run(format)).stdout);
+      expect(JSON.stringify(parsed)).toContain('::error file=x::pwned');
+    }
+  });
+});
