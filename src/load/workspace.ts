@@ -70,7 +70,7 @@ export async function loadWorkspace(root: string): Promise<LoadResult> {
 }
 
 async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp): Promise<string[]> {
-  let entries: { name: string; isFile(): boolean; isDirectory(): boolean; parentPath?: string; path?: string }[];
+  let entries: { name: string; isFile(): boolean; isSymbolicLink(): boolean; parentPath?: string; path?: string }[];
   try {
     entries = (await readdir(join(root, dir), { withFileTypes: true, recursive })) as typeof entries;
   } catch {
@@ -78,9 +78,12 @@ async function listFiles(root: string, dir: string, recursive: boolean, pattern:
   }
   const out: string[] = [];
   for (const e of entries) {
-    if (!e.isFile() || !pattern.test(e.name) || e.name.startsWith('.')) continue;
-    const parent = e.parentPath ?? e.path ?? join(root, dir);
-    out.push(toPosix(relative(root, join(parent, e.name))));
+    if (!pattern.test(e.name) || e.name.startsWith('.')) continue;
+    const abs = join(e.parentPath ?? e.path ?? join(root, dir), e.name);
+    // A symlink to a file is read like the file (a shared block, say); symlinked directories are not
+    // followed (readdir does not), so a link loop cannot make the walk endless; a dangling or looping link is skipped.
+    if (!e.isFile() && !(e.isSymbolicLink() && (await stat(abs).catch(() => undefined))?.isFile())) continue;
+    out.push(toPosix(relative(root, abs)));
   }
   return out.sort();
 }

@@ -606,7 +606,7 @@ describe('the file system', () => {
     expect(ms).toBeLessThan(10_000);
   });
 
-  it.fails('BUG: a block that is a symlink to a file is loaded (today it is silently skipped)', async () => {
+  it('a block that is a symlink to a file is loaded like the file', async () => {
     const dir = await copyExample();
     const persona = join(dir, PERSONA);
     await writeFile(join(dir, 'persona-rewards.source.md'), await readFile(persona));
