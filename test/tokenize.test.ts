@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { afterAll, describe, expect, test } from 'vitest';
-import { countTokens, encode, isSafeBoundary, type Encoding } from '../src/tokenize/index.js';
+import { countTokens, countTokensByParagraph, encode, isSafeBoundary, type Encoding } from '../src/tokenize/index.js';
 import { normalizeNewlines } from '../src/load/source.js';
 
 // tiktoken (OpenAI's own tokenizer, WASM) is the oracle; agentc counts with gpt-tokenizer.
@@ -49,7 +49,7 @@ describe.each(['o200k_base', 'cl100k_base'] as const)('parity with tiktoken (%s)
     const unit = fc.constantFrom('a', 'Z', '.', ',', '/', ' ', '\n', '\n\n', '-', '7', '日', '🎉', '*', '#', '\t', "'", 's', '{', '}');
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 120 }), (text) => {
-        expect(countTokens(text, encoding)).toBe(oracle(encoding).encode_ordinary(text).length);
+        expect(countTokensByParagraph(text, encoding)).toBe(oracle(encoding).encode_ordinary(text).length);
       }),
       { numRuns: 3000, seed: 11 },
     );

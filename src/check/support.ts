@@ -117,17 +117,25 @@ export function effectiveFanOutCap(program: Program, card: Card): { cap: number;
   return own === undefined ? { cap: program.config.data.dispatch.fanOutCap, explicit: false } : { cap: own, explicit: true };
 }
 
-/** Events a card can emit: its own status_events plus those of its resolved tools. */
-export function emittableEvents(program: Program, card: Card): Map<string, { file: { path: string }; range: Range }> {
-  const events = new Map<string, { file: { path: string }; range: Range }>();
+/**
+ * Events a card can emit: its own status_events plus those of its resolved
+ * tools. `range` is a getter: locating re-parses a file, so it is computed only
+ * when a rule reports.
+ */
+export function emittableEvents(program: Program, card: Card): Map<string, { file: { path: string }; readonly range: Range }> {
+  const events = new Map<string, { file: { path: string }; readonly range: Range }>();
+  const origin = (file: { path: string }, locate: () => Range) => {
+    let range: Range | undefined;
+    return { file, get range() { return (range ??= locate()); } };
+  };
   card.data.status_events.forEach((e, i) => {
-    if (!events.has(e)) events.set(e, { file: card.file, range: card.locate(['status_events', i]) });
+    if (!events.has(e)) events.set(e, origin(card.file, () => card.locate(['status_events', i])));
   });
   for (const name of card.data.tools) {
     const tool = program.tools.get(name);
     if (!tool) continue;
     tool.data.status_events.forEach((e, i) => {
-      if (!events.has(e)) events.set(e, { file: tool.file, range: tool.locate(['status_events', i]) });
+      if (!events.has(e)) events.set(e, origin(tool.file, () => tool.locate(['status_events', i])));
     });
   }
   return events;

@@ -7,12 +7,28 @@
  * read against the compile-time context's shape without re-walking the AST.
  * Ranges are in whole-file coordinates (front matter included).
  */
-import Handlebars from 'handlebars';
+import { createRequire } from 'node:module';
 import type { Range } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 
 type AST = hbs.AST.Program;
 type Node = hbs.AST.Node;
+
+const require = createRequire(import.meta.url);
+let hbsModule: typeof import('handlebars') | undefined;
+/** Loaded on first use: a workspace of plain-text blocks never pays for it. */
+export function handlebars(): typeof import('handlebars') {
+  return (hbsModule ??= require('handlebars') as typeof import('handlebars'));
+}
+
+/** A body with no `{{` is one text statement: no escapes or whitespace control can apply. */
+function literalAnalysis(body: string): TemplateAnalysis {
+  const pos = { line: 1, column: 0 };
+  const loc = { source: '', start: pos, end: pos };
+  const content = { type: 'ContentStatement', value: body, original: body, loc } as unknown as hbs.AST.ContentStatement;
+  const ast = { type: 'Program', body: body === '' ? [] : [content], blockParams: [], strip: {}, loc } as unknown as AST;
+  return { ast, refs: [], unknownHelpers: [], partials: [] };
+}
 
 /** Helpers Handlebars ships with; `each`/`with` change the scope. */
 export const BUILTIN_HELPERS = new Set(['if', 'unless', 'each', 'with', 'lookup', 'log']);
@@ -68,9 +84,10 @@ export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: numb
     const at = file.rangeAt(bodyOffset + deep.offset, bodyOffset + deep.offset + 2);
     return { ok: false, message: `blocks or subexpressions are nested more than ${MAX_NESTING} levels deep here; flatten the template`, range: at };
   }
+  if (!body.includes('{{')) return { ok: true, analysis: literalAnalysis(body) };
   let ast: AST;
   try {
-    ast = Handlebars.parse(body);
+    ast = handlebars().parse(body);
   } catch (e) {
     return { ok: false, ...describeParseError(e, file, body, bodyOffset) };
   }
@@ -186,7 +203,7 @@ interface JisonLexer {
   yylloc?: { first_line: number; first_column: number; last_line: number; last_column: number };
   match?: string;
 }
-const lexer = (): JisonLexer | undefined => (Handlebars as unknown as { Parser?: { lexer?: JisonLexer } }).Parser?.lexer;
+const lexer = (): JisonLexer | undefined => (handlebars() as unknown as { Parser?: { lexer?: JisonLexer } }).Parser?.lexer;
 
 /** Parser token names → what the author typed. */
 const TOKEN_WORDS: Record<string, string> = {

@@ -18,6 +18,15 @@ export interface YamlResult {
   locate: Locator;
 }
 
+const PARSE_OPTIONS = {
+  uniqueKeys: true,
+  prettyErrors: false,
+  strict: true,
+  version: '1.2',
+  // Problems are diagnostics; the library must not print process warnings of its own.
+  logLevel: 'error',
+} as const;
+
 /** Most aliases a document may expand: an alias bomb is a diagnostic, not an OOM. */
 const MAX_ALIAS_COUNT = 100;
 
@@ -26,45 +35,65 @@ const MAX_ALIAS_COUNT = 100;
  * after the opening `---`), so every range is in whole-file coordinates.
  */
 export function parseYaml(file: SourceFile, text: string = file.text, baseOffset = 0): YamlResult {
+  const at = rangeMapper(file, baseOffset);
   const tooDeep = flowDepthExceeded(text);
   if (tooDeep !== undefined) {
-    const range = file.rangeAt(baseOffset + tooDeep, baseOffset + tooDeep + 1);
+    const range = at(tooDeep, tooDeep + 1);
     const message = `YAML syntax error: "[" and "{" are nested more than ${MAX_FLOW_DEPTH} levels deep here.`;
     return { value: undefined, errors: [{ message, range }], locate: () => range };
   }
-  const doc = parseDocument(text, {
-    uniqueKeys: true,
-    prettyErrors: false,
-    strict: true,
-    version: '1.2',
-    // Problems are diagnostics; the library must not print process warnings of its own.
-    logLevel: 'error',
-  });
-  const at = (start: number, end: number): Range => file.rangeAt(baseOffset + start, baseOffset + end);
+  // No closure created here may reference `doc`: a clean file's locator must not
+  // keep its syntax tree alive (see treeLocator).
+  const doc = parseDocument(text, PARSE_OPTIONS);
+  const errors = collectErrors(doc, at);
+  if (errors.length > 0) return { value: undefined, errors, locate: treeLocator(doc, text, at) };
+  const converted = toPlain(doc, text, at);
+  if (!converted.ok) return { value: undefined, errors: [converted.error], locate: treeLocator(doc, text, at) };
+  return { value: converted.value, errors, locate: treeLocator(undefined, text, at) };
+}
+
+type At = (start: number, end: number) => Range;
+
+function rangeMapper(file: SourceFile, baseOffset: number): At {
+  return (start, end) => file.rangeAt(baseOffset + start, baseOffset + end);
+}
+
+/**
+ * Locator over `text`. Without a tree (a clean file), the tree is rebuilt on
+ * the first call — only files that get a diagnostic pay for it — so a large
+ * workspace does not keep thousands of syntax trees on the heap.
+ */
+function treeLocator(doc: Document | undefined, text: string, at: At): Locator {
+  let tree = doc;
+  return (path, part = 'value') => locateIn((tree ??= parseDocument(text, PARSE_OPTIONS)), path, part, at) ?? at(0, Math.min(text.length, firstLineLength(text)));
+}
+
+function collectErrors(doc: Document, at: At): YamlError[] {
+  if (doc.errors.length === 0) return [];
   const openers = unclosedFlowOpeners(doc);
-  const errors: YamlError[] = doc.errors.map((e) => {
+  return doc.errors.map((e) => {
     const opener = e.code === 'BAD_INDENT' ? openers(e.message, e.pos[0]) : undefined;
     if (opener) return { message: opener.message, range: at(opener.offset, opener.offset + 1) };
     return { message: cleanYamlMessage(e.message, e.code), range: at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)) };
   });
-  const wholeDoc = at(0, Math.min(text.length, firstLineLength(text)));
-  const locate: Locator = (path, part = 'value') => locateIn(doc, path, part, at) ?? wholeDoc;
-  if (errors.length > 0) return { value: undefined, errors, locate };
-  let value: unknown;
+}
+
+function toPlain(doc: Document, text: string, at: At): { ok: true; value: unknown } | { ok: false; error: YamlError } {
   try {
-    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return { ok: true, value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const bomb = /alias/i.test(msg);
-    errors.push({
-      message: bomb
-        ? `YAML aliases expand to too much data (more than ${MAX_ALIAS_COUNT} alias expansions): this looks like an alias bomb.`
-        : `YAML could not be converted to data: ${msg}`,
-      range: firstAliasRange(doc, at) ?? wholeDoc,
-    });
-    return { value: undefined, errors, locate };
+    return {
+      ok: false,
+      error: {
+        message: bomb
+          ? `YAML aliases expand to too much data (more than ${MAX_ALIAS_COUNT} alias expansions): this looks like an alias bomb.`
+          : `YAML could not be converted to data: ${msg}`,
+        range: firstAliasRange(doc, at) ?? at(0, Math.min(text.length, firstLineLength(text))),
+      },
+    };
   }
-  return { value, errors, locate };
 }
 
 /**
@@ -76,6 +105,10 @@ export const MAX_FLOW_DEPTH = 256;
 
 /** Offset of the first `[` / `{` nested deeper than MAX_FLOW_DEPTH (quoted strings and comments skipped). */
 function flowDepthExceeded(text: string): number | undefined {
+  let openers = 0;
+  for (let i = text.indexOf('['); i !== -1 && openers <= MAX_FLOW_DEPTH; i = text.indexOf('[', i + 1)) openers++;
+  for (let i = text.indexOf('{'); i !== -1 && openers <= MAX_FLOW_DEPTH; i = text.indexOf('{', i + 1)) openers++;
+  if (openers <= MAX_FLOW_DEPTH) return undefined; // cannot nest deeper than it has openers
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -136,7 +169,7 @@ function unclosedFlowOpeners(doc: Document): (message: string, pos: number) => {
   };
 }
 
-function firstAliasRange(doc: Document, at: (s: number, e: number) => Range): Range | undefined {
+function firstAliasRange(doc: Document, at: At): Range | undefined {
   let found: Range | undefined;
   visit(doc, {
     Alias(_, node) {

@@ -14,11 +14,12 @@
  */
 import type { ParsedWorkspace } from '../parse/index.js';
 import type { Block, Card, JsonSchema, Tool } from '../parse/types.js';
-import { countTokens, isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js';
+import { countTokens, countTokensByParagraph, isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js';
 import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, Program, RenderedBlock, RenderError } from './types.js';
 import type { SourceFile } from '../load/source.js';
+import type { Range } from '../diagnostics/diagnostic.js';
 
 /** More flags than this on one agent is `cohort-explosion` (2^6 = 64 cohorts). */
 export const MAX_COHORT_FLAGS = 6;
@@ -76,7 +77,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
   d.prompt_blocks.forEach((id, i) => {
     const block = p.blocks.get(id);
     // A required block listed again is reported (platform-block-declared), not included twice.
-    if (block && !config.platform.requiredBlocks.includes(id)) blocks.push({ block, required: false, declaredAt: card.locate(['prompt_blocks', i]) });
+    if (block && !config.platform.requiredBlocks.includes(id)) blocks.push(lazyDeclaredAt({ block, required: false }, card, ['prompt_blocks', i]));
   });
   const usedFlags = [...new Set(blocks.map((b) => b.block.data.feature_flag).filter((f): f is string => f !== undefined))].sort();
   const flags = usedFlags.filter((f) => config.flags.includes(f));
@@ -159,7 +160,10 @@ function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding
   for (let i = 0; i < rendered.length; i++) {
     const r = rendered[i]!;
     r.start = text.length;
-    r.tokens = countTokens(r.text + BLOCK_SEPARATOR, encoding);
+    // A block whose render depends on the agent is counted by paragraph, so its
+    // many renders share the counts of their unchanged paragraphs.
+    const segment = r.text + BLOCK_SEPARATOR;
+    r.tokens = contextDependencies(r.block).length > 0 ? countTokensByParagraph(segment, encoding) : countTokens(segment, encoding);
     sum += r.tokens;
     if (i > 0 && !isSafeBoundary(r.text)) safe = false;
     text += r.text + BLOCK_SEPARATOR;
@@ -173,24 +177,32 @@ function agentTools(p: Program, card: Card, subAgents: Card[]): AgentTool[] {
   d.tools.forEach((name, i) => {
     const tool = p.tools.get(name);
     if (!tool) return;
-    out.push({ name, kind: 'tool', description: tool.data.description, parameters: tool.data.parameters, tool, declaredAt: card.locate(['tools', i]) });
+    out.push(lazyDeclaredAt({ name, kind: 'tool', description: tool.data.description, parameters: tool.data.parameters, tool }, card, ['tools', i]));
   });
   const prefix = p.config.data.dispatch.toolPrefix;
   const failsafe = d.dispatch?.intent_count_failsafe ?? false;
   d.sub_agents.forEach((id, i) => {
     const sub = p.cards.get(id);
     if (!sub) return;
-    out.push({
-      name: `${prefix}${id}`,
-      kind: 'sub_agent',
-      description: sub.data.description,
-      parameters: handoffSchema(sub, failsafe),
-      agent: sub,
-      declaredAt: card.locate(['sub_agents', i]),
-    });
+    out.push(
+      lazyDeclaredAt(
+        { name: `${prefix}${id}`, kind: 'sub_agent', description: sub.data.description, parameters: handoffSchema(sub, failsafe), agent: sub },
+        card,
+        ['sub_agents', i],
+      ),
+    );
   });
   void subAgents;
   return out;
+}
+
+/**
+ * Adds `declaredAt` as a getter: locating a YAML node re-parses the file (clean
+ * files keep no syntax tree), so positions are computed only when a rule reports.
+ */
+function lazyDeclaredAt<T extends object>(target: T, card: Card, path: (string | number)[]): T & { declaredAt: Range } {
+  let range: Range | undefined;
+  return Object.defineProperty(target, 'declaredAt', { enumerable: true, get: () => (range ??= card.locate(path)) }) as T & { declaredAt: Range };
 }
 
 export const INTENT_COUNT_SCHEMA: JsonSchema = {

@@ -1,22 +1,44 @@
 /**
  * Strict build-time rendering of block bodies (Handlebars, noEscape, strict):
- * a read the context lacks throws inside Handlebars and comes back here as a
+ * a read the context lacks fails the render and comes back here as a
  * RenderError with the expression's file position — never an empty string.
+ * Three paths, same output: literal bodies are their text; bodies in the common
+ * subset are interpreted from the parsed AST (./interpret.ts); the rest are
+ * compiled by Handlebars.
  */
-import Handlebars from 'handlebars';
 import type { Range } from '../diagnostics/diagnostic.js';
+import { handlebars } from '../parse/template.js';
 import type { Block } from '../parse/types.js';
+import { isInterpretable, tryInterpret } from './interpret.js';
 
-const hbs = Handlebars.create();
+let hbs: ReturnType<typeof import('handlebars')['create']> | undefined;
 const compiled = new WeakMap<Block, HandlebarsTemplateDelegate>();
 
 export type RenderResult = { ok: true; text: string } | { ok: false; message: string; range: Range | undefined };
 
+const interpretable = new WeakMap<Block, boolean>();
+
 export function renderBlock(block: Block, context: Record<string, unknown>): RenderResult {
   const literal = literalText(block);
   if (literal !== undefined) return { ok: true, text: literal };
+  const ast = block.template?.ast;
+  if (ast) {
+    let ok = interpretable.get(block);
+    if (ok === undefined) interpretable.set(block, (ok = isInterpretable(ast)));
+    if (ok) {
+      const r = tryInterpret(ast, context);
+      if (r.ok) return r;
+      return { ok: false, message: r.message, range: r.loc ? bodyRange(block, r.loc.start.line, r.loc.start.column) : undefined };
+    }
+  }
+  return renderCompiled(block, context);
+}
+
+/** The general path: Handlebars' own compiler (templates outside the interpreted subset). */
+function renderCompiled(block: Block, context: Record<string, unknown>): RenderResult {
   let template = compiled.get(block);
   if (!template) {
+    hbs ??= handlebars().create();
     template = hbs.compile(block.body, { strict: true, noEscape: true });
     compiled.set(block, template);
   }
@@ -24,20 +46,27 @@ export function renderBlock(block: Block, context: Record<string, unknown>): Ren
     return { ok: true, text: template(context, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false }) };
   } catch (e) {
     const err = e as { message?: string; lineNumber?: number; column?: number };
-    const bodyLine = block.file.positionAt(block.bodyOffset).line;
-    const range =
-      err.lineNumber !== undefined
-        ? {
-            start: { line: bodyLine + err.lineNumber - 1, column: (err.column ?? 0) + 1 },
-            end: { line: bodyLine + err.lineNumber - 1, column: (err.column ?? 0) + 2 },
-          }
-        : undefined;
+    const range = err.lineNumber !== undefined ? bodyRange(block, err.lineNumber, err.column ?? 0) : undefined;
     return { ok: false, message: String(err.message ?? e).replace(/ - \d+:\d+$/, ''), range };
   }
 }
 
+/** A Handlebars location (1-based line, 0-based column in the body) → a one-character file range. */
+function bodyRange(block: Block, line: number, column: number): Range {
+  const bodyLine = block.file.positionAt(block.bodyOffset).line;
+  return { start: { line: bodyLine + line - 1, column: column + 1 }, end: { line: bodyLine + line - 1, column: column + 2 } };
+}
+
 /** The roots of the context a block's body reads (all of them when it reads `this` at the top). */
+const dependencies = new WeakMap<Block, string[]>();
+
 export function contextDependencies(block: Block): string[] {
+  let deps = dependencies.get(block);
+  if (!deps) dependencies.set(block, (deps = computeDependencies(block)));
+  return deps;
+}
+
+function computeDependencies(block: Block): string[] {
   const t = block.template;
   if (!t) return [];
   const deps = new Set<string>();

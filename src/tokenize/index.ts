@@ -32,14 +32,20 @@ function encoder(encoding: Encoding): Encoder {
   return enc;
 }
 
+/** Exact token count of `text` under `encoding` (memoized by text). */
+export function countTokens(text: string, encoding: Encoding): number {
+  return countSegment(text, encoding);
+}
+
 /**
  * Exact token count of `text` under `encoding`, counted paragraph by paragraph:
  * the text is cut after each run of blank lines that is followed by a safe
  * character (see isSafeBoundary), and each paragraph's count is memoized. The
  * sum is exact because no pre-token spans such a cut; renders of one block for
  * many agents differ in a few paragraphs, and only those are counted again.
+ * (For text that never varies, countTokens is cheaper: one call, one memo entry.)
  */
-export function countTokens(text: string, encoding: Encoding): number {
+export function countTokensByParagraph(text: string, encoding: Encoding): number {
   let total = 0;
   let start = 0;
   let i = text.indexOf('\n\n');

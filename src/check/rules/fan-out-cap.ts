@@ -12,12 +12,12 @@ export const fanOutCap: Rule = {
     for (const card of sortedCards(program)) {
       const { cap, explicit } = effectiveFanOutCap(program, card);
       const subs = card.data.sub_agents.length;
-      const range = explicit ? card.locate(['dispatch', 'fan_out_cap']) : cardAt(card, ['sub_agents'], 'key');
+      const at = () => (explicit ? card.locate(['dispatch', 'fan_out_cap']) : cardAt(card, ['sub_agents'], 'key'));
       const source = explicit ? 'dispatch.fan_out_cap' : 'fan-out cap (config.dispatch.fanOutCap)';
       if (explicit && cap < 1) {
         report({
           file: card.file.path,
-          range,
+          range: at(),
           data: { detail: `Card "${card.data.id}" has dispatch.fan_out_cap ${cap}; it must be at least 1, or no sub-agent call could ever run.` },
           hint: subs > 0 ? `Set dispatch.fan_out_cap to a value from 1 to ${subs}.` : 'Set dispatch.fan_out_cap to 1 or more.',
         });
@@ -25,7 +25,7 @@ export const fanOutCap: Rule = {
         report({
           severity: 'warning',
           file: card.file.path,
-          range,
+          range: at(),
           data: { detail: `Card "${card.data.id}" has a ${source} of ${cap} but only ${plural(subs, 'sub-agent')}, so the cap can never be reached.` },
           hint: `Set dispatch.fan_out_cap: ${subs}.`,
         });

@@ -9,15 +9,13 @@ export const unknownTool: Rule = {
   run(program, report) {
     const names = sortedTools(program).map((t) => t.data.name);
     for (const card of sortedCards(program)) {
-      const entries: { name: string; range: Range }[] = [
-        ...card.data.tools.map((name, i) => ({ name, range: card.locate(['tools', i]) })),
-        ...(card.data.policy.tool_whitelist ?? []).map((name, i) => ({
-          name,
-          range: card.locate(['policy', 'tool_whitelist', i]),
-        })),
+      const entries: { name: string; path: (string | number)[] }[] = [
+        ...card.data.tools.map((name, i) => ({ name, path: ['tools', i] })),
+        ...(card.data.policy.tool_whitelist ?? []).map((name, i) => ({ name, path: ['policy', 'tool_whitelist', i] })),
       ];
-      for (const { name, range } of entries) {
+      for (const { name, path } of entries) {
         if (program.tools.has(name)) continue;
+        const range: Range = card.locate(path);
         const match = closest(name, names);
         const tool = match === undefined ? undefined : program.tools.get(match);
         report({
