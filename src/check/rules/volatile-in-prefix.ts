@@ -4,6 +4,8 @@ import { sortedBlocks } from '../support.js';
 interface Pattern {
   kind: string;
   re: RegExp;
+  /** Cheap test that must pass for `re` to be able to match (most prose has no candidates). */
+  maybe: RegExp;
 }
 
 const DATE = String.raw`\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])`;
@@ -11,11 +13,11 @@ const TIME = String.raw`(?:[01]\d|2[0-3]):[0-5]\d`;
 
 /** In priority order: a match overlapping an earlier pattern's match is not reported again. */
 const PATTERNS: readonly Pattern[] = [
-  { kind: 'a UUID', re: /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g },
-  { kind: 'a timestamp', re: new RegExp(String.raw`\b${DATE}[T ]${TIME}(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?!\w)`, 'g') },
-  { kind: 'a date', re: new RegExp(String.raw`\b${DATE}\b`, 'g') },
-  { kind: 'a time of day', re: new RegExp(String.raw`\b${TIME}:[0-5]\d\b`, 'g') },
-  { kind: 'a Unix timestamp', re: /\b1[5-9]\d{8}(?:\d{3})?\b/g },
+  { kind: 'a UUID', re: /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g, maybe: /-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-/ },
+  { kind: 'a timestamp', re: new RegExp(String.raw`\b${DATE}[T ]${TIME}(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?!\w)`, 'g'), maybe: /\d-[01]\d-/ },
+  { kind: 'a date', re: new RegExp(String.raw`\b${DATE}\b`, 'g'), maybe: /\d-[01]\d-/ },
+  { kind: 'a time of day', re: new RegExp(String.raw`\b${TIME}:[0-5]\d\b`, 'g'), maybe: /\d:[0-5]\d:/ },
+  { kind: 'a Unix timestamp', re: /\b1[5-9]\d{8}(?:\d{3})?\b/g, maybe: /1[5-9]\d{8}/ },
 ];
 
 /** Handlebars comments are not rendered, so literals inside them are harmless. */
@@ -31,9 +33,10 @@ export const volatileInPrefix: Rule = {
   run(program, report) {
     for (const block of sortedBlocks(program)) {
       const body = block.body;
-      const taken: [number, number][] = [...body.matchAll(COMMENT)].map((m) => [m.index!, m.index! + m[0].length]);
+      const taken: [number, number][] = body.includes('{{!') ? [...body.matchAll(COMMENT)].map((m) => [m.index!, m.index! + m[0].length]) : [];
       const found: { start: number; end: number; kind: string; text: string }[] = [];
-      for (const { kind, re } of PATTERNS) {
+      for (const { kind, re, maybe } of PATTERNS) {
+        if (!maybe.test(body)) continue;
         for (const m of body.matchAll(re)) {
           const start = m.index!;
           const end = start + m[0].length;
