@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig, type ConfigLoad } from './load/config.js';
 import type { SourceFile } from './load/source.js';
-import { loadWorkspace } from './load/workspace.js';
+import { loadWorkspace, type FileCache } from './load/workspace.js';
 import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
@@ -31,12 +31,13 @@ export interface CompileOptions {
 
 /** State kept between compiles of the same workspace; token counts are memoized process-wide anyway. */
 export interface CompileCache {
+  files: FileCache;
   parsed: ParseCache;
   config?: { text: string; load: ConfigLoad };
 }
 
 export function createCompileCache(): CompileCache {
-  return { parsed: new Map() };
+  return { files: new Map(), parsed: new Map() };
 }
 
 export interface CompileResult {
@@ -56,7 +57,7 @@ const CONFIG_DEPENDENT = new Set(['unknown-model', 'unknown-flag', 'unused-model
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
-  const [loaded] = await Promise.all([loadWorkspace(root), loadValidators()]);
+  const [loaded] = await Promise.all([loadWorkspace(root, options.cache?.files), loadValidators()]);
   const files = new Map<string, SourceFile>();
   if (loaded.fatal) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: loaded.fatal };
   const ws = loaded.workspace;

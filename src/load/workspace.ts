@@ -11,7 +11,7 @@
  * and is left out; only an unreadable root, or one with none of the workspace's
  * entries (config, cards/, blocks/, schemas/), is fatal.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { DiagnosticBag } from '../diagnostics/diagnostic.js';
@@ -38,7 +38,14 @@ export interface LoadResult {
   fatal: string | undefined;
 }
 
-export async function loadWorkspace(root: string): Promise<LoadResult> {
+/**
+ * Files read by an earlier load, by path, with the size and mtime they had. A
+ * file whose size and mtime are unchanged is not read again, and keeps its
+ * SourceFile object (so later caches keyed by identity still hit). Watch mode.
+ */
+export type FileCache = Map<string, { size: number; mtimeMs: number; file: SourceFile }>;
+
+export async function loadWorkspace(root: string, cache?: FileCache): Promise<LoadResult> {
   const diagnostics = new DiagnosticBag();
   const workspace: Workspace = { root, cards: [], blocks: [], tools: [], configPath: undefined };
   try {
@@ -59,7 +66,7 @@ export async function loadWorkspace(root: string): Promise<LoadResult> {
     return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };
   }
   const read = async (paths: string[], kind: 'yaml' | 'block'): Promise<SourceFile[]> => {
-    const files = await Promise.all(paths.map((p) => readSource(root, p, kind, diagnostics)));
+    const files = await Promise.all(paths.map((p) => (cache ? readCached(root, p, kind, diagnostics, cache) : readSource(root, p, kind, diagnostics))));
     return files.filter((f): f is SourceFile => f !== undefined);
   };
   [workspace.cards, workspace.blocks, workspace.tools] = await Promise.all([
@@ -67,7 +74,26 @@ export async function loadWorkspace(root: string): Promise<LoadResult> {
     read(blockPaths, 'block'),
     read(toolPaths, 'yaml'),
   ]);
+  if (cache) {
+    const live = new Set([...cardPaths, ...blockPaths, ...toolPaths]);
+    for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
+  }
   return { workspace, diagnostics, fatal: undefined };
+}
+
+async function readCached(root: string, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag, cache: FileCache): Promise<SourceFile | undefined> {
+  let s: { size: number; mtimeMs: number } | undefined;
+  try {
+    s = statSync(join(root, path));
+  } catch {
+    s = undefined;
+  }
+  const hit = cache.get(path);
+  if (s && hit && hit.size === s.size && hit.mtimeMs === s.mtimeMs) return hit.file;
+  const file = await readSource(root, path, kind, bag);
+  if (file && s) cache.set(path, { size: s.size, mtimeMs: s.mtimeMs, file });
+  else cache.delete(path);
+  return file;
 }
 
 async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp): Promise<string[]> {
