@@ -74,16 +74,26 @@ export function related(file: { path: string }, range: Range | undefined, messag
 }
 
 /** Cards in id order (Map iteration order is insertion order; do not rely on it). */
-export function sortedCards(program: Program): Card[] {
-  return [...program.cards.values()].sort((a, b) => cmp(a.data.id, b.data.id));
+/** Memoized per program (rules run in sequence over one program; none mutates these lists). */
+function memo<T>(cache: WeakMap<Program, readonly T[]>, program: Program, make: () => T[]): readonly T[] {
+  let v = cache.get(program);
+  if (!v) cache.set(program, (v = Object.freeze(make())));
+  return v;
+}
+const cardsById = new WeakMap<Program, readonly Card[]>();
+const blocksById = new WeakMap<Program, readonly Block[]>();
+const toolsByName = new WeakMap<Program, readonly Tool[]>();
+
+export function sortedCards(program: Program): readonly Card[] {
+  return memo(cardsById, program, () => [...program.cards.values()].sort((a, b) => cmp(a.data.id, b.data.id)));
 }
 
-export function sortedBlocks(program: Program): Block[] {
-  return [...program.blocks.values()].sort((a, b) => cmp(a.data.id, b.data.id));
+export function sortedBlocks(program: Program): readonly Block[] {
+  return memo(blocksById, program, () => [...program.blocks.values()].sort((a, b) => cmp(a.data.id, b.data.id)));
 }
 
-export function sortedTools(program: Program): Tool[] {
-  return [...program.tools.values()].sort((a, b) => cmp(a.data.name, b.data.name));
+export function sortedTools(program: Program): readonly Tool[] {
+  return memo(toolsByName, program, () => [...program.tools.values()].sort((a, b) => cmp(a.data.name, b.data.name)));
 }
 
 export function cmp(a: string, b: string): number {

@@ -95,12 +95,14 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
     for (const ref of blocks) {
       const flag = ref.block.data.feature_flag;
       if (flag !== undefined && !on.includes(flag)) continue;
-      const key = renderKey(ref.block, card, modelId, on);
-      let r = renderCache.get(key);
+      const stable = contextDependencies(ref.block).length === 0;
+      const key = stable ? '' : renderKey(ref.block, card, modelId, on);
+      let r = stable ? stableRenders.get(ref.block) : renderCache.get(key);
       if (!r) {
         const res = renderBlock(ref.block, ctx);
         r = res.ok ? { text: res.text.trim() } : { block: ref.block, message: res.message, range: res.range };
-        renderCache.set(key, r);
+        if (stable) stableRenders.set(ref.block, r);
+        else renderCache.set(key, r);
       }
       if (!('text' in r)) {
         if (!renderErrors.some((e) => e.block === ref.block && e.message === r.message)) renderErrors.push(r);
@@ -134,6 +136,22 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
   };
 }
 
+/**
+ * Renders and counts of blocks that read nothing from the context, by Block
+ * object: parsed blocks keep their identity while their file is unchanged
+ * (watch mode), so these survive across compiles.
+ */
+const stableRenders = new WeakMap<Block, { text: string } | RenderError>();
+const stableCounts = new WeakMap<Block, Map<Encoding, number>>();
+
+function stableTokens(block: Block, text: string, encoding: Encoding): number {
+  let byEncoding = stableCounts.get(block);
+  if (!byEncoding) stableCounts.set(block, (byEncoding = new Map()));
+  let n = byEncoding.get(encoding);
+  if (n === undefined) byEncoding.set(encoding, (n = countTokens(text + BLOCK_SEPARATOR, encoding)));
+  return n;
+}
+
 /** Default cohort first, then by size, then lexicographically. */
 export function flagSubsets(flags: readonly string[]): string[][] {
   const out: string[][] = [];
@@ -161,9 +179,9 @@ function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding
     const r = rendered[i]!;
     r.start = text.length;
     // A block whose render depends on the agent is counted by paragraph, so its
-    // many renders share the counts of their unchanged paragraphs.
-    const segment = r.text + BLOCK_SEPARATOR;
-    r.tokens = contextDependencies(r.block).length > 0 ? countTokensByParagraph(segment, encoding) : countTokens(segment, encoding);
+    // many renders share the counts of their unchanged paragraphs; a block that
+    // renders the same for everyone is counted once per encoding.
+    r.tokens = contextDependencies(r.block).length > 0 ? countTokensByParagraph(r.text + BLOCK_SEPARATOR, encoding) : stableTokens(r.block, r.text, encoding);
     sum += r.tokens;
     if (i > 0 && !isSafeBoundary(r.text)) safe = false;
     text += r.text + BLOCK_SEPARATOR;

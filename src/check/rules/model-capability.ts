@@ -20,14 +20,14 @@ export const modelCapability: Rule = {
         const id = card.data[field];
         if (id === undefined || !Object.prototype.hasOwnProperty.call(models, id)) continue;
         const model = models[id]!;
-        const declared = configRelated(program, ['models', id], `"${id}" declared here`, 'key');
+        const declared = () => configRelated(program, ['models', id], `"${id}" declared here`, 'key');
         if (toolCount > 0 && model.tools === false) {
           report({
             file: card.file.path,
             range: card.locate([field]),
             data: { detail: `Card "${card.data.id}" has ${plural(toolCount, 'tool')}, but its ${field} "${id}" cannot call tools (tools: false in config.models).` },
             hint: 'Choose a model with tools: true.',
-            related: declared,
+            related: declared(),
           });
         } else if (fansOut && model.parallelToolCalls === false) {
           report({
@@ -37,7 +37,7 @@ export const modelCapability: Rule = {
             hint: 'Set dispatch.fan_out_cap: 1, or choose a model with parallelToolCalls: true.',
             related: [
               ...(explicit ? [{ file: card.file.path, range: card.locate(['dispatch', 'fan_out_cap']), message: `fan_out_cap ${cap}` }] : []),
-              ...declared,
+              ...declared(),
             ],
           });
         }

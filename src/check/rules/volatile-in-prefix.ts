@@ -1,3 +1,4 @@
+import type { Block } from '../../parse/types.js';
 import type { Rule } from '../rule.js';
 import { sortedBlocks } from '../support.js';
 
@@ -32,21 +33,7 @@ export const volatileInPrefix: Rule = {
   id: 'volatile-in-prefix',
   run(program, report) {
     for (const block of sortedBlocks(program)) {
-      const body = block.body;
-      const taken: [number, number][] = body.includes('{{!') ? [...body.matchAll(COMMENT)].map((m) => [m.index!, m.index! + m[0].length]) : [];
-      const found: { start: number; end: number; kind: string; text: string }[] = [];
-      for (const { kind, re, maybe } of PATTERNS) {
-        if (!maybe.test(body)) continue;
-        for (const m of body.matchAll(re)) {
-          const start = m.index!;
-          const end = start + m[0].length;
-          if (taken.some(([s, e]) => start < e && s < end)) continue;
-          taken.push([start, end]);
-          found.push({ start, end, kind, text: m[0] });
-        }
-      }
-      found.sort((a, b) => a.start - b.start);
-      for (const f of found) {
+      for (const f of volatileLiterals(block)) {
         const offset = block.bodyOffset + f.start;
         report({
           file: block.file.path,
@@ -61,3 +48,35 @@ export const volatileInPrefix: Rule = {
     }
   },
 };
+
+interface Found {
+  start: number;
+  end: number;
+  kind: string;
+  text: string;
+}
+
+/** The scan depends only on the block's body, so it is memoized by Block (watch mode reuses unchanged blocks). */
+const scanned = new WeakMap<Block, Found[]>();
+
+function volatileLiterals(block: Block): Found[] {
+  let found = scanned.get(block);
+  if (!found) scanned.set(block, (found = scan(block.body)));
+  return found;
+}
+
+function scan(body: string): Found[] {
+  const taken: [number, number][] = body.includes('{{!') ? [...body.matchAll(COMMENT)].map((m) => [m.index!, m.index! + m[0].length]) : [];
+  const found: Found[] = [];
+  for (const { kind, re, maybe } of PATTERNS) {
+    if (!maybe.test(body)) continue;
+    for (const m of body.matchAll(re)) {
+      const start = m.index!;
+      const end = start + m[0].length;
+      if (taken.some(([s, e]) => start < e && s < end)) continue;
+      taken.push([start, end]);
+      found.push({ start, end, kind, text: m[0] });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
