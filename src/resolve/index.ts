@@ -77,7 +77,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
   d.prompt_blocks.forEach((id, i) => {
     const block = p.blocks.get(id);
     // A required block listed again is reported (platform-block-declared), not included twice.
-    if (block && !config.platform.requiredBlocks.includes(id)) blocks.push(lazyDeclaredAt({ block, required: false }, card, ['prompt_blocks', i]));
+    if (block && !config.platform.requiredBlocks.includes(id)) blocks.push({ block, required: false, get declaredAt() { return card.locate(['prompt_blocks', i]); } });
   });
   const usedFlags = [...new Set(blocks.map((b) => b.block.data.feature_flag).filter((f): f is string => f !== undefined))].sort();
   const flags = usedFlags.filter((f) => config.flags.includes(f));
@@ -195,32 +195,26 @@ function agentTools(p: Program, card: Card, subAgents: Card[]): AgentTool[] {
   d.tools.forEach((name, i) => {
     const tool = p.tools.get(name);
     if (!tool) return;
-    out.push(lazyDeclaredAt({ name, kind: 'tool', description: tool.data.description, parameters: tool.data.parameters, tool }, card, ['tools', i]));
+    out.push({ name, kind: 'tool', description: tool.data.description, parameters: tool.data.parameters, tool, get declaredAt() { return card.locate(['tools', i]); } });
   });
   const prefix = p.config.data.dispatch.toolPrefix;
   const failsafe = d.dispatch?.intent_count_failsafe ?? false;
   d.sub_agents.forEach((id, i) => {
     const sub = p.cards.get(id);
     if (!sub) return;
-    out.push(
-      lazyDeclaredAt(
-        { name: `${prefix}${id}`, kind: 'sub_agent', description: sub.data.description, parameters: handoffSchema(sub, failsafe), agent: sub },
-        card,
-        ['sub_agents', i],
-      ),
-    );
+    out.push({
+      name: `${prefix}${id}`,
+      kind: 'sub_agent',
+      description: sub.data.description,
+      parameters: handoffSchema(sub, failsafe),
+      agent: sub,
+      get declaredAt() {
+        return card.locate(['sub_agents', i]);
+      },
+    });
   });
   void subAgents;
   return out;
-}
-
-/**
- * Adds `declaredAt` as a getter: locating a YAML node re-parses the file (clean
- * files keep no syntax tree), so positions are computed only when a rule reports.
- */
-function lazyDeclaredAt<T extends object>(target: T, card: Card, path: (string | number)[]): T & { declaredAt: Range } {
-  let range: Range | undefined;
-  return Object.defineProperty(target, 'declaredAt', { enumerable: true, get: () => (range ??= card.locate(path)) }) as T & { declaredAt: Range };
 }
 
 export const INTENT_COUNT_SCHEMA: JsonSchema = {
