@@ -9,7 +9,10 @@
  */
 import type { Bundle, NeutralTool } from '../bundle/types.js';
 import type { JsonSchema } from '../parse/types.js';
+import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
 import { canonicalJson, compareCodeUnits } from './canonical-json.js';
+import { contentToString } from './content.js';
+import { fragmentsOf, frameOf, literalChunks, tsPiece } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
 import { jsDoc, objectMembers, schemaToType } from './schema-to-ts.js';
 
@@ -22,12 +25,49 @@ interface ArgsType {
 }
 
 export function renderBundleTs(bundle: Bundle): string {
+  return contentToString(bundleTsContent(bundle, createEmitCache()));
+}
+
+/**
+ * bundle.ts as UTF-8 chunks: the declarations, then the bundle literal made of
+ * the per-agent pieces in `cache` (see fragments.ts), then the helpers.
+ */
+export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] {
   const agentIds = Object.keys(bundle.agents).sort(compareCodeUnits);
-  const agents = agentIds.map((id) => bundle.agents[id]!);
+  const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
+  const declarations = declarationsBytes(bundle, agents, cache);
+  const before = `/** The canonical bundle (identical to bundle.json). */\nexport const bundle = `;
+  const literal = literalChunks(frameOf(bundle, cache), agents.map(tsPiece));
+  let after = ` as const;\n\n`;
+  after += `export type Bundle = typeof bundle;\n\n`;
+  after += PROVIDER_TOOLS;
+  if (agentIds.length > 0) after += PROVIDER_TOOL_FUNCTIONS;
+  return [declarations, Buffer.from(before, 'utf8'), ...literal, Buffer.from(after, 'utf8')];
+}
+
+/**
+ * Everything before the literal. It reads only the flags, the tool prefix, the
+ * contracts and each agent's tsKey, so while those are the same (a prompt edit
+ * changes none of them) the text of the last build is reused.
+ */
+function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): Buffer {
   const contractNames = Object.keys(bundle.tools).sort(compareCodeUnits);
-  const args = argsTypes(bundle);
+  const inputs: unknown[] = [bundle.flags.join('\u0000'), bundle.dispatchDefaults.toolPrefix, ...contractNames.map((n) => bundle.tools[n]), ...agents.map(tsKey)];
+  const memo = cache.tsDeclarations;
+  if (memo !== undefined && memo.inputs.length === inputs.length && memo.inputs.every((x, i) => x === inputs[i])) return memo.bytes;
+
+  const agentIds = agents.map((a) => a.id);
+  const previous = memo?.declarations ?? new Map<string, string>();
+  const used = new Map<string, string>();
+  const args = argsTypes(bundle, agents, cache, (typeName, tool, summary, shape) => {
+    const key = `${typeName}\u0000${summary}\u0000${tool.description}\u0000${shape}`;
+    let text = used.get(key) ?? previous.get(key);
+    if (text === undefined) text = declaration(typeName, tool, summary);
+    used.set(key, text);
+    return text;
+  });
   const toolNames = [...args.keys()].sort(compareCodeUnits);
-  const allEvents = agents.flatMap((a) => a.status_events);
+  const allEvents = agents.flatMap((a) => a.entry.status_events);
 
   let out = GENERATED_HEADER;
   out += `/* eslint-disable */\n`;
@@ -44,12 +84,12 @@ export function renderBundleTs(bundle: Bundle): string {
 
   out += `/** The status events each agent can emit (its own and its tools'). */\n`;
   out += `export interface AgentStatusEvents {\n`;
-  for (const a of agents) out += `  ${JSON.stringify(a.id)}:${stringUnion(a.status_events, '    ')};\n`;
+  for (const a of agents) out += (a.statusLine ??= `  ${JSON.stringify(a.id)}:${stringUnion(a.entry.status_events, '    ')};\n`);
   out += `}\n\n`;
 
   out += `/** The tools each agent's model sees (own tools, then one per sub-agent). */\n`;
   out += `export interface AgentToolNames {\n`;
-  for (const a of agents) out += `  ${JSON.stringify(a.id)}:${stringUnion(a.tools.neutral.map((t) => t.name), '    ')};\n`;
+  for (const a of agents) out += (a.toolNamesLine ??= `  ${JSON.stringify(a.id)}:${stringUnion(a.entry.tools.neutral.map((t) => t.name), '    ')};\n`);
   out += `}\n\n`;
 
   for (const name of toolNames) out += args.get(name)!.declarations;
@@ -72,14 +112,19 @@ export function renderBundleTs(bundle: Bundle): string {
   }
   out += `}\n\n`;
 
-  out += `/** The canonical bundle (identical to bundle.json). */\n`;
-  // In an object literal `"__proto__": x` would set the prototype; a computed key keeps it data.
-  const literal = canonicalJson(bundle).trimEnd().replace(/^(\s*)"__proto__": /gm, '$1["__proto__"]: ');
-  out += `export const bundle = ${literal} as const;\n\n`;
-  out += `export type Bundle = typeof bundle;\n\n`;
-  out += PROVIDER_TOOLS;
-  if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
-  return out;
+  const bytes = Buffer.from(out, 'utf8');
+  cache.tsDeclarations = { inputs, bytes, declarations: used };
+  return bytes;
+}
+
+/** What of an agent's entry bundle.ts declares: id, status events, and each tool's name, description and parameter shape. */
+function tsKey(a: AgentFragments): string {
+  if (a.tsKey === undefined) {
+    const tools = a.entry.tools.neutral;
+    a.shapes ??= tools.map((t) => canonicalJson(t.parameters));
+    a.tsKey = JSON.stringify([a.id, a.entry.status_events, tools.map((t, i) => [t.name, t.description, a.shapes![i]])]);
+  }
+  return a.tsKey;
 }
 
 const ENVELOPE_TYPES = `/** The result of an envelope-backed tool (context service). */
@@ -130,41 +175,52 @@ export function neutralTools<A extends AgentId>(agent: A): DeepMutable<Bundle['a
  * agents (e.g. an ask_* tool under two orchestrators, only one with the
  * intent-count failsafe) gets one interface per variant and a union alias.
  */
-function argsTypes(bundle: Bundle): Map<string, ArgsType> {
+type Declare = (typeName: string, tool: NeutralTool, summary: string, shape: string) => string;
+
+function argsTypes(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache, declare: Declare): Map<string, ArgsType> {
   const variants = new Map<string, Map<string, NeutralTool>>();
-  const add = (tool: NeutralTool): void => {
+  const add = (tool: NeutralTool, shape: string): void => {
     let byShape = variants.get(tool.name);
     if (!byShape) variants.set(tool.name, (byShape = new Map()));
-    const shape = canonicalJson(tool.parameters);
     if (!byShape.has(shape)) byShape.set(shape, tool);
   };
-  for (const name of Object.keys(bundle.tools).sort(compareCodeUnits)) add(bundle.tools[name]!);
-  for (const id of Object.keys(bundle.agents).sort(compareCodeUnits)) {
-    for (const tool of bundle.agents[id]!.tools.neutral) add(tool);
+  for (const name of Object.keys(bundle.tools).sort(compareCodeUnits)) add(bundle.tools[name]!, shapeOf(bundle.tools[name]!.parameters, cache));
+  for (const a of agents) {
+    const tools = a.entry.tools.neutral;
+    a.shapes ??= tools.map((t) => canonicalJson(t.parameters));
+    tools.forEach((tool, i) => add(tool, a.shapes![i]!));
   }
 
   const allocate = nameAllocator();
   const out = new Map<string, ArgsType>();
   for (const name of [...variants.keys()].sort(compareCodeUnits)) {
-    const tools = [...variants.get(name)!.values()];
+    const tools = [...variants.get(name)!.entries()];
     const base = argsTypeBase(name);
     if (tools.length === 1) {
       const typeName = allocate(base);
-      out.set(name, { name: typeName, declarations: declaration(typeName, tools[0]!, `Arguments of \`${name}\`.`) });
+      const [shape, tool] = tools[0]!;
+      out.set(name, { name: typeName, declarations: declare(typeName, tool, `Arguments of \`${name}\`.`, shape) });
       continue;
     }
     const typeName = allocate(base);
     let declarations = '';
     const names: string[] = [];
-    tools.forEach((tool, i) => {
+    tools.forEach(([shape, tool], i) => {
       const variantName = allocate(`${base}Variant${i + 1}`);
       names.push(variantName);
-      declarations += declaration(variantName, tool, `Arguments of \`${name}\` (variant ${i + 1}: agents disagree on its parameters).`);
+      declarations += declare(variantName, tool, `Arguments of \`${name}\` (variant ${i + 1}: agents disagree on its parameters).`, shape);
     });
     declarations += `/** Arguments of \`${name}\`. */\nexport type ${typeName} = ${names.join(' | ')};\n\n`;
     out.set(name, { name: typeName, declarations });
   }
   return out;
+}
+
+/** Canonical JSON of a schema, memoized by the schema object (never mutated once in a bundle). */
+function shapeOf(schema: JsonSchema, cache: EmitCache): string {
+  let shape = cache.shapes.get(schema);
+  if (shape === undefined) cache.shapes.set(schema, (shape = canonicalJson(schema)));
+  return shape;
 }
 
 function declaration(typeName: string, tool: NeutralTool, summary: string): string {

@@ -24,14 +24,25 @@ import {
 import type { JsonSchema, ModelEntry, Tool } from '../parse/types.js';
 import { handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
+import { hashPieces } from './bundle-hash.js';
+import { agentInputsKey, createEmitCache, identity, useConfig, type EmitCache } from './cache.js';
 import { canonicalJson, compareCodeUnits, sha256Hex, sortKeysDeep } from './canonical-json.js';
+import { fragmentsOf, jsonPiece, makeFrame, withHash } from './fragments.js';
 import { toOpenAIStrictParameters } from './openai-strict.js';
 
-export function createBundle(program: Program, agentcVersion: string): Bundle {
+/**
+ * With a cache (watch mode), an agent whose inputs are unchanged keeps its entry
+ * object, and the hash is streamed over its cached serialization: the work is
+ * proportional to what changed plus one pass of hashing. Without one, the same
+ * bytes from scratch.
+ */
+export function createBundle(program: Program, agentcVersion: string, cache: EmitCache = createEmitCache()): Bundle {
   const config = program.config.data;
+  useConfig(cache, config, agentcVersion);
   const agents: Record<string, BundleAgent> = {};
   const usedModels = new Set<string>();
   const usedTools = new Map<string, Tool>();
+  const entries: EmitCache['entries'] = new Map();
 
   for (const id of [...program.agents.keys()].sort(compareCodeUnits)) {
     const agent = program.agents.get(id)!;
@@ -42,27 +53,51 @@ export function createBundle(program: Program, agentcVersion: string): Bundle {
     for (const t of agent.tools) {
       if (t.kind === 'tool' && t.tool !== undefined) usedTools.set(t.tool.data.name, t.tool);
     }
-    setOwn(agents, id, createAgent(program, agent));
+    const key = agentInputsKey(agent);
+    const hit = cache.entries.get(id);
+    const entry = hit !== undefined && hit.key === key ? hit.entry : sortKeysDeep(createAgent(program, agent));
+    entries.set(id, { key, entry });
+    setOwn(agents, id, entry);
   }
+  cache.entries = entries;
 
   const models: Record<string, BundleModel> = {};
-  for (const id of [...usedModels].sort(compareCodeUnits)) setOwn(models, id, bundleModel(config.models[id]!));
+  for (const id of [...usedModels].sort(compareCodeUnits)) {
+    let model = cache.models.get(id);
+    if (model === undefined) cache.models.set(id, (model = sortKeysDeep(bundleModel(config.models[id]!))));
+    setOwn(models, id, model);
+  }
 
   const tools: Record<string, BundleToolContract> = {};
-  for (const name of [...usedTools.keys()].sort(compareCodeUnits)) setOwn(tools, name, toolContract(usedTools.get(name)!));
+  for (const name of [...usedTools.keys()].sort(compareCodeUnits)) {
+    const tool = usedTools.get(name)!;
+    let contract = cache.contracts.get(tool);
+    if (contract === undefined) cache.contracts.set(tool, (contract = sortKeysDeep(toolContract(tool))));
+    setOwn(tools, name, contract);
+  }
 
-  const unhashed: Bundle = sortKeysDeep({
-    formatVersion: BUNDLE_FORMAT_VERSION,
+  // Keys in sorted order (agentcVersion < agents < dispatchDefaults < … < tools), as sortKeysDeep would.
+  const unhashed: Bundle = {
     agentcVersion,
+    agents,
+    dispatchDefaults: sortKeysDeep({ toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap }),
+    dynamicContext: sortKeysDeep({ fields: [...config.dynamicContext.fields], template: config.dynamicContext.template }),
+    flags: [...config.flags],
+    formatVersion: BUNDLE_FORMAT_VERSION,
     hash: '',
     models,
-    flags: [...config.flags],
-    dynamicContext: { fields: [...config.dynamicContext.fields], template: config.dynamicContext.template },
-    dispatchDefaults: { toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap },
     tools,
-    agents,
-  });
-  return { ...unhashed, hash: bundleHash(unhashed) };
+  };
+  const ids = Object.keys(agents);
+  // The frame is made from the config (configKey), the models (fixed per config) and the contracts.
+  const frameKey = `${cache.configKey}\u0000${ids.length > 0}\u0000${Object.keys(models).join(',')}\u0000${Object.values(tools).map(identity).join(',')}`;
+  if (cache.frameMemo?.key !== frameKey) cache.frameMemo = { key: frameKey, frame: makeFrame(unhashed, ids.length) };
+  const frame = cache.frameMemo.frame;
+  const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, agents[id]!)));
+  const hash = hashPieces(frame, pieces, cache);
+  const bundle: Bundle = { ...unhashed, hash };
+  cache.frames.set(bundle, withHash(frame, hash));
+  return bundle;
 }
 
 /** SHA-256 of the canonical JSON of the bundle with `hash` set to "". */

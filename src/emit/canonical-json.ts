@@ -49,7 +49,10 @@ export function canonicalJson(value: unknown): string {
   return `${JSON.stringify(sortKeysDeep(value), null, 2)}\n`;
 }
 
-/** Lowercase hex SHA-256 of the UTF-8 bytes of `text`. */
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+/** Lowercase hex SHA-256 of the UTF-8 bytes of `text`, or of the bytes of `chunks` in order. */
+export function sha256Hex(text: string | readonly Uint8Array[]): string {
+  if (typeof text === 'string') return createHash('sha256').update(text, 'utf8').digest('hex');
+  const hash = createHash('sha256');
+  for (const chunk of text) hash.update(chunk);
+  return hash.digest('hex');
 }

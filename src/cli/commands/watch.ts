@@ -3,8 +3,10 @@
  * tool contracts or the config, until interrupted.
  *
  * Invariants:
- * - Incremental: unchanged files are not re-parsed (CompileCache) and unchanged
- *   text is not re-tokenized (token counts are memoized for the process).
+ * - Incremental: unchanged files are not re-parsed (CompileCache), unchanged
+ *   text is not re-tokenized (token counts are memoized for the process), an
+ *   agent whose inputs are unchanged is not re-emitted (EmitCache), and files
+ *   already written are neither read back nor rewritten (its WriteCache).
  * - Changes are debounced; a change during a build schedules one more build.
  * - A build with errors prints its diagnostics and leaves the output untouched;
  *   the watcher keeps running and recovers on the next good build.
@@ -16,9 +18,12 @@ import { resolve } from 'node:path';
 import { compile, createCompileCache } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import type { ReportFormat } from '../../diagnostics/render/index.js';
+import { createBundle } from '../../emit/bundle.js';
+import { createEmitCache } from '../../emit/cache.js';
 import { emitFiles } from '../../emit/files.js';
 import { writeOutput } from '../../emit/write.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
+import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
 import { DEFAULT_OUT_DIR, displayDir, printDiagnostics } from './build.js';
 
@@ -39,23 +44,26 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   const shown = displayDir(outDir, io.cwd);
   const format: ReportFormat = opts.format ?? (io.isTTY ? 'pretty' : 'text');
   const cache = createCompileCache();
+  const emitCache = createEmitCache();
   const debounceMs = opts.debounceMs ?? 80;
 
   const build = async (reason: string): Promise<void> => {
     const t0 = performance.now();
-    const result = await compile({ root, bundle: true, cache });
+    // The bundle is made here, with the emit cache (compile would make it from scratch).
+    const result = await compile({ root, cache });
     if (result.fatal !== undefined) {
       io.stdout(`build: failed (${reason}): ${result.fatal}\n`);
       return;
     }
     await printDiagnostics(result, format, root, io);
     const { errors, warnings } = countBySeverity(result.diagnostics);
-    if (errors > 0 || !result.bundle) {
+    if (errors > 0 || !result.program) {
       io.stdout(`build: ${errors} error${errors === 1 ? '' : 's'} (${reason}); ${shown} left as it was. Watching for changes…\n`);
       return;
     }
     try {
-      const w = await writeOutput(outDir, emitFiles(result.bundle));
+      const bundle = createBundle(result.program, AGENTC_VERSION, emitCache);
+      const w = await writeOutput(outDir, emitFiles(bundle, emitCache), undefined, emitCache.written);
       const ms = Math.round(performance.now() - t0);
       const warn = warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
       io.stdout(`build: ok in ${ms} ms (${reason}): wrote ${w.written.length} file${w.written.length === 1 ? '' : 's'}, ${w.unchanged.length} unchanged${warn}.\n`);

@@ -1,0 +1,133 @@
+/**
+ * What emission keeps between builds of one workspace (`agentc build --watch`),
+ * so that a one-block edit re-emits only the agents it touches.
+ *
+ * Every emit function takes the cache as an option; without one it works on a
+ * fresh cache and produces the same bytes (test/emit/incremental.test.ts).
+ *
+ * Soundness rests on two invariants:
+ * - Parsed Card / Block / Tool objects are never mutated, and a file whose text
+ *   changed is parsed into a new object (src/parse/index.ts, ParseCache). So an
+ *   agent's bundle entry is a pure function of the identities listed by
+ *   `agentInputsKey` plus the config (`configKey`), which resets everything.
+ * - Bundle entries, models and contracts the cache hands out are never mutated;
+ *   fragments made from an entry are looked up by the entry's identity.
+ */
+import type { Bundle, BundleAgent, BundleModel, BundleToolContract } from '../bundle/types.js';
+import type { ResolvedConfig, Tool } from '../parse/types.js';
+import type { Agent } from '../resolve/types.js';
+import type { HashCheckpoints } from './bundle-hash.js';
+import { createWriteCache, type WriteCache } from './write.js';
+
+export interface EmitCache {
+  /** The config and agentc version the entries below were made under. */
+  configKey: string | undefined;
+  /** By agent id: the key of the agent's inputs and the (key-sorted) entry made from them. */
+  entries: Map<string, { key: string; entry: BundleAgent }>;
+  /** By model id, valid while configKey holds. */
+  models: Map<string, BundleModel>;
+  /** Key-sorted contract per parsed tool. */
+  contracts: WeakMap<Tool, BundleToolContract>;
+  /** Serialized pieces and generated text per bundle entry (see fragments.ts). */
+  fragments: WeakMap<BundleAgent, AgentFragments>;
+  /** Canonical JSON of a schema object (bundle.ts groups tools by parameter shape). */
+  shapes: WeakMap<object, string>;
+  /** bundle.json around the agents member, per bundle createBundle made. */
+  frames: WeakMap<Bundle, BundleFrame>;
+  /** Frames by the identities they are made from (see createBundle). */
+  frameMemo: { key: string; frame: BundleFrame } | undefined;
+  /** Hash states in front of each piece of the last bundle. */
+  hashCheckpoints: HashCheckpoints | undefined;
+  /** bundle.ts declarations (see bundle-ts.ts). */
+  tsDeclarations: TsDeclarationsMemo | undefined;
+  /** What writeOutput last wrote. */
+  written: WriteCache;
+}
+
+/** The part of bundle.ts before the literal, and what it was made from. */
+export interface TsDeclarationsMemo {
+  /** Flags, tool prefix, contracts (by identity) and every agent's tsKey, joined. */
+  inputs: readonly unknown[];
+  /** UTF-8 text. */
+  bytes: Buffer;
+  /** Each tool declaration by its own inputs, kept while used. */
+  declarations: Map<string, string>;
+}
+
+/** canonicalJson(bundle) === head + pieces joined by ",\n" + tail (pieces: one per agent, see fragments.ts). */
+export interface BundleFrame {
+  head: string;
+  tail: string;
+}
+
+export interface AgentFragments {
+  id: string;
+  entry: BundleAgent;
+  /** `    "<id>": {…}`: the agent's member of bundle.json's `agents`, UTF-8. */
+  json?: Buffer;
+  /** The same for the bundle.ts literal ("__proto__" keys computed); `=== json` when there are none. */
+  ts?: Buffer;
+  /** Canonical JSON of each neutral tool's parameters, in tool order. */
+  shapes?: string[];
+  /** This agent's members of AgentStatusEvents and AgentToolNames in bundle.ts. */
+  statusLine?: string;
+  toolNamesLine?: string;
+  /** Everything of the entry that bundle.ts declares (events, tool names, descriptions, shapes). */
+  tsKey?: string;
+  /** Prompt files (path, text), valid for the model object they were rendered with. */
+  prompts?: { model: BundleModel | undefined; files: [string, string][] };
+}
+
+export function createEmitCache(): EmitCache {
+  return {
+    configKey: undefined,
+    entries: new Map(),
+    models: new Map(),
+    contracts: new WeakMap(),
+    fragments: new WeakMap(),
+    shapes: new WeakMap(),
+    frames: new WeakMap(),
+    frameMemo: undefined,
+    hashCheckpoints: undefined,
+    tsDeclarations: undefined,
+    written: createWriteCache(),
+  };
+}
+
+/** Forgets every entry and model when the config or the agentc version changed. */
+export function useConfig(cache: EmitCache, config: ResolvedConfig, agentcVersion: string): void {
+  const key = `${agentcVersion}\u0000${JSON.stringify(config)}`;
+  if (cache.configKey === key) return;
+  cache.configKey = key;
+  cache.entries.clear();
+  cache.models.clear();
+}
+
+const identities = new WeakMap<object, number>();
+let lastIdentity = 0;
+
+/** A number per object, for as long as the object lives. */
+export function identity(o: object): number {
+  let n = identities.get(o);
+  if (n === undefined) identities.set(o, (n = ++lastIdentity));
+  return n;
+}
+
+/**
+ * Everything an agent's bundle entry is made from, besides the config: its card,
+ * the blocks of its prompt (rendered against card, sub-agents, tools, config),
+ * its tool contracts and its sub-agents' cards (ask_* descriptions, handoff
+ * schemas, policies). Equal keys under the same config give equal entries.
+ */
+export function agentInputsKey(agent: Agent): string {
+  let key = `c${identity(agent.card)}|${agent.modelId ?? ''}|b`;
+  for (const b of agent.blocks) key += `${identity(b.block)}${b.required ? 'r' : ''},`;
+  key += '|t';
+  for (const t of agent.tools) {
+    const target = t.kind === 'tool' ? t.tool : t.agent;
+    key += `${t.kind === 'tool' ? 'T' : 'A'}${target ? identity(target) : '-'}=${t.name},`;
+  }
+  key += '|s';
+  for (const s of agent.subAgents) key += `${identity(s)},`;
+  return key;
+}

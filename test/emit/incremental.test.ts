@@ -1,0 +1,119 @@
+/**
+ * Incremental emission (watch mode): with an EmitCache, createBundle keeps the
+ * entry of every agent whose inputs are unchanged, and emitFiles / writeOutput
+ * reuse what they made and wrote — while producing exactly the bytes of a build
+ * from scratch.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bundle } from '../../src/bundle/types.js';
+import { compile, createCompileCache, type CompileCache } from '../../src/compile.js';
+import { bundleHash, createBundle } from '../../src/emit/bundle.js';
+import { createEmitCache, type EmitCache } from '../../src/emit/cache.js';
+import { contentToString, type FileContent } from '../../src/emit/content.js';
+import { emitFiles } from '../../src/emit/files.js';
+import { copyFixture } from './helpers/workspace.js';
+
+const SHARED_BLOCK = '---\ncategory: instructions\nowner: platform\n---\nKeep every answer short and friendly.\n';
+
+let ws: string;
+let compileCache: CompileCache;
+let cache: EmitCache;
+let bundle: Bundle;
+
+beforeAll(async () => {
+  ws = await copyFixture();
+  // A block used by exactly two of the three agents.
+  await writeFile(join(ws, 'blocks/platform/shared-tone.md'), SHARED_BLOCK);
+  await edit('cards/billing.yaml', (t) => t.replace('prompt_blocks: [instructions-billing]', 'prompt_blocks: [instructions-billing, shared-tone]'));
+  await edit('cards/travel.yaml', (t) => t.replace('prompt_blocks: [instructions-travel,', 'prompt_blocks: [shared-tone, instructions-travel,'));
+  compileCache = createCompileCache();
+  cache = createEmitCache();
+  bundle = await rebuild();
+}, 60_000);
+afterAll(() => rm(ws, { recursive: true, force: true }));
+
+async function edit(rel: string, change: (text: string) => string): Promise<void> {
+  const path = join(ws, rel);
+  await writeFile(path, change(await readFile(path, 'utf8')));
+}
+
+/** A cached build, checked byte for byte against a build from scratch. */
+async function rebuild(): Promise<Bundle> {
+  const result = await compile({ root: ws, cache: compileCache });
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  const cached = createBundle(result.program!, '0.0.0-test', cache);
+  const fresh = createBundle((await compile({ root: ws })).program!, '0.0.0-test');
+  expect(cached.hash).toBe(bundleHash(cached));
+  expect(cached).toEqual(fresh);
+  expect(JSON.stringify(cached)).toBe(JSON.stringify(fresh)); // key order too
+  const files = emitFiles(cached, cache);
+  expect(strings(files)).toEqual(emitFiles(fresh));
+  return cached;
+}
+
+function strings(files: Map<string, FileContent>): Map<string, string> {
+  return new Map([...files].map(([path, content]) => [path, contentToString(content)]));
+}
+
+/** Agent ids whose entry is a new object (recomputed) in `next`. */
+function recomputed(before: Bundle, next: Bundle): string[] {
+  return Object.keys(next.agents).filter((id) => before.agents[id] !== next.agents[id]);
+}
+
+describe('incremental emission', () => {
+  it('reuses every entry when nothing changed', async () => {
+    const next = await rebuild();
+    expect(recomputed(bundle, next)).toEqual([]);
+    expect(next.hash).toBe(bundle.hash);
+    bundle = next;
+  });
+
+  it('a block edit recomputes exactly the agents whose prompt has it', async () => {
+    await edit('blocks/platform/shared-tone.md', (t) => t.replace('short', 'very short'));
+    const next = await rebuild();
+    expect(recomputed(bundle, next)).toEqual(['billing', 'travel']);
+    expect(next.agents.billing!.prefixes[0]!.text).toContain('very short');
+    expect(next.hash).not.toBe(bundle.hash);
+    bundle = next;
+  });
+
+  it("a sub-agent's description changes its parent's ask_* tool", async () => {
+    await edit('cards/billing.yaml', (t) => t.replace('description: Invoices and payments', 'description: All invoices and payments'));
+    const next = await rebuild();
+    expect(recomputed(bundle, next)).toEqual(['billing', 'concierge']);
+    const ask = next.agents.concierge!.tools.neutral.find((t) => t.name === 'ask_billing')!;
+    expect(ask.description).toMatch(/^All invoices and payments/);
+    bundle = next;
+  });
+
+  it("a tool contract edit recomputes the agents that use it", async () => {
+    await edit('schemas/tools/search_trips.yaml', (t) => t.replace(/description: (.*)/, 'description: Changed. $1'));
+    const next = await rebuild();
+    expect(recomputed(bundle, next)).toEqual(['travel']);
+    bundle = next;
+  });
+
+  it('a config edit recomputes everything', async () => {
+    await edit('agentc.config.ts', (t) => t.replace('Locale: {{locale}}', 'Locale: {{locale}}!'));
+    const next = await rebuild();
+    expect(recomputed(bundle, next).sort()).toEqual(['billing', 'concierge', 'travel']);
+    expect(next.agents.travel!.suffix_template).toContain('{{locale}}!');
+    bundle = next;
+  });
+
+  it('adding and removing an agent gives the same bytes as from scratch (hash resumes correctly)', async () => {
+    await writeFile(
+      join(ws, 'cards/aardvark.yaml'),
+      (await readFile(join(ws, 'cards/travel.yaml'), 'utf8')).replace('id: travel', 'id: aardvark'),
+    );
+    const added = await rebuild();
+    expect(Object.keys(added.agents)).toEqual(['aardvark', 'billing', 'concierge', 'travel']);
+    await rm(join(ws, 'cards/aardvark.yaml'));
+    const removed = await rebuild();
+    expect(Object.keys(removed.agents)).toEqual(['billing', 'concierge', 'travel']);
+    expect(recomputed(bundle, removed)).toEqual([]);
+    expect(removed.hash).toBe(bundle.hash);
+  });
+});
