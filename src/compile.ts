@@ -52,8 +52,6 @@ export interface CompileResult {
   fatal: string | undefined;
 }
 
-/** Rules whose findings are noise when the config failed to load (every reference to it would fail). */
-const CONFIG_DEPENDENT = new Set(['unknown-model', 'unknown-flag', 'unused-model', 'model-capability', 'prompt-budget', 'platform-block-owner', 'dynamic-in-prefix', 'unknown-block']);
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
@@ -71,7 +69,6 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   bag.push(...runChecks(program));
 
   let diagnostics = applyRuleSettings(bag.items, parsed.config.data.rules);
-  if (config?.error) diagnostics = diagnostics.filter((d) => !CONFIG_DEPENDENT.has(d.rule));
   diagnostics = sortDiagnostics(dedupeDiagnostics(diagnostics));
   const hasError = diagnostics.some((d) => d.severity === 'error');
   const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;

@@ -41,7 +41,8 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
     .version(AGENTC_VERSION, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .addHelpText('after', '\nExample:\n  agentc check                 check the workspace in the current directory\n\nAlso: agentc build --check (CI: fail when generated/ is stale), agentc prompt <agent>,\nand agentc <command> --help for each command\'s options and example.\n');
 
   const cwdOption = () => new Option('--cwd <dir>', 'workspace root').default('.');
   const root = (opts: { cwd: string }) => resolve(io.cwd, opts.cwd);

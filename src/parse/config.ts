@@ -34,7 +34,8 @@ export function parseConfig(file: SourceFile | undefined, value: unknown, bag: D
       range: locate([]),
       data: { detail: `${file.path} must export a config object as its default export (export default defineConfig({ … })).` },
     });
-    return result;
+    // Its values are unknown, not the defaults: rules that read the config stand down.
+    return { ...result, file: undefined };
   }
   const bad = validateFormat('config', value, { file: file.path, locate, subject: 'the config' }, bag);
   // Reported, not dropped: dropping `models` for one Infinity would turn every card's model into an unknown one.

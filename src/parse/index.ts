@@ -8,12 +8,25 @@ import { parseCard } from './card.js';
 import { parseConfig } from './config.js';
 import { parseTool } from './tool.js';
 import type { Block, Card, ConfigFile, Tool } from './types.js';
+import { stemOf } from './util.js';
 
 export interface ParsedWorkspace {
   cards: Card[];
   blocks: Block[];
   tools: Tool[];
   config: ConfigFile;
+  /**
+   * File stems of cards, blocks and tools that exist but did not parse. Their
+   * ids are unknown, so references to the stem are not "unknown" (the file's own
+   * error says what is wrong) and nothing can be called unused.
+   */
+  unparsed: Unparsed;
+}
+
+export interface Unparsed {
+  cards: Set<string>;
+  blocks: Set<string>;
+  tools: Set<string>;
 }
 
 /**
@@ -33,7 +46,6 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
       ...(config.error.hint ? { hint: config.error.hint } : {}),
     });
   }
-  const present = <T>(x: T | undefined): x is T => x !== undefined;
   const cached = <T extends Card | Block | Tool>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined) => (f: SourceFile): T | undefined => {
     if (!cache) return parse(f, bag);
     const hit = cache.get(f.path);
@@ -51,10 +63,18 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     const live = new Set([...ws.cards, ...ws.blocks, ...ws.tools].map((f) => f.path));
     for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
   }
+  const unparsed: Unparsed = { cards: new Set(), blocks: new Set(), tools: new Set() };
+  const all = <T>(files: SourceFile[], parse: (f: SourceFile) => T | undefined, failed: Set<string>): T[] =>
+    files.flatMap((f) => {
+      const r = parse(f);
+      if (r === undefined) failed.add(stemOf(f.path));
+      return r === undefined ? [] : [r];
+    });
   return {
-    cards: ws.cards.map(cached(parseCard)).filter(present),
-    blocks: ws.blocks.map(cached(parseBlock)).filter(present),
-    tools: ws.tools.map(cached(parseTool)).filter(present),
+    unparsed,
+    cards: all(ws.cards, cached(parseCard), unparsed.cards),
+    blocks: all(ws.blocks, cached(parseBlock), unparsed.blocks),
+    tools: all(ws.tools, cached(parseTool), unparsed.tools),
     config: parseConfig(config?.error ? undefined : config?.file, config?.value, bag),
   };
 }

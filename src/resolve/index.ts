@@ -50,7 +50,7 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     }
   }
 
-  const program: Program = { root, config: parsed.config, cards, blocks, tools, duplicates, files, agents: new Map(), parents };
+  const program: Program = { root, config: parsed.config, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed };
   const renderCache = new Map<string, { text: string } | RenderError>();
   for (const card of [...cards.values()].sort(byId)) {
     program.agents.set(card.data.id, resolveAgent(program, card, renderCache));
@@ -95,6 +95,8 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
     for (const ref of blocks) {
       const flag = ref.block.data.feature_flag;
       if (flag !== undefined && !on.includes(flag)) continue;
+      // A body that did not parse has its template-syntax error; rendering it would only fail again (slowly).
+      if (!ref.block.template) continue;
       const stable = contextDependencies(ref.block).length === 0;
       const key = stable ? '' : renderKey(ref.block, card, modelId, on);
       let r = stable ? stableRenders.get(ref.block) : renderCache.get(key);

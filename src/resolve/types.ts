@@ -7,6 +7,7 @@ import type { Range } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { Block, Card, ConfigFile, JsonSchema, ModelEntry, Tool } from '../parse/types.js';
 import type { Encoding } from '../tokenize/index.js';
+import type { Unparsed } from '../parse/index.js';
 
 export interface Program {
   root: string;
@@ -23,6 +24,8 @@ export interface Program {
   agents: Map<string, Agent>;
   /** Card id → ids of the cards that list it in sub_agents. */
   parents: Map<string, string[]>;
+  /** Stems of files that did not parse (see ParsedWorkspace.unparsed). */
+  unparsed: Unparsed;
 }
 
 export interface Agent {

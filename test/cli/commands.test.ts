@@ -32,7 +32,7 @@ describe('--help', () => {
   });
 
   // SPEC §6 "Every command: … --help with an example": the top-level help has none (src/cli/main.ts adds examples per command only).
-  it.fails('BUG: agentc --help includes an example too', async () => {
+  it('agentc --help includes an example too', async () => {
     expect((await runCli(['--help'])).stdout).toContain('Example:');
   });
 

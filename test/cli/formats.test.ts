@@ -182,7 +182,7 @@ describe('-o FILE', () => {
   });
 
   // src/cli/commands/check.ts: writeFile's ENOENT escapes to main(), which reports "internal error … This is a bug in agentc".
-  it.fails('BUG: an unwritable output path is reported as a usage problem, not as an agentc bug', async () => {
+  it('an unwritable output path is reported as a usage problem, not as an agentc bug', async () => {
     const out = join(dir, 'no-such-dir', 'deeper', 'report.json');
     const r = await check(['--format', 'json', '-o', out]);
     expect(existsSync(out)).toBe(false);
@@ -204,7 +204,7 @@ describe('hostile text in diagnostics', () => {
   });
 
   // src/diagnostics/render/github.ts escapes %, CR and LF but passes ESC and BEL through (the Actions log renders ANSI).
-  it.fails('BUG: github: no raw control characters (ESC, BEL) in workflow commands', async () => {
+  it('github: no raw control characters (ESC, BEL) in workflow commands', async () => {
     expect((await run('github')).stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
   });
 

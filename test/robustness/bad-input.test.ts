@@ -348,7 +348,7 @@ describe('hostile keys and names', () => {
     await expectFindings(dir, [{ rule: 'schema', file: 'schemas/tools/get_user_points.yaml', start: [2, 7], end: [2, 23] }]);
   });
 
-  it.fails('BUG: hints never suggest creating a file outside the workspace (blocks/../../etc/passwd.md)', async () => {
+  it('hints never suggest creating a file outside the workspace (blocks/../../etc/passwd.md)', async () => {
     const dir = await copyExample();
     await edit(dir, REWARDS, (t) => t.replace('  - persona-rewards', '  - ../../etc/passwd').replace('tools: [get_user_points,', 'tools: [../../etc/passwd,'));
     const { diagnostics } = await compile({ root: dir });
@@ -523,7 +523,7 @@ describe('the config', () => {
     expect(summarize(diagnostics.filter((d) => d.rule !== 'config-load'))).toBe('');
   });
 
-  it.fails('BUG: a config whose default export is not an object does not cascade into unknown-model/unknown-flag errors', async () => {
+  it('a config whose default export is not an object does not cascade into unknown-model/unknown-flag errors', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace(/export default defineConfig\([\s\S]*\);\n$/, 'export default 42;\n'));
     const { diagnostics } = await compile({ root: dir });
@@ -572,7 +572,7 @@ describe('templates', () => {
 
   // src/resolve/render.ts renderBlock compiles (re-parses) a block whose template already failed to parse;
   // Handlebars' parser is quadratic in nesting, so a 1 MiB block of nested {{#if}} takes minutes.
-  it.fails('BUG: a deeply nested block is refused quickly (the render phase does not re-parse a template that failed)', async () => {
+  it('a deeply nested block is refused quickly (the render phase does not re-parse a template that failed)', async () => {
     const dir = await copyExample();
     await edit(dir, PERSONA, (t) => `${t}${'{{#if agent.id}}'.repeat(3000)}x${'{{/if}}'.repeat(3000)}\n`);
     const { value, ms } = await timed(() => compile({ root: dir }));
@@ -629,7 +629,7 @@ describe('the file system', () => {
 });
 
 describe('cascades from a broken file', () => {
-  it.fails('BUG: a card that does not parse is not also reported as missing by its orchestrator', async () => {
+  it('a card that does not parse is not also reported as missing by its orchestrator', async () => {
     const dir = await copyExample();
     await write(dir, REWARDS, 'id: rewards\nrole: [native\n');
     const { diagnostics } = await compile({ root: dir });
@@ -638,7 +638,7 @@ describe('cascades from a broken file', () => {
     expect(summarize(diagnostics.filter((d) => d.file !== REWARDS))).toBe('');
   });
 
-  it.fails('BUG: a block whose front matter is broken is not also reported as missing by its card', async () => {
+  it('a block whose front matter is broken is not also reported as missing by its card', async () => {
     const dir = await copyExample();
     await write(dir, PERSONA, '');
     const { diagnostics } = await compile({ root: dir });
@@ -646,7 +646,7 @@ describe('cascades from a broken file', () => {
     expect(summarize(diagnostics.filter((d) => d.file !== PERSONA))).toBe('');
   });
 
-  it.fails('BUG: a tool contract that does not parse is not also reported as undeclared by its cards', async () => {
+  it('a tool contract that does not parse is not also reported as undeclared by its cards', async () => {
     const dir = await copyExample();
     await edit(dir, 'schemas/tools/get_receipt.json', (t) => t.replace('"envelope": true,', '"envelope": true'));
     const { diagnostics } = await compile({ root: dir });

@@ -9,14 +9,14 @@ export const unknownSubAgent: Rule = {
     const ids = sortedCards(program).map((c) => c.data.id);
     for (const card of sortedCards(program)) {
       card.data.sub_agents.forEach((name, i) => {
-        if (program.cards.has(name)) return;
+        if (program.cards.has(name) || program.unparsed.cards.has(name)) return;
         const match = closest(name, ids);
         const target = match === undefined ? undefined : program.cards.get(match);
         report({
           file: card.file.path,
           range: card.locate(['sub_agents', i]),
           data: { card: card.data.id, name },
-          hint: match ? `Did you mean "${match}"?` : `Add cards/${name}.yaml, or remove the entry.`,
+          hint: match ? `Did you mean "${match}"?` : /^[a-z][a-z0-9_]{0,47}$/.test(name) ? `Add cards/${name}.yaml, or remove the entry.` : `This cannot be a card id (a lowercase identifier): remove the entry.`,
           related: target ? [{ file: target.file.path, range: target.locate(['id']), message: 'declared here' }] : [],
         });
       });

@@ -14,7 +14,7 @@ export const unknownTool: Rule = {
         ...(card.data.policy.tool_whitelist ?? []).map((name, i) => ({ name, path: ['policy', 'tool_whitelist', i] })),
       ];
       for (const { name, path } of entries) {
-        if (program.tools.has(name)) continue;
+        if (program.tools.has(name) || program.unparsed.tools.has(name)) continue;
         const range: Range = card.locate(path);
         const match = closest(name, names);
         const tool = match === undefined ? undefined : program.tools.get(match);
@@ -24,7 +24,9 @@ export const unknownTool: Rule = {
           data: { card: card.data.id, name },
           hint: match
             ? `Did you mean "${match}"?`
-            : `Add a contract schemas/tools/${name}.yaml, or remove the entry.`,
+            : /^[a-zA-Z0-9_-]{1,64}$/.test(name)
+              ? `Add a contract schemas/tools/${name}.yaml, or remove the entry.`
+              : `This cannot be a tool name (1-64 letters, digits, _ or -): remove the entry.`,
           related: tool ? [{ file: tool.file.path, range: tool.locate(['name']), message: 'declared here' }] : [],
         });
       }

@@ -5,6 +5,8 @@ import { sortedCards } from '../support.js';
 export const unreachableAgent: Rule = {
   id: 'unreachable-agent',
   run(program, report) {
+    // A card that did not parse may use (or reach) anything: say nothing rather than guess.
+    if (program.unparsed.cards.size > 0) return;
     for (const card of sortedCards(program)) {
       if (card.data.role === 'orchestrator' || card.data.sub_agents.length > 0) continue;
       if ((program.parents.get(card.data.id) ?? []).length > 0) continue;

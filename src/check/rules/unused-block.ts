@@ -6,6 +6,8 @@ export const unusedBlock: Rule = {
   id: 'unused-block',
   needsConfig: true,
   run(program, report) {
+    // A card that did not parse may use (or reach) anything: say nothing rather than guess.
+    if (program.unparsed.cards.size > 0) return;
     const used = new Set(program.config.data.platform.requiredBlocks);
     for (const card of sortedCards(program)) for (const b of card.data.prompt_blocks) used.add(b);
     for (const block of sortedBlocks(program)) {

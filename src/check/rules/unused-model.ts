@@ -6,6 +6,8 @@ export const unusedModel: Rule = {
   id: 'unused-model',
   needsConfig: true,
   run(program, report) {
+    // A card that did not parse may use (or reach) anything: say nothing rather than guess.
+    if (program.unparsed.cards.size > 0) return;
     const used = new Set<string>();
     for (const card of sortedCards(program)) {
       if (card.data.model !== undefined) used.add(card.data.model);

@@ -5,6 +5,8 @@ import { sortedCards, sortedTools } from '../support.js';
 export const unusedTool: Rule = {
   id: 'unused-tool',
   run(program, report) {
+    // A card that did not parse may use (or reach) anything: say nothing rather than guess.
+    if (program.unparsed.cards.size > 0) return;
     const used = new Set<string>();
     for (const card of sortedCards(program)) for (const t of card.data.tools) used.add(t);
     for (const tool of sortedTools(program)) {

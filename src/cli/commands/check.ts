@@ -29,7 +29,15 @@ export async function checkCommand(opts: CheckOptions, io: CliIO): Promise<numbe
     cwd: io.cwd,
     root: opts.root,
   });
-  if (toFile) await writeFile(resolve(io.cwd, opts.output!), report);
+  if (toFile) {
+    const target = resolve(io.cwd, opts.output!);
+    try {
+      await writeFile(target, report);
+    } catch (e) {
+      io.stderr(`agentc: cannot write the report to ${opts.output}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      return EXIT.failure;
+    }
+  }
   else io.stdout(report);
   if (format === 'github') {
     const written = writeStepSummary(renderGithubSummary(result.diagnostics, { cwd: io.cwd, root: opts.root }), io.env);

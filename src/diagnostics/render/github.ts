@@ -18,7 +18,9 @@ export const GITHUB_ANNOTATION_LIMIT = 10;
 export const GITHUB_SUMMARY_MAX_ROWS = 1000;
 
 export function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  // Control characters from workspace text (ESC, BEL, …) never reach the log raw.
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '\uFFFD');
 }
 
 export function escapeProperty(s: string): string {
