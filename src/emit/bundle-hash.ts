@@ -2,44 +2,49 @@
  * The bundle hash (SHA-256 of canonical JSON with `hash` = ""), streamed over the
  * frame and the per-agent pieces, resumable: SHA-256 runs front to back, so the
  * state after the unchanged leading pieces is the same as last time. Each build
- * keeps the state in front of every piece; the next one resumes in front of
- * the first piece that is not the same Buffer object as before.
+ * keeps the state in front of every STRIDE-th piece; the next one resumes at the
+ * last such checkpoint before the first piece that is not the same Buffer object
+ * as before (on average half the bytes are hashed again, plus < STRIDE pieces).
  *
- * Invariant: states[i] is the hash of head + pieces[0..i) each followed by the
- * separator, i.e. exactly the bytes before pieces[i]. States are only copied,
- * never finished.
+ * Invariant: states.get(i) is the hash of head + pieces[0..i) each followed by
+ * the separator, i.e. exactly the bytes before pieces[i]. States are only
+ * copied, never finished.
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { BundleFrame } from './cache.js';
 import { PIECE_SEPARATOR } from './fragments.js';
 
+const STRIDE = 16;
+
 export interface HashCheckpoints {
   head: string;
   pieces: readonly Buffer[];
-  states: Hash[];
+  /** By piece index, every STRIDE-th. */
+  states: Map<number, Hash>;
 }
 
 /** The hex digest of frame.head + pieces joined by ",\n" + frame.tail; updates `memo.hashCheckpoints`. */
 export function hashPieces(frame: BundleFrame, pieces: readonly Buffer[], memo: { hashCheckpoints?: HashCheckpoints | undefined }): string {
-  if (pieces.length === 0) {
-    memo.hashCheckpoints = undefined;
-    return createHash('sha256').update(frame.head, 'utf8').update(frame.tail, 'utf8').digest('hex');
-  }
   const last = memo.hashCheckpoints;
-  let from = 0;
+  let same = 0;
   if (last !== undefined && last.head === frame.head) {
     const limit = Math.min(pieces.length, last.pieces.length);
-    while (from < limit && pieces[from] === last.pieces[from]) from++;
-    if (from === limit) from = limit - 1; // resume in front of the last shared piece: its state exists
+    while (same < limit && pieces[same] === last.pieces[same]) same++;
   }
-  const states: Hash[] = from > 0 ? last!.states.slice(0, from) : [];
-  let hash = from > 0 ? last!.states[from]!.copy() : createHash('sha256').update(frame.head, 'utf8');
+  // The last checkpoint at or before the first differing piece (both runs have it: it is < both lengths or 0).
+  let from = Math.floor(same / STRIDE) * STRIDE;
+  if (from >= pieces.length || from >= (last?.pieces.length ?? 0)) from = Math.max(0, from - STRIDE);
+  const resume = from > 0 ? last?.states.get(from) : undefined;
+  if (resume === undefined) from = 0;
+  const states = new Map<number, Hash>();
+  for (const [i, state] of last?.states ?? []) if (i < from) states.set(i, state);
+  const hash = resume !== undefined ? resume.copy() : createHash('sha256').update(frame.head, 'utf8');
   for (let i = from; i < pieces.length; i++) {
-    states.push(hash.copy());
+    if (i % STRIDE === 0) states.set(i, i === from && resume !== undefined ? resume : hash.copy());
     hash.update(pieces[i]!);
     if (i < pieces.length - 1) hash.update(PIECE_SEPARATOR);
   }
-  memo.hashCheckpoints = { head: frame.head, pieces: [...pieces], states };
+  memo.hashCheckpoints = pieces.length > 0 ? { head: frame.head, pieces: [...pieces], states } : undefined;
   hash.update(frame.tail, 'utf8');
   return hash.digest('hex');
 }

@@ -250,19 +250,24 @@ async function swap(target: string, staging: string, exists: boolean, fs: WriteF
  * a half-written file.
  */
 async function updateInPlace(target: string, files: ReadonlyMap<string, FileContent>, result: WriteResult, fs: WriteFs): Promise<void> {
-  // bundle.json last: once it is new, every other file already is.
-  const order = [...result.written.filter((rel) => rel !== 'bundle.json'), ...result.written.filter((rel) => rel === 'bundle.json')];
-  for (const rel of order) {
-    const dest = join(target, rel);
-    await fs.mkdir(dirname(dest), { recursive: true });
-    const tmp = siblingPath(dest, STAGING_TAG);
-    try {
-      await writeContent(tmp, files.get(rel)!, fs);
-      await fs.rename(tmp, dest);
-    } catch (error) {
-      await fs.rm(tmp, { force: true }).catch(() => undefined);
-      throw error;
-    }
+  // Every new file is complete on disk (written concurrently) before the first rename;
+  // then bundle.json goes last: once it is new, every other file already is.
+  const temps = new Map<string, string>();
+  try {
+    for (const dir of new Set(result.written.map((rel) => dirname(join(target, rel))))) await fs.mkdir(dir, { recursive: true });
+    await Promise.all(
+      result.written.map(async (rel) => {
+        const tmp = siblingPath(join(target, rel), STAGING_TAG);
+        temps.set(rel, tmp);
+        await writeContent(tmp, files.get(rel)!, fs);
+      }),
+    );
+    const last = result.written.filter((rel) => rel === 'bundle.json');
+    await Promise.all(result.written.filter((rel) => rel !== 'bundle.json').map((rel) => fs.rename(temps.get(rel)!, join(target, rel))));
+    for (const rel of last) await fs.rename(temps.get(rel)!, join(target, rel));
+  } catch (error) {
+    await Promise.all([...temps.values()].map((tmp) => fs.rm(tmp, { force: true }).catch(() => undefined)));
+    throw error;
   }
   for (const rel of result.removed) await fs.rm(join(target, rel), { force: true });
   // Directories the removals emptied go too (a fresh build would not have them).

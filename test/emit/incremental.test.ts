@@ -4,12 +4,14 @@
  * reuse what they made and wrote — while producing exactly the bytes of a build
  * from scratch.
  */
+import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../src/bundle/types.js';
 import { compile, createCompileCache, type CompileCache } from '../../src/compile.js';
 import { bundleHash, createBundle } from '../../src/emit/bundle.js';
+import { hashPieces, type HashCheckpoints } from '../../src/emit/bundle-hash.js';
 import { createEmitCache, type EmitCache } from '../../src/emit/cache.js';
 import { contentToString, type FileContent } from '../../src/emit/content.js';
 import { emitFiles } from '../../src/emit/files.js';
@@ -115,5 +117,29 @@ describe('incremental emission', () => {
     expect(Object.keys(removed.agents)).toEqual(['billing', 'concierge', 'travel']);
     expect(recomputed(bundle, removed)).toEqual([]);
     expect(removed.hash).toBe(bundle.hash);
+  });
+});
+
+describe('hashPieces', () => {
+  const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+  const frame = { head: '{\n  "agents": {\n', tail: '\n  }\n}\n' };
+  const expected = (pieces: Buffer[]) => sha(frame.head + pieces.map((p) => p.toString()).join(',\n') + frame.tail);
+
+  it('resumes from its checkpoints to the same digest as hashing everything', () => {
+    const memo: { hashCheckpoints?: HashCheckpoints } = {};
+    let pieces = Array.from({ length: 70 }, (_, i) => Buffer.from(`    "a${i}": {}`));
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let round = 0; round < 60; round++) {
+      expect(hashPieces(frame, pieces, memo), `round ${round}`).toBe(expected(pieces));
+      const next = [...pieces];
+      const at = rand(next.length + 1);
+      const op = rand(3);
+      if (op === 0 && at < next.length) next[at] = Buffer.from(`    "a${at}": {"r":${round}}`);
+      else if (op === 1 || next.length < 2) next.splice(at, 0, Buffer.from(`    "n${round}": {}`));
+      else next.splice(Math.min(at, next.length - 1), 1);
+      pieces = round % 17 === 16 ? next.slice(0, rand(next.length)) : next;
+    }
+    expect(hashPieces(frame, [], memo)).toBe(sha(frame.head + frame.tail));
   });
 });
