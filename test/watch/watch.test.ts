@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -74,3 +74,46 @@ test('watch: rebuilds on an edit, keeps output through an error, recovers', asyn
   expect(await done).toBe(0);
   expect(before).not.toBe(after);
 }, 60_000);
+
+test('watch: refuses an output directory that is not agentc output', async () => {
+  const dir = await workspace();
+  const { io } = capture();
+  let err = '';
+  io.stderr = (t) => void (err += t);
+  expect(await watchCommand({ cwd: dir, out: 'cards', debounceMs: 30, format: 'text' }, io)).toBe(2);
+  expect(err).toMatch(/refusing to use .*cards\/ as the output directory/);
+});
+
+test('watch: after incremental rebuilds, the output is byte-identical to a one-shot build', async () => {
+  const dir = await workspace();
+  const { io, nextBuild } = capture();
+  const ac = new AbortController();
+  let next = nextBuild();
+  const done = watchCommand({ cwd: dir, signal: ac.signal, debounceMs: 30, format: 'text' }, io);
+  expect(await next).toMatch(/^build: ok/);
+  const edits: [string, (t: string) => string][] = [
+    ['blocks/rewards/persona-rewards.md', (t) => `${t}\nMention the expiry policy.\n`],
+    ['cards/rewards.yaml', (t) => t.replace("The user's points:", "Changed. The user's points:")],
+  ];
+  for (const [rel, change] of edits) {
+    next = nextBuild();
+    await writeFile(join(dir, rel), change(await readFile(join(dir, rel), 'utf8')));
+    expect(await next).toMatch(/^build: ok in \d+ ms \(.*\): wrote [1-9]\d* files?, \d+ unchanged/);
+  }
+  ac.abort();
+  expect(await done).toBe(0);
+
+  const { buildCommand } = await import('../../src/cli/commands/build.js');
+  expect(await buildCommand({ cwd: dir, out: 'oneshot', format: 'text' }, capture().io)).toBe(0);
+  const watched = await tree(join(dir, 'generated'));
+  expect(Object.keys(watched).length).toBeGreaterThan(3);
+  expect(watched).toEqual(await tree(join(dir, 'oneshot')));
+}, 60_000);
+
+async function tree(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const e of await readdir(root, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) out[join(e.parentPath, e.name).slice(root.length + 1)] = await readFile(join(e.parentPath, e.name), 'utf8');
+  }
+  return out;
+}

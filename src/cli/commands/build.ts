@@ -14,6 +14,8 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compile, type CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
+import { createBundle } from '../../emit/bundle.js';
+import { createEmitCache } from '../../emit/cache.js';
 import { emitFiles } from '../../emit/files.js';
 import { checkOutput, writeOutput } from '../../emit/write.js';
 import { AGENTC_VERSION } from '../../version.js';
@@ -37,14 +39,21 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
   const machine = format === 'json' || format === 'sarif';
   const say = (text: string): void => (machine ? io.stderr(text) : io.stdout(text));
 
-  const result = await withProgress(io, 'Building', () => compile({ root, bundle: true }));
+  // The bundle is made here rather than by compile, with an EmitCache that emitFiles
+  // then reuses: each agent is serialized once (for the hash and for the files).
+  const emitCache = createEmitCache();
+  const { result, bundle } = await withProgress(io, 'Building', async () => {
+    const result = await compile({ root });
+    const clean = result.program !== undefined && result.fatal === undefined && !result.diagnostics.some((d) => d.severity === 'error');
+    return { result, bundle: clean ? createBundle(result.program!, AGENTC_VERSION, emitCache) : undefined };
+  });
   if (result.fatal !== undefined) {
     io.stderr(`agentc: ${result.fatal}\n`);
     return EXIT.failure;
   }
   await printDiagnostics(result, format, root, io);
   const { errors } = countBySeverity(result.diagnostics);
-  if (errors > 0 || result.bundle === undefined) {
+  if (errors > 0 || bundle === undefined) {
     io.stderr(`agentc build: ${opts.check ? 'cannot check the output' : 'nothing written'}: fix the error${errors === 1 ? '' : 's'} above first.\n`);
     return EXIT.findings;
   }
@@ -56,7 +65,7 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
     io.stderr(`agentc build: refusing to use ${shown} as the output directory: ${refusal}\n`);
     return EXIT.failure;
   }
-  const files = emitFiles(result.bundle);
+  const files = emitFiles(bundle, emitCache);
 
   if (opts.check) {
     const { stale, missing, extra } = await checkOutput(outDir, files);
@@ -102,7 +111,7 @@ export async function printDiagnostics(result: CompileResult, format: ReportForm
 }
 
 /** Why `outDir` must not be replaced wholesale, or undefined when it is safe. */
-async function refuseOutDir(outDir: string, root: string): Promise<string | undefined> {
+export async function refuseOutDir(outDir: string, root: string): Promise<string | undefined> {
   const rel = relative(outDir, root);
   if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return 'it contains the workspace itself.';
   let entries: string[];

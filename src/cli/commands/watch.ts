@@ -25,7 +25,7 @@ import { writeOutput } from '../../emit/write.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
-import { DEFAULT_OUT_DIR, displayDir, printDiagnostics } from './build.js';
+import { DEFAULT_OUT_DIR, displayDir, printDiagnostics, refuseOutDir } from './build.js';
 
 export interface WatchOptions {
   cwd: string;
@@ -43,6 +43,11 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   const outDir = resolve(root, opts.out ?? DEFAULT_OUT_DIR);
   const shown = displayDir(outDir, io.cwd);
   const format: ReportFormat = opts.format ?? (io.isTTY ? 'pretty' : 'text');
+  const refusal = await refuseOutDir(outDir, root);
+  if (refusal !== undefined) {
+    io.stderr(`agentc build: refusing to use ${shown} as the output directory: ${refusal}\n`);
+    return EXIT.failure;
+  }
   const cache = createCompileCache();
   const emitCache = createEmitCache();
   const debounceMs = opts.debounceMs ?? 80;
