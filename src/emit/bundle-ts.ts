@@ -12,7 +12,7 @@ import type { JsonSchema } from '../parse/types.js';
 import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
 import { canonicalJson, compareCodeUnits } from './canonical-json.js';
 import { contentToString } from './content.js';
-import { fragmentsOf, frameOf, literalChunks, tsPiece } from './fragments.js';
+import { fragmentsOf, frameOf, jsonKeyOrder, literalChunks, tsPiece } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
 import { jsDoc, objectMembers, schemaToType } from './schema-to-ts.js';
 
@@ -37,7 +37,7 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
   const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
   const declarations = declarationsBytes(bundle, agents, cache);
   const before = `/** The canonical bundle (identical to bundle.json). */\nexport const bundle = `;
-  const literal = literalChunks(frameOf(bundle, cache), agents.map(tsPiece));
+  const literal = literalChunks(frameOf(bundle, cache), jsonKeyOrder(agentIds).map((id) => tsPiece(fragmentsOf(cache, id, bundle.agents[id]!))));
   let after = ` as const;\n\n`;
   after += `export type Bundle = typeof bundle;\n\n`;
   after += PROVIDER_TOOLS;

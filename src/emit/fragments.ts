@@ -26,6 +26,18 @@ export function fragmentsOf(cache: EmitCache, id: string, entry: BundleAgent): A
   return f;
 }
 
+/**
+ * The order JSON.stringify writes an object's keys in once they were inserted
+ * sorted: integer-like keys first (ascending), then the others in code-unit
+ * order. Pieces go in this order (card ids never look like integers, bundles made
+ * by hand may).
+ */
+export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
+  const o: Record<string, true> = {};
+  for (const k of sortedKeys) Object.defineProperty(o, k, { value: true, enumerable: true, writable: true, configurable: true });
+  return Object.keys(o);
+}
+
 /** `    "<id>": {…}`, the agent's member of the top-level `agents` object. */
 export function jsonPiece(f: AgentFragments): Buffer {
   if (f.json === undefined) {

@@ -13,8 +13,10 @@ import { compile, createCompileCache, type CompileCache } from '../../src/compil
 import { bundleHash, createBundle } from '../../src/emit/bundle.js';
 import { hashPieces, type HashCheckpoints } from '../../src/emit/bundle-hash.js';
 import { createEmitCache, type EmitCache } from '../../src/emit/cache.js';
+import { canonicalJson } from '../../src/emit/canonical-json.js';
 import { contentToString, type FileContent } from '../../src/emit/content.js';
 import { emitFiles } from '../../src/emit/files.js';
+import { makeProgram } from './helpers/program.js';
 import { copyFixture } from './helpers/workspace.js';
 
 const SHARED_BLOCK = '---\ncategory: instructions\nowner: platform\n---\nKeep every answer short and friendly.\n';
@@ -141,5 +143,21 @@ describe('hashPieces', () => {
       pieces = round % 17 === 16 ? next.slice(0, rand(next.length)) : next;
     }
     expect(hashPieces(frame, [], memo)).toBe(sha(frame.head + frame.tail));
+  });
+});
+
+describe('emitFiles on a bundle not made by createBundle', () => {
+  it('writes canonical JSON whatever the key order and kind of agent ids', () => {
+    const base = createBundle(makeProgram({ blocks: [{ id: 'persona-base', text: 'Hi.' }], cards: [{ id: 'solo' }] }), '0');
+    const solo = base.agents.solo!;
+    // Inserted unsorted, with integer-like ids (which JSON.stringify writes first).
+    const agents = { b: { ...solo, id: 'b' }, '10': { ...solo, id: '10' }, '2': { ...solo, id: '2' }, a: { ...solo, id: 'a' } };
+    const bundle = { ...base, agents } as Bundle;
+    for (const files of [emitFiles(bundle), strings(emitFiles(bundle, createEmitCache()))]) {
+      expect(files.get('bundle.json')).toBe(canonicalJson(bundle));
+      const ts = files.get('bundle.ts')!;
+      const literal = ts.slice(ts.indexOf('export const bundle = ') + 'export const bundle = '.length, ts.indexOf(' as const;'));
+      expect(`${literal}\n`).toBe(canonicalJson(bundle));
+    }
   });
 });
