@@ -16,21 +16,20 @@
  * where the file system has no hard links). When nothing changed at all, nothing
  * is touched: no staging directory, no swap.
  *
- * With a WriteCache (watch mode), what the previous call wrote is known: a file
- * whose stat stamp (inode, size, mtime, ctime) is the one recorded then and whose
- * new content is the same is neither read nor rewritten. Then only the changed
- * files are replaced, each atomically (temp file + rename in the output
- * directory, so every file is always complete), bundle.json last; the directory
- * is not swapped as a whole, so a reader may briefly see new prompts next to the
- * old bundle.json. A failure midway leaves such a mix (of complete files) and
- * empties the cache, so the next call compares every file and swaps again.
+ * With a WriteCache (watch mode), files the previous call wrote and that are
+ * still as it left them are neither read nor rewritten, and only the changed
+ * files are replaced, each atomically, without swapping the directory (see
+ * write-in-place.ts). Should that fail, the directory swap makes it right.
  */
-import { randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { compareCodeUnits } from './canonical-json.js';
 import { contentEquals, contentToString, sameContent, type FileContent } from './content.js';
+import { BACKUP_TAG, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
+import { remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
+
+export type { WriteFs } from './write-files.js';
+export { createWriteCache, settled, type WriteCache } from './write-in-place.js';
 
 export interface WriteResult {
   /** New or changed files (relative paths, sorted). */
@@ -50,27 +49,6 @@ export interface CheckResult {
   extra: string[];
 }
 
-/** The file operations writeOutput uses (a seam for failure tests). */
-export type WriteFs = Pick<
-  typeof nodeFs,
-  'copyFile' | 'link' | 'lstat' | 'mkdir' | 'open' | 'readdir' | 'readFile' | 'realpath' | 'rename' | 'rm' | 'rmdir' | 'stat' | 'utimes' | 'writeFile'
->;
-
-/** What writeOutput last left in an output directory (one watch session). */
-export interface WriteCache {
-  /** Real path of that directory; undefined when nothing is known. */
-  dir: string | undefined;
-  /** Each file it holds: the content written and the stat stamp it had afterwards. */
-  files: Map<string, { content: FileContent; stamp: string }>;
-}
-
-export function createWriteCache(): WriteCache {
-  return { dir: undefined, files: new Map() };
-}
-
-const STAGING_TAG = 'agentc-tmp';
-const BACKUP_TAG = 'agentc-old';
-
 export async function writeOutput(
   outDir: string,
   files: ReadonlyMap<string, FileContent>,
@@ -80,6 +58,8 @@ export async function writeOutput(
   for (const rel of files.keys()) assertRelative(rel);
   let target = resolve(outDir);
   await restoreInterrupted(target, fs);
+  if (cache) await cache.freeing;
+  if (cache?.dir === undefined) await sweepGone(target, fs);
   const exists = await isDirectory(target, fs);
   if (exists) target = await fs.realpath(target);
   const existing = exists ? await listFiles(target, fs) : new Map<string, 'file' | 'other'>();
@@ -122,7 +102,7 @@ export async function writeOutput(
     // fail, the swap below still makes the whole directory right (it rewrites
     // every file this touched; the others it hard-links are untouched).
     try {
-      await updateInPlace(target, files, result, fs);
+      await updateInPlace(target, files, result, fs, cache);
       const fresh = stampsOf(target, result.written);
       for (const rel of result.unchanged) fresh.set(rel, stamps.get(rel) ?? '');
       remember(cache!, target, files, fresh);
@@ -154,42 +134,6 @@ export async function writeOutput(
     remember(cache, final, files, stampsOf(final, [...files.keys()]));
   }
   return result;
-}
-
-function remember(cache: WriteCache, dir: string, files: ReadonlyMap<string, FileContent>, stamps: Map<string, string>): void {
-  cache.dir = dir;
-  for (const [rel, content] of files) {
-    const stamp = stamps.get(rel);
-    if (stamp !== undefined && stamp !== '') cache.files.set(rel, { content, stamp });
-  }
-}
-
-/**
- * Stat stamps of files below `dir`; a file that cannot be stat'ed gets none (it
- * is then compared by reading). Synchronous on purpose and outside the WriteFs
- * seam: a thousand stats take ~7 ms this way and ~30 ms through the thread pool,
- * and a missing stamp only costs a read, never correctness.
- */
-function stampsOf(dir: string, rels: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const rel of rels) {
-    const s = statSync(join(dir, rel), { bigint: true, throwIfNoEntry: false });
-    if (s?.isFile()) out.set(rel, `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`);
-  }
-  return out;
-}
-
-/** Writes `content` to a new file; chunks go out in one gathered write (no joined copy, no write per chunk). */
-async function writeContent(path: string, content: FileContent, fs: WriteFs): Promise<void> {
-  if (typeof content === 'string') return fs.writeFile(path, content, 'utf8');
-  const handle = await fs.open(path, 'w');
-  try {
-    const { bytesWritten } = await handle.writev(content as Uint8Array[]);
-    const expected = content.reduce((n, c) => n + c.byteLength, 0);
-    if (bytesWritten !== expected) throw new Error(`short write to ${path}: ${bytesWritten} of ${expected} bytes`);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** What `build --check` reports. Line endings are compared loosely (CRLF = LF): a checkout with autocrlf is not stale. */
@@ -243,38 +187,6 @@ async function swap(target: string, staging: string, exists: boolean, fs: WriteF
   return true;
 }
 
-/**
- * Fallback for an output directory that cannot be renamed: each changed file is
- * replaced atomically (temp file + rename in its own directory), then stale files
- * are removed. A failure midway can leave a mix of old and new files — but never
- * a half-written file.
- */
-async function updateInPlace(target: string, files: ReadonlyMap<string, FileContent>, result: WriteResult, fs: WriteFs): Promise<void> {
-  // Every new file is complete on disk (written concurrently) before the first rename;
-  // then bundle.json goes last: once it is new, every other file already is.
-  const temps = new Map<string, string>();
-  try {
-    for (const dir of new Set(result.written.map((rel) => dirname(join(target, rel))))) await fs.mkdir(dir, { recursive: true });
-    await Promise.all(
-      result.written.map(async (rel) => {
-        const tmp = siblingPath(join(target, rel), STAGING_TAG);
-        temps.set(rel, tmp);
-        await writeContent(tmp, files.get(rel)!, fs);
-      }),
-    );
-    const last = result.written.filter((rel) => rel === 'bundle.json');
-    await Promise.all(result.written.filter((rel) => rel !== 'bundle.json').map((rel) => fs.rename(temps.get(rel)!, join(target, rel))));
-    for (const rel of last) await fs.rename(temps.get(rel)!, join(target, rel));
-  } catch (error) {
-    await Promise.all([...temps.values()].map((tmp) => fs.rm(tmp, { force: true }).catch(() => undefined)));
-    throw error;
-  }
-  for (const rel of result.removed) await fs.rm(join(target, rel), { force: true });
-  // Directories the removals emptied go too (a fresh build would not have them).
-  const dirs = new Set(result.removed.flatMap((rel) => rel.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
-  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) await fs.rmdir(join(target, dir)).catch(() => undefined);
-}
-
 /** Same bytes, same inode and mtime when possible. */
 async function keepFile(from: string, to: string, fs: WriteFs): Promise<void> {
   try {
@@ -302,10 +214,6 @@ async function restoreInterrupted(target: string, fs: WriteFs): Promise<void> {
   const withTimes = await Promise.all(backups.map(async (n) => ({ n, t: (await fs.stat(join(parent, n))).mtimeMs })));
   withTimes.sort((a, b) => b.t - a.t || compareCodeUnits(a.n, b.n));
   await fs.rename(join(parent, withTimes[0]!.n), target);
-}
-
-function siblingPath(target: string, tag: string): string {
-  return join(dirname(target), `.${basename(target)}.${tag}-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
 /** Every entry below `dir` that is not a directory, by `/`-separated relative path. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FileContent } from '../../src/emit/content.js';
-import { createWriteCache, writeOutput, type WriteCache, type WriteFs } from '../../src/emit/write.js';
+import { createWriteCache, settled, writeOutput, type WriteCache, type WriteFs } from '../../src/emit/write.js';
 
 let parent: string;
 let out: string;
@@ -78,6 +78,7 @@ describe('writeOutput with a WriteCache', () => {
     expect((await stat(out)).ino).toBe(dirInode); // no directory swap
     expect((await stat(join(out, 'prompts/b.md'))).ino).toBe(keptInode);
     expect(await tree(out)).toMatchObject({ 'bundle.json': '{"v":2}\n', 'prompts/a.md': 'A2\n', 'prompts/b.md': 'B\n' });
+    await settled(cache); // replaced files' old inodes are freed in the background
     expect((await readdir(parent)).sort()).toEqual(['generated']);
     expect((await readdir(join(out, 'prompts'))).sort()).toEqual(['a.md', 'b.md']); // no temp files left
   });
@@ -118,11 +119,29 @@ describe('writeOutput with a WriteCache', () => {
     const r = await writeOutput(out, next, flaky, cache);
     expect(r.written).toEqual(['prompts/a.md', 'prompts/b.md']);
     expect(await tree(out)).toMatchObject({ 'prompts/a.md': 'A2\n', 'prompts/b.md': 'B2\n', 'bundle.json': '{"v":1}\n' });
+    await settled(cache);
     expect((await readdir(parent)).sort()).toEqual(['generated']);
     expect((await readdir(join(out, 'prompts'))).sort()).toEqual(['a.md', 'b.md']);
     // And the cache is valid again afterwards.
     const { fs: seam, calls } = counting();
     expect((await writeOutput(out, next, seam, cache)).written).toEqual([]);
     expect(calls.readFile ?? 0).toBe(0);
+  });
+
+  it('sweeps second names a killed process left next to the output directory', async () => {
+    await writeFile(join(parent, '.generated.agentc-gone-123-abcd'), 'old bytes');
+    await writeOutput(out, V1, undefined, cache);
+    expect((await readdir(parent)).sort()).toEqual(['generated']);
+  });
+
+  it('keeps a reader of the old file unharmed and frees it afterwards', async () => {
+    await writeOutput(out, V1, undefined, cache);
+    const before = await fs.open(join(out, 'prompts/a.md'), 'r');
+    await writeOutput(out, files({ ...Object.fromEntries(V1), 'prompts/a.md': 'A2\n' }), undefined, cache);
+    expect((await before.readFile('utf8'))).toBe('A\n');
+    await before.close();
+    await settled(cache);
+    expect((await readdir(parent)).sort()).toEqual(['generated']);
+    expect(await readFile(join(out, 'prompts/a.md'), 'utf8')).toBe('A2\n');
   });
 });

@@ -21,7 +21,7 @@ import type { ReportFormat } from '../../diagnostics/render/index.js';
 import { createBundle } from '../../emit/bundle.js';
 import { createEmitCache } from '../../emit/cache.js';
 import { emitFiles } from '../../emit/files.js';
-import { writeOutput } from '../../emit/write.js';
+import { settled, writeOutput } from '../../emit/write.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
@@ -148,5 +148,6 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   rootWatcher.close();
   for (const w of watchers.values()) w.close();
   await running;
+  await settled(emitCache.written);
   return EXIT.ok;
 }

@@ -1,0 +1,39 @@
+/**
+ * File-level helpers shared by the two ways writeOutput updates a directory
+ * (directory swap, in-place replacement).
+ */
+import { randomBytes } from 'node:crypto';
+import type * as nodeFs from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { FileContent } from './content.js';
+
+/** The file operations writeOutput uses (a seam for failure tests). */
+export type WriteFs = Pick<
+  typeof nodeFs,
+  'copyFile' | 'link' | 'lstat' | 'mkdir' | 'open' | 'readdir' | 'readFile' | 'realpath' | 'rename' | 'rm' | 'rmdir' | 'stat' | 'utimes' | 'writeFile'
+>;
+
+/** `.generated.agentc-tmp-…`: staging directories and temp files. */
+export const STAGING_TAG = 'agentc-tmp';
+/** `.generated.agentc-old-…`: the previous output during a directory swap (restored after a crash). */
+export const BACKUP_TAG = 'agentc-old';
+/** `.generated.agentc-gone-…`: second names of replaced files, freed in the background (garbage once made). */
+export const GONE_TAG = 'agentc-gone';
+
+/** A fresh name next to `target` (same directory, so the same file system). */
+export function siblingPath(target: string, tag: string): string {
+  return join(dirname(target), `.${basename(target)}.${tag}-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+/** Writes `content` to a new file; chunks go out in one gathered write (no joined copy, no write per chunk). */
+export async function writeContent(path: string, content: FileContent, fs: WriteFs): Promise<void> {
+  if (typeof content === 'string') return fs.writeFile(path, content, 'utf8');
+  const handle = await fs.open(path, 'w');
+  try {
+    const { bytesWritten } = await handle.writev(content as Uint8Array[]);
+    const expected = content.reduce((n, c) => n + c.byteLength, 0);
+    if (bytesWritten !== expected) throw new Error(`short write to ${path}: ${bytesWritten} of ${expected} bytes`);
+  } finally {
+    await handle.close();
+  }
+}
