@@ -7,7 +7,9 @@
  *   text is not re-tokenized (token counts are memoized for the process), an
  *   agent whose inputs are unchanged is not re-emitted (EmitCache), and files
  *   already written are neither read back nor rewritten (its WriteCache).
- * - Changes are debounced; a change during a build schedules one more build.
+ * - Changes are debounced (40 ms of quiet: one save's events arrive within a few
+ *   ms; a longer burst at worst costs one extra build); a change during a build
+ *   schedules one more build.
  * - A build with errors prints its diagnostics and leaves the output untouched;
  *   the watcher keeps running and recovers on the next good build.
  * - Each build prints exactly one status line starting with "build:" (tools and
@@ -50,7 +52,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   }
   const cache = createCompileCache();
   const emitCache = createEmitCache();
-  const debounceMs = opts.debounceMs ?? 80;
+  const debounceMs = opts.debounceMs ?? 40;
 
   const build = async (reason: string): Promise<void> => {
     const t0 = performance.now();
