@@ -17,7 +17,7 @@ import type { Bundle, BundleAgent, BundleModel, BundleToolContract } from '../bu
 import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
 import type { HashCheckpoints } from './bundle-hash.js';
-import { createWriteCache, type WriteCache } from './write.js';
+import { createWriteCache, type WriteCache } from './write-in-place.js';
 
 export interface EmitCache {
   /** The config and agentc version the entries below were made under. */
@@ -36,7 +36,7 @@ export interface EmitCache {
   frames: WeakMap<Bundle, BundleFrame>;
   /** Frames by the identities they are made from (see createBundle). */
   frameMemo: { key: string; frame: BundleFrame } | undefined;
-  /** Hash states in front of each piece of the last bundle. */
+  /** Hash states in front of every 16th piece of the last bundle (see bundle-hash.ts). */
   hashCheckpoints: HashCheckpoints | undefined;
   /** bundle.ts declarations (see bundle-ts.ts). */
   tsDeclarations: TsDeclarationsMemo | undefined;
@@ -46,7 +46,7 @@ export interface EmitCache {
 
 /** The part of bundle.ts before the literal, and what it was made from. */
 export interface TsDeclarationsMemo {
-  /** Flags, tool prefix, contracts (by identity) and every agent's tsKey, joined. */
+  /** Flags, tool prefix, contracts (by identity) and every agent's tsKey, compared element by element. */
   inputs: readonly unknown[];
   /** UTF-8 text. */
   bytes: Buffer;
