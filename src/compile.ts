@@ -52,7 +52,6 @@ export interface CompileResult {
   fatal: string | undefined;
 }
 
-
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
   const [loaded] = await Promise.all([loadWorkspace(root, options.cache?.files), loadValidators()]);
@@ -68,8 +67,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const program = resolveProgram(root, parsed, files);
   bag.push(...runChecks(program));
 
-  let diagnostics = applyRuleSettings(bag.items, parsed.config.data.rules);
-  diagnostics = sortDiagnostics(dedupeDiagnostics(diagnostics));
+  const diagnostics = sortDiagnostics(dedupeDiagnostics(applyRuleSettings(bag.items, parsed.config.data.rules)));
   const hasError = diagnostics.some((d) => d.severity === 'error');
   const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;
   return { diagnostics, files, program, bundle, fatal: undefined };
