@@ -64,13 +64,20 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   if (config?.file) files.set(config.file.path, config.file);
 
   const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed);
+  await yieldToEventLoop();
   const program = resolveProgram(root, parsed, files);
+  await yieldToEventLoop();
   bag.push(...runChecks(program));
 
   const diagnostics = sortDiagnostics(dedupeDiagnostics(applyRuleSettings(bag.items, parsed.config.data.rules)));
   const hasError = diagnostics.some((d) => d.severity === 'error');
   const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;
   return { diagnostics, files, program, bundle, fatal: undefined };
+}
+
+/** Lets timers run between the synchronous phases (the CLI's progress indicator on large workspaces). */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Re-imports the config only when its text changed (it may import other files: those are not tracked). */

@@ -10,9 +10,11 @@ export async function withProgress<T>(io: CliIO, label: string, task: () => Prom
   let i = 0;
   let shown = false;
   let timer: NodeJS.Timeout | undefined;
+  const frame = () => io.stderr(`\r${frames[i++ % frames.length]} ${label}…`);
   const start = setTimeout(() => {
     shown = true;
-    timer = setInterval(() => io.stderr(`\r${frames[i++ % frames.length]} ${label}…`), 80);
+    frame();
+    timer = setInterval(frame, 80);
   }, 1000);
   start.unref();
   try {
