@@ -10,7 +10,6 @@
  * only diagnostics in the temp directory count (the runtime's sources have their
  * own tests and compiler settings).
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
@@ -219,8 +218,8 @@ export const h: ToolHandlers = {
     await emit('example', emitFiles(example.bundle));
   }
 
-  const realRuntime = join(REPO_ROOT, 'src', 'runtime', 'index.ts');
-  const runtime = existsSync(realRuntime) ? realRuntime : join(EMIT_FIXTURES, 'runtime-stub', 'index.d.ts');
+  // The generated modules compile against the real runtime library, not a stand-in.
+  const runtime = join(REPO_ROOT, 'src', 'runtime', 'index.ts');
   const program = ts.createProgram(roots, { ...OPTIONS, paths: { 'agentc/runtime': [runtime] } });
   errorsByFile = new Map();
   globalErrors = [];

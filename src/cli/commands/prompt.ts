@@ -7,16 +7,11 @@
  * assembled so far, with a note on stderr. Unknown agent or flag: exit 2.
  */
 import { resolve } from 'node:path';
-import type { Bundle } from '../../bundle/types.js';
-import { compile, type CompileResult } from '../../compile.js';
-import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { sanitize } from '../../diagnostics/render/ansi.js';
-import { createBundle } from '../../emit/bundle.js';
 import { renderPromptReport, selectCohort } from '../../emit/prompts.js';
-import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
-import { withProgress } from '../progress.js';
+import { compileForView, noteErrors } from './view.js';
 
 export interface PromptOptions {
   cwd: string;
@@ -27,16 +22,9 @@ export interface PromptOptions {
 
 export async function promptCommand(opts: PromptOptions, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);
-  const result = await withProgress(io, 'Assembling prompts', () => compile({ root, bundle: true }));
-  if (result.fatal !== undefined) {
-    io.stderr(`agentc: ${result.fatal}\n`);
-    return EXIT.failure;
-  }
-  const bundle = bundleOf(result);
-  if (bundle === undefined) {
-    io.stderr('agentc prompt: the workspace could not be compiled; run `agentc check`.\n');
-    return EXIT.findings;
-  }
+  const view = await compileForView(root, 'prompt', 'Assembling prompts', io);
+  if (!view.ok) return view.exit;
+  const { bundle, result } = view;
   const agent = bundle.agents[opts.agent];
   if (agent === undefined) {
     const ids = Object.keys(bundle.agents).sort();
@@ -61,20 +49,12 @@ export async function promptCommand(opts: PromptOptions, io: CliIO): Promise<num
     io.stderr(`agentc prompt: no prompt was assembled for "${agent.id}" (see \`agentc check\`).\n`);
     return EXIT.findings;
   }
-  const { errors } = countBySeverity(result.diagnostics);
-  if (errors > 0) {
-    io.stderr(`note: the workspace has ${errors} error${errors === 1 ? '' : 's'} (run \`agentc check\`); showing the prompt as assembled so far.\n`);
-  }
+  noteErrors(result, 'showing the prompt as assembled so far', io);
   const report = renderPromptReport(agent, cohort, bundle.models[agent.model]);
   io.stdout(io.isTTY ? sanitize(report) : report);
   return EXIT.ok;
 }
 
-/** The bundle, also for a workspace with errors (built from whatever resolved). */
-export function bundleOf(result: CompileResult): Bundle | undefined {
-  if (result.bundle !== undefined) return result.bundle;
-  return result.program === undefined ? undefined : createBundle(result.program, AGENTC_VERSION);
-}
 
 function splitFlags(flags: string[] | string | undefined): string[] {
   const list = flags === undefined ? [] : Array.isArray(flags) ? flags : [flags];
