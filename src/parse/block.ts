@@ -11,9 +11,8 @@ import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import { analyzeTemplate } from './template.js';
 import type { Block, BlockData } from './types.js';
-import { isPlainObject, stemOf } from './util.js';
-import { checkValues, validateFormat, yamlNumber } from './validate.js';
-import { parseYaml } from './yaml.js';
+import { readMapping } from './mapping-file.js';
+import { stemOf } from './util.js';
 
 export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefined {
   const text = file.text;
@@ -41,23 +40,16 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
   const fmText = rest.slice(0, m.index);
   const closeEnd = fmStart + m.index + m[0].length;
   const bodyOffset = text.charAt(closeEnd) === '\n' ? closeEnd + 1 : closeEnd;
-  const yaml = parseYaml(file, fmText, fmStart);
-  for (const e of yaml.errors) bag.add({ rule: 'frontmatter', file: file.path, range: e.range, data: { detail: e.message } });
-  if (yaml.errors.length > 0) return undefined;
-  const raw = yaml.value;
-  if (!isPlainObject(raw)) {
-    bag.add({
-      rule: 'frontmatter',
-      file: file.path,
-      range: firstLine,
-      data: { detail: `The front matter of ${file.path} must be a mapping with at least category and owner.` },
-    });
-    return undefined;
-  }
-  const subject = `block "${typeof raw.id === 'string' ? raw.id : stem}"`;
-  const bad = validateFormat('prompt-block', raw, { file: file.path, locate: yaml.locate, subject }, bag);
-  checkValues(raw, { file: file.path, locate: yaml.locate, subject }, bag, bad, yamlNumber(file));
-  const ok = (k: string) => !bad.has(k) && raw[k] !== undefined;
+  const fm = readMapping(file, bag, {
+    format: 'prompt-block',
+    syntaxRule: 'frontmatter',
+    text: fmText,
+    offset: fmStart,
+    shape: () => ({ rule: 'frontmatter', range: firstLine, detail: `The front matter of ${file.path} must be a mapping with at least category and owner.` }),
+    subject: (raw) => `block "${typeof raw.id === 'string' ? raw.id : stem}"`,
+  });
+  if (!fm) return undefined;
+  const { raw, ok } = fm;
   const data: BlockData = {
     id: ok('id') ? (raw.id as string) : stem,
     category: ok('category') ? (raw.category as BlockData['category']) : 'instructions',
@@ -79,6 +71,6 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
     body,
     bodyOffset,
     template: parsed.ok ? parsed.analysis : undefined,
-    locate: yaml.locate,
+    locate: fm.locate,
   };
 }

@@ -3,7 +3,7 @@
  * tool contract): YAML → a mapping → schema validation → the id checked
  * against the file's stem. Returns undefined when nothing usable is left.
  */
-import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
+import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import { isPlainObject, stemOf } from './util.js';
 import { checkValues, validateFormat, yamlNumber, type FormatName } from './validate.js';
@@ -34,35 +34,61 @@ export interface MappingFile {
 
 export function parseMappingFile(file: SourceFile, bag: DiagnosticBag, spec: MappingSpec): MappingFile | undefined {
   const stem = stemOf(file.path);
-  const yaml = parseYaml(file);
-  for (const e of yaml.errors) bag.add({ rule: 'yaml-syntax', file: file.path, range: e.range, data: { detail: e.message } });
-  if (yaml.errors.length > 0) return undefined;
-  const raw = yaml.value;
-  if (!isPlainObject(raw)) {
-    bag.add({
+  const m = readMapping(file, bag, {
+    format: spec.format,
+    syntaxRule: 'yaml-syntax',
+    shape: (raw, locate) => ({
       rule: 'schema',
-      file: file.path,
-      range: yaml.locate([]),
-      data: { detail: raw == null ? spec.empty : spec.notMapping.replace('{what}', Array.isArray(raw) ? 'a list' : 'a single value') },
+      range: locate([]),
+      detail: raw == null ? spec.empty : spec.notMapping.replace('{what}', Array.isArray(raw) ? 'a list' : 'a single value'),
       ...(spec.hint ? { hint: spec.hint } : {}),
-    });
-    return undefined;
-  }
-  const declared = raw[spec.idKey];
-  const subject = `${spec.kind.toLowerCase()} "${typeof declared === 'string' ? declared : stem}"`;
-  const target = { file: file.path, locate: yaml.locate, subject };
-  const bad = validateFormat(spec.format, raw, target, bag);
-  checkValues(raw, target, bag, bad, yamlNumber(file));
-  const ok = (k: string) => !bad.has(k) && raw[k] !== undefined;
-  const id = ok(spec.idKey) ? (declared as string) : stem;
+    }),
+    subject: (raw) => `${spec.kind.toLowerCase()} "${typeof raw[spec.idKey] === 'string' ? (raw[spec.idKey] as string) : stem}"`,
+  });
+  if (!m) return undefined;
+  const { raw, ok, locate } = m;
+  const id = ok(spec.idKey) ? (raw[spec.idKey] as string) : stem;
   if (ok(spec.idKey) && id !== stem) {
     bag.add({
       rule: 'id-mismatch',
       file: file.path,
-      range: yaml.locate([spec.idKey]),
+      range: locate([spec.idKey]),
       data: { kind: spec.kind, id, file: file.path, field: spec.idKey, stem },
       hint: `Rename the file to ${spec.renameTo(id)}, or set ${spec.idKey}: ${stem}.`,
     });
   }
-  return { raw, locate: yaml.locate, stem, id, ok };
+  return { raw, locate, stem, id, ok };
+}
+
+export interface ReadMappingSpec {
+  format: FormatName;
+  /** Rule for YAML syntax errors (`yaml-syntax`, or `frontmatter` for a block). */
+  syntaxRule: 'yaml-syntax' | 'frontmatter';
+  /** The diagnostic when the YAML is not a mapping. */
+  shape: (raw: unknown, locate: Locator) => { rule: 'schema' | 'frontmatter'; range: Range; detail: string; hint?: string };
+  subject: (raw: Record<string, unknown>) => string;
+  /** YAML that sits inside the file (front matter): its text and offset. */
+  text?: string;
+  offset?: number;
+}
+
+/** YAML → a mapping → schema-validated; `ok(k)`: field k is present and valid. */
+export function readMapping(
+  file: SourceFile,
+  bag: DiagnosticBag,
+  spec: ReadMappingSpec,
+): { raw: Record<string, unknown>; locate: Locator; ok: (k: string) => boolean } | undefined {
+  const yaml = parseYaml(file, spec.text ?? file.text, spec.offset ?? 0);
+  for (const e of yaml.errors) bag.add({ rule: spec.syntaxRule, file: file.path, range: e.range, data: { detail: e.message } });
+  if (yaml.errors.length > 0) return undefined;
+  const raw = yaml.value;
+  if (!isPlainObject(raw)) {
+    const d = spec.shape(raw, yaml.locate);
+    bag.add({ rule: d.rule, file: file.path, range: d.range, data: { detail: d.detail }, ...(d.hint ? { hint: d.hint } : {}) });
+    return undefined;
+  }
+  const target = { file: file.path, locate: yaml.locate, subject: spec.subject(raw) };
+  const bad = validateFormat(spec.format, raw, target, bag);
+  checkValues(raw, target, bag, bad, yamlNumber(file));
+  return { raw, locate: yaml.locate, ok: (k) => !bad.has(k) && raw[k] !== undefined };
 }
