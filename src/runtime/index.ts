@@ -33,5 +33,6 @@ export { createRecordingClient, type CallRecord, type RecordingClient } from './
 export { createRandomIds, createSequentialIds } from './ids.js';
 export { renderSuffix } from './template.js';
 export { selectPrefix } from './cohort.js';
+export { costUsd } from './cost.js';
 export { TurnError, RuntimeUsageError, type FailureResult } from './failure.js';
 export type * from './types.js';

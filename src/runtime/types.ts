@@ -7,9 +7,9 @@
  *   travel as a `FailureKind` plus a fixed plain-words message.
  * - Every model call gets an AbortSignal; every tool handler gets one too.
  */
-import type { Bundle, BundleModel, NeutralTool } from '../bundle/types.js';
+import type { AnthropicTool, Bundle, BundleModel, NeutralTool, OpenAITool } from '../bundle/types.js';
 
-export type { Bundle, BundleModel, NeutralTool };
+export type { AnthropicTool, Bundle, BundleModel, NeutralTool, OpenAITool };
 
 /** What can go wrong with one tool call or one sub-agent (SPEC §5 step 5). */
 export type FailureKind =
@@ -47,10 +47,17 @@ export interface LlmRequest {
   agent: string;
   /** The registry entry plus its key in `bundle.models`. */
   model: BundleModel & { id: string };
-  /** `prefix` is byte-stable per cohort (cacheable); `suffix` is rendered per request. */
-  system: { prefix: string; suffix: string };
+  /**
+   * `prefix` is byte-stable per cohort (cacheable); `suffix` is rendered per request.
+   * `prefixSha256` is the cohort prefix's hash from the bundle (cache keys derive from it).
+   */
+  system: { prefix: string; suffix: string; prefixSha256?: string };
   messages: Message[];
   tools: NeutralTool[];
+  /** The same tools (same names, same order) in the bundle's provider shapes. */
+  toolShapes?: { openai: OpenAITool[]; anthropic: AnthropicTool[] };
+  /** Epoch milliseconds (Date.now()) when the agent's time budget ends: never retry past it. */
+  deadline?: number;
   parallelToolCalls: boolean;
   maxOutputTokens?: number;
   reasoningEffort?: string;
@@ -65,8 +72,33 @@ export interface LlmResponse {
   statusEvents?: string[];
 }
 
+/**
+ * One piece of a streamed reply, in the order the model produced it. A
+ * `tool_call` is emitted once its arguments are complete; `usage` at most once,
+ * at the end; `status` only from scripted clients.
+ */
+export type LlmChunk =
+  | { type: 'text_delta'; delta: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'status'; event: string };
+
+/**
+ * A model client. `complete` is always there; `stream` is optional and, when
+ * present, is what the runtime uses. Both honour `req.signal`.
+ */
 export interface LlmClient {
   complete(req: LlmRequest): Promise<LlmResponse>;
+  stream?(req: LlmRequest): AsyncIterable<LlmChunk>;
+}
+
+/** What `RuntimeOptions.onError` is told about where a raw error happened. */
+export interface ErrorInfo {
+  agent: string;
+  span_id: string;
+  kind: 'model' | 'tool' | 'session' | 'hook';
+  /** The tool, when kind is 'tool'. */
+  tool?: string;
 }
 
 export interface ToolContext {
@@ -167,7 +199,115 @@ export interface RoutingEvent {
   ended_ms: number;
 }
 
-export type RuntimeEvent = StatusEvent | TextEvent | SecurityEvent | RoutingEvent;
+/** The turn began. `span_id` is the turn's (root agent's) span. */
+export interface TurnStartEvent {
+  type: 'turn_start';
+  at_ms: number;
+  agent: string;
+  trace_id: string;
+  span_id: string;
+}
+
+/** Text the user sees, as it arrives. `agent` is whose words these are (a sub-agent's in relay mode). */
+export interface TextDeltaEvent {
+  type: 'text_delta';
+  at_ms: number;
+  agent: string;
+  delta: string;
+}
+
+/** A sub-agent invocation began (`tool` is the `ask_*` name the parent's model called). */
+export interface AgentStartEvent {
+  type: 'agent_start';
+  at_ms: number;
+  agent: string;
+  span_id: string;
+  parent_span_id: string;
+  tool: string;
+  tool_call_id: string;
+}
+
+/** A sub-agent invocation ended; `usage` covers its own model calls and its nested sub-agents'. */
+export interface AgentEndEvent {
+  type: 'agent_end';
+  at_ms: number;
+  agent: string;
+  span_id: string;
+  outcome: Outcome;
+  usage: Usage;
+  /** Present when every model it used declares pricing. */
+  cost_usd?: number;
+}
+
+/** One call to a model began (`span_id` is the calling agent's span; `call_id` is unique in the turn). */
+export interface ModelStartEvent {
+  type: 'model_start';
+  at_ms: number;
+  agent: string;
+  span_id: string;
+  call_id: string;
+  /** The model key in `bundle.models`. */
+  model: string;
+}
+
+export interface ModelEndEvent {
+  type: 'model_end';
+  at_ms: number;
+  agent: string;
+  span_id: string;
+  call_id: string;
+  model: string;
+  outcome: Outcome;
+  usage: Usage;
+  cost_usd?: number;
+}
+
+/** A (non-agent) tool call began, on behalf of `agent`. */
+export interface ToolStartEvent {
+  type: 'tool_start';
+  at_ms: number;
+  agent: string;
+  tool: string;
+  tool_call_id: string;
+  span_id: string;
+}
+
+export interface ToolEndEvent {
+  type: 'tool_end';
+  at_ms: number;
+  agent: string;
+  tool: string;
+  tool_call_id: string;
+  span_id: string;
+  outcome: Outcome;
+}
+
+/** Always the last event of a turn, whatever happened. */
+export interface TurnEndEvent {
+  type: 'turn_end';
+  at_ms: number;
+  agent: string;
+  trace_id: string;
+  /** 'ok', or why the root could not answer ('error', 'timeout', … or 'cancelled'). */
+  outcome: Outcome | 'cancelled';
+  usage: Usage;
+  cost_usd?: number;
+}
+
+export type RuntimeEvent =
+  | TurnStartEvent
+  | TextDeltaEvent
+  | AgentStartEvent
+  | AgentEndEvent
+  | ModelStartEvent
+  | ModelEndEvent
+  | ToolStartEvent
+  | ToolEndEvent
+  | StatusEvent
+  | TextEvent
+  | SecurityEvent
+  | RoutingEvent
+  | TurnEndEvent;
 
 /** Per (episode, agent) history. Only an agent's own earlier turns are stored under its id. */
 export interface SessionStore {
@@ -197,6 +337,11 @@ export interface RuntimeOptions {
   sessions?: SessionStore;
   /** Called synchronously for every event; exceptions it throws are ignored. */
   onEvent?: (e: RuntimeEvent) => void;
+  /**
+   * Raw causes, for the developer only (HTTP status and provider message, network
+   * errno, a handler's exception). Models never see these; exceptions it throws are ignored.
+   */
+  onError?: (error: unknown, info: ErrorInfo) => void;
   /** Feature flags switched on; they select each agent's prefix cohort. */
   flags?: string[];
   /** Milliseconds, monotonic (default: performance.now). Only used for timestamps. */
