@@ -269,7 +269,7 @@ export interface CreateSupportTicketArgs {
   priority?: "normal" | "high";
   /** Receipt, order or redemption identifier the problem concerns, if any. */
   related_id?: string;
-  /** Plain-language summary of the problem and what was already tried. */
+  /** Plain-language summary of the problem and what was already tried (at most 500 characters). */
   summary: string;
 }
 
@@ -456,7 +456,7 @@ export interface ListReceiptsArgs {
  * Record the user's explicit feedback about the assistant's previous answer, such as a thumbs down or a complaint that an answer was wrong. Call it only when the user clearly gives feedback.
  */
 export interface RecordFeedbackArgs {
-  /** The user's feedback in their own words. */
+  /** The user's feedback in their own words (at most 500 characters). */
   comment?: string;
   /** Whether the user was pleased or displeased. */
   sentiment: "positive" | "negative";
@@ -1465,8 +1465,8 @@ export const bundle = {
               "additionalProperties": false,
               "properties": {
                 "comment": {
-                  "description": "The user's feedback in their own words.",
-                  "maxLength": 500,
+                  "description": "The user's feedback in their own words (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 },
                 "sentiment": {
@@ -1744,8 +1744,8 @@ export const bundle = {
               "additionalProperties": false,
               "properties": {
                 "comment": {
-                  "description": "The user's feedback in their own words.",
-                  "maxLength": 500,
+                  "description": "The user's feedback in their own words (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 },
                 "sentiment": {
@@ -2023,7 +2023,8 @@ export const bundle = {
                 "additionalProperties": false,
                 "properties": {
                   "comment": {
-                    "description": "The user's feedback in their own words.",
+                    "description": "The user's feedback in their own words (at most 500 characters).",
+                    "pattern": "^[\\s\\S]{0,500}$",
                     "type": [
                       "string",
                       "null"
@@ -5095,8 +5096,8 @@ export const bundle = {
                   "type": "string"
                 },
                 "summary": {
-                  "description": "Plain-language summary of the problem and what was already tried.",
-                  "maxLength": 500,
+                  "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 }
               },
@@ -5200,8 +5201,8 @@ export const bundle = {
                   "type": "string"
                 },
                 "summary": {
-                  "description": "Plain-language summary of the problem and what was already tried.",
-                  "maxLength": 500,
+                  "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 }
               },
@@ -5337,7 +5338,8 @@ export const bundle = {
                     ]
                   },
                   "summary": {
-                    "description": "Plain-language summary of the problem and what was already tried.",
+                    "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+                    "pattern": "^[\\s\\S]{0,500}$",
                     "type": "string"
                   }
                 },
@@ -5380,7 +5382,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "c1a5d92a6556fdc9fe3bc30804dd55132a2a34351fc7c9864b680c9470f6bc3f",
+  "hash": "7c5ef4f81ede6e06592616f9bf3f8130d34a4bf8b560fe8984d9b9af66ee8c77",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,
@@ -5526,8 +5528,8 @@ export const bundle = {
             "type": "string"
           },
           "summary": {
-            "description": "Plain-language summary of the problem and what was already tried.",
-            "maxLength": 500,
+            "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+            "pattern": "^[\\s\\S]{0,500}$",
             "type": "string"
           }
         },
@@ -5961,8 +5963,8 @@ export const bundle = {
         "additionalProperties": false,
         "properties": {
           "comment": {
-            "description": "The user's feedback in their own words.",
-            "maxLength": 500,
+            "description": "The user's feedback in their own words (at most 500 characters).",
+            "pattern": "^[\\s\\S]{0,500}$",
             "type": "string"
           },
           "sentiment": {
