@@ -99,8 +99,11 @@ export function metaSchemaErrors(schema: unknown): MetaSchemaError[] {
   const withEnum = new Set(errors.filter((e) => e.keyword === 'enum').map((e) => e.instancePath));
   const seen = new Set<string>();
   const out: MetaSchemaError[] = [];
+  // An error under another error's path explains it (e.g. `type: [string, nul]`: the item, not the list).
+  const paths = errors.map((e) => e.instancePath);
   for (const e of errors) {
     if (withEnum.has(e.instancePath) && e.keyword !== 'enum') continue;
+    if (paths.some((p) => p.startsWith(`${e.instancePath}/`))) continue;
     const key = `${e.instancePath}|${e.keyword}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -27,7 +27,6 @@ export const jsonSchema: Rule = {
     for (const c of contracts(program)) {
       const errors = metaSchemaErrors(c.schema);
       for (const e of errors) reportMeta(c, e, report);
-      if (errors.length > 0) continue; // structure is unreliable: one root cause, one report
       walk(c.schema, [], undefined, 0, c, report);
     }
     for (const card of sortedCards(program)) {
@@ -62,7 +61,17 @@ function reportMeta(c: Contract, e: MetaSchemaError, report: Report): void {
     });
     return;
   }
-  report({ file: c.file, range, data: { detail: `${lead} ${describe(e, keyword)}.` }, hint: `See the JSON Schema 2020-12 meaning of "${keyword}".` });
+  const hint = hintFor(e, keyword);
+  report({ file: c.file, range, data: { detail: `${lead} ${describe(e, keyword)}.` }, ...(hint ? { hint } : {}) });
+}
+
+function hintFor(e: MetaSchemaError, keyword: string): string | undefined {
+  if (e.keyword === 'minimum') return `Use 0 or a positive whole number for ${keyword}.`;
+  if (e.keyword === 'type') {
+    const t = ([] as unknown[]).concat(e.params.type).map(String);
+    if (t.includes('object') && t.includes('boolean')) return `Write ${keyword} as a schema mapping, e.g. ${keyword}: { type: string }.`;
+  }
+  return undefined;
 }
 
 function describe(e: MetaSchemaError, keyword: string): string {

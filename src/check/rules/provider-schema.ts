@@ -20,7 +20,9 @@ export const providerSchema: Rule = {
       if (!c.toolShape) continue;
       if (metaSchemaErrors(c.schema).length > 0) continue; // json-schema reports it; the shape is moot
       for (const note of notesOf(c)) {
-        const where = schemaPathText([...c.base, ...note.path]);
+        // An open object is named by its own path, not by the keyword that opens it.
+        const named = note.kind === 'open-object' && note.at !== 'schema' ? note.path.slice(0, -1) : note.path;
+        const where = schemaPathText([...c.base, ...named]);
         const d = describe(note, where, c);
         report({ file: c.file, range: contractRange(c, note.path, d.part), data: { detail: d.message }, ...(d.hint ? { hint: d.hint } : {}) });
       }
