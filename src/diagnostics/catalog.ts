@@ -16,6 +16,11 @@ export interface CatalogEntry {
   readonly summary: string;
   /** Message template; `{key}` is replaced by `data[key]`. */
   readonly message: string;
+  /**
+   * false: `rules:` in the config cannot lower or silence it (a finding that
+   * changes what `build` would emit is an error whatever the settings).
+   */
+  readonly configurable?: false;
 }
 
 export const CATALOG = {
@@ -67,6 +72,8 @@ export const CATALOG = {
   'template-unknown-variable': { code: 'AGC6002', group: 'templates', severity: 'error', summary: 'A block reads only variables of the compile-time context.', message: '{detail}' },
   'dynamic-in-prefix': { code: 'AGC6003', group: 'templates', severity: 'error', summary: 'Blocks never read per-request fields (they would fragment the prompt cache).', message: 'Block "{block}" reads per-request field "{name}"; per-request values belong in the dynamic-context suffix, not in the cached prefix.' },
   'volatile-in-prefix': { code: 'AGC6004', group: 'templates', severity: 'warning', summary: 'Block text holds no volatile literals (dates, timestamps, UUIDs).', message: 'Block "{block}" contains {kind} "{text}"; a volatile literal in the cached prefix goes stale and splits the cache when it changes.' },
+  'template-render': { code: 'AGC6006', group: 'templates', severity: 'error', configurable: false, summary: 'Every block renders for every agent and cohort that uses it (not configurable: a block that cannot render would be missing from the prompt).', message: 'Block "{block}" cannot render for "{card}": {reason}.' },
+  'render-size': { code: 'AGC6007', group: 'templates', severity: 'error', configurable: false, summary: 'A block renders to at most 1 MiB (1,048,576 characters); rendering stops at the limit (not configurable).', message: 'Block "{block}" renders to more than {limit} for "{card}"; rendering stopped there.' },
   'cohort-explosion': { code: 'AGC6005', group: 'templates', severity: 'error', summary: "An agent's blocks use at most 6 feature flags (64 cohorts).", message: 'Agent "{card}" uses {count} feature flags ({flags}), i.e. {cohorts} prompt cohorts; the limit is {max} flags.' },
 
   // Hygiene (AGC7xxx)
@@ -78,6 +85,11 @@ export const CATALOG = {
 export type RuleId = keyof typeof CATALOG;
 
 export const RULE_IDS = Object.keys(CATALOG) as RuleId[];
+
+/** Whether `rules:` in the config may change the rule's severity. */
+export function isConfigurable(id: RuleId): boolean {
+  return (CATALOG[id] as CatalogEntry).configurable !== false;
+}
 
 export function isRuleId(id: string): id is RuleId {
   return Object.prototype.hasOwnProperty.call(CATALOG, id);

@@ -30,8 +30,14 @@ function literalAnalysis(body: string): TemplateAnalysis {
   return { ast, refs: [], unknownHelpers: [], partials: [] };
 }
 
-/** Helpers Handlebars ships with; `each`/`with` change the scope. */
-export const BUILTIN_HELPERS = new Set(['if', 'unless', 'each', 'with', 'lookup', 'log']);
+/**
+ * The helpers blocks may call (Handlebars' own, minus `log`, which writes to
+ * stdout); `each`/`with` change the scope.
+ */
+export const BUILTIN_HELPERS = new Set(['if', 'unless', 'each', 'with', 'lookup']);
+
+/** Names Handlebars runs as helpers even without arguments; none is available in blocks. */
+const HANDLEBARS_ONLY_HELPERS = new Set(['log', 'helperMissing', 'blockHelperMissing']);
 
 export interface ScopeFrame {
   kind: 'each' | 'with';
@@ -128,7 +134,12 @@ export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: numb
     scopes: ScopeFrame[],
   ): void => {
     const path = node.path as hbs.AST.PathExpression;
-    const isCall = node.params.length > 0 || (node.hash?.pairs.length ?? 0) > 0 || node.type === 'BlockStatement' || node.type === 'SubExpression';
+    const isCall =
+      node.params.length > 0 ||
+      (node.hash?.pairs.length ?? 0) > 0 ||
+      node.type === 'BlockStatement' ||
+      node.type === 'SubExpression' ||
+      (path.type === 'PathExpression' && HANDLEBARS_ONLY_HELPERS.has(path.original));
     if (path.type === 'PathExpression' && isCall && path.parts.length === 1 && !path.data && path.depth === 0) {
       if (!BUILTIN_HELPERS.has(path.original)) unknownHelpers.push({ name: path.original, range: toRange(path.loc) });
     } else if (path.type === 'PathExpression') {

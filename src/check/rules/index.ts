@@ -17,6 +17,7 @@ import { platformBlockOwner } from './platform-block-owner.js';
 import { promptBudget } from './prompt-budget.js';
 import { providerSchema } from './provider-schema.js';
 import { recursionDepth } from './recursion-depth.js';
+import { renderSize } from './render-size.js';
 import { roleShape } from './role-shape.js';
 import { statusEventUnrendered } from './status-event-unrendered.js';
 import { subAgentCycle } from './sub-agent-cycle.js';
@@ -67,6 +68,7 @@ export const RULES: readonly Rule[] = [
   blockBudget,
   descriptionBudget,
   templateUnknownVariable,
+  renderSize,
   dynamicInPrefix,
   volatileInPrefix,
   cohortExplosion,

@@ -1,18 +1,11 @@
 import { closest } from '../../diagnostics/did-you-mean.js';
 import type { Range } from '../../diagnostics/diagnostic.js';
 import { BUILTIN_HELPERS } from '../../parse/template.js';
-import type { Block } from '../../parse/types.js';
 import type { Rule } from '../rule.js';
-import { sortedBlocks, sortedCards } from '../support.js';
+import { bodyStart, sortedBlocks, sortedCards } from '../support.js';
 import { classifiedRefs } from '../templates.js';
 
 const HELPERS = [...BUILTIN_HELPERS].sort();
-
-/** The first line of a block's body (where a render failure without a position is shown). */
-function bodyStart(block: Block): Range {
-  const start = block.file.positionAt(block.bodyOffset);
-  return { start, end: { line: start.line, column: block.file.lineText(start.line).length + 1 } };
-}
 
 /**
  * A block reads only what the compile-time context provides, calls only the
@@ -64,6 +57,7 @@ export const templateUnknownVariable: Rule = {
     const seen = new Set<string>();
     for (const card of sortedCards(program)) {
       for (const e of program.agents.get(card.data.id)?.renderErrors ?? []) {
+        if (e.kind === 'size') continue; // render-size reports it
         const file = e.block.file.path;
         // A body that does not parse is reported once, by the parse phase (template-syntax).
         if (!e.block.template) continue;
