@@ -14,7 +14,7 @@ import type { Program } from '../resolve/types.js';
 import { bodyStart, sortedCards } from './support.js';
 
 /** Rules whose errors account for a block's render failures. */
-const EXPLAINS = new Set(['template-unknown-variable', 'template-render', 'render-size', 'template-syntax']);
+const EXPLAINS = new Set(['template-unknown-variable', 'dynamic-in-prefix', 'template-render', 'render-size', 'template-syntax']);
 
 export function unrenderedBlocks(program: Program, settled: readonly Diagnostic[]): Diagnostic[] {
   const covered = new Set<string>();

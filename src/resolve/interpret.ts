@@ -200,13 +200,21 @@ function walk(start: unknown, parts: readonly string[], strict: boolean, path: h
     const name = parts[i]!;
     const last = i === parts.length - 1;
     if (strict && last) {
-      if (!v || typeof v !== 'object' || !(name in v)) throw new RenderFailure(`"${name}" not defined in ${String(v)}`, path.loc);
+      if (!v || typeof v !== 'object' || !(name in v)) throw new RenderFailure(`{{${path.original}}} reads "${name}", which is not defined ${where(v)}`, path.loc);
     } else if (v == null) {
-      throw new RenderFailure(`Cannot read properties of ${String(v)} (reading '${name}')`, path.loc);
+      throw new RenderFailure(`{{${path.original}}} reads "${name}" of a missing value`, path.loc);
     }
     v = own(v as Record<string, unknown>, name);
   }
   return v;
+}
+
+/** Where a strict read looked (Handlebars' own message would print "[object Object]"). */
+function where(v: unknown): string {
+  if (v == null) return 'on a missing value';
+  if (Array.isArray(v)) return 'on a list';
+  if (typeof v === 'object') return 'there';
+  return `on a ${typeof v}`;
 }
 
 /** Own properties only, as Handlebars' prototype-access rules allow for plain data. */

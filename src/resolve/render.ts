@@ -29,7 +29,7 @@ export function renderBlock(block: Block, context: Record<string, unknown>): Ren
     if (ok) {
       const r = tryInterpret(ast, context);
       if (r.ok) return r;
-      return { ok: false, message: r.message, range: r.loc ? bodyRange(block, r.loc.start.line, r.loc.start.column) : undefined, kind: r.kind };
+      return { ok: false, message: r.message, range: r.loc ? locRange(block, r.loc) : undefined, kind: r.kind };
     }
   }
   return renderCompiled(block, context);
@@ -47,14 +47,24 @@ function renderCompiled(block: Block, context: Record<string, unknown>): RenderR
     return { ok: true, text: template(context) };
   } catch (e) {
     if (e instanceof RenderStop) {
-      return { ok: false, message: e.message, range: e.loc ? bodyRange(block, e.loc.start.line, e.loc.start.column) : undefined, kind: e.kind };
+      return { ok: false, message: e.message, range: e.loc ? locRange(block, e.loc) : undefined, kind: e.kind };
     }
     const err = e as { message?: string; lineNumber?: number; column?: number };
     const range = err.lineNumber !== undefined ? bodyRange(block, err.lineNumber, err.column ?? 0) : undefined;
     // Handlebars' "Invalid string length" (a render past V8's string limit) is a size failure too.
     const kind = e instanceof RangeError ? 'size' : 'failure';
-    return { ok: false, message: String(err.message ?? e).replace(/ - \d+:\d+$/, ''), range, kind };
+    const message = String(err.message ?? e)
+      .replace(/ - \d+:\d+$/, '')
+      .replace(/^"(.*)" not defined in \[object Object\]$/, '"$1" is not defined there');
+    return { ok: false, message, range, kind };
   }
+}
+
+/** A Handlebars node's location in the body → its whole-file range. */
+function locRange(block: Block, loc: hbs.AST.SourceLocation): Range {
+  const start = bodyRange(block, loc.start.line, loc.start.column).start;
+  const end = bodyRange(block, loc.end.line, loc.end.column).start;
+  return end.line > start.line || (end.line === start.line && end.column > start.column) ? { start, end } : bodyRange(block, loc.start.line, loc.start.column);
 }
 
 /** A Handlebars location (1-based line, 0-based column in the body) → a one-character file range. */
