@@ -21,23 +21,26 @@ export interface Contract {
   locate: Locator;
   /** Whether the schema is sent to providers as tool parameters (tool parameters, handoff fields). */
   toolShape: boolean;
+  /** The document a local `$ref` ("#/…") resolves against: the schema itself, or for a handoff field the `ask_<id>` parameters. */
+  root: unknown;
 }
 
 /** Every contract schema, tools first, each group sorted by file. */
 export function contracts(program: Program): Contract[] {
   const out: Contract[] = [];
   for (const tool of sortedTools(program)) {
-    out.push({ file: tool.file.path, subject: `tool "${tool.data.name}"`, schema: tool.data.parameters, base: ['parameters'], locate: tool.locate, toolShape: true });
+    out.push({ file: tool.file.path, subject: `tool "${tool.data.name}"`, schema: tool.data.parameters, base: ['parameters'], locate: tool.locate, toolShape: true, root: tool.data.parameters });
   }
   for (const card of sortedCards(program)) {
     const subject = `card "${card.data.id}"`;
     if (card.explicitInput) {
+      const handoff = { type: 'object', properties: card.data.input };
       for (const [name, schema] of Object.entries(card.data.input)) {
-        out.push({ file: card.file.path, subject, schema, base: ['input', name], locate: card.locate, toolShape: true });
+        out.push({ file: card.file.path, subject, schema, base: ['input', name], locate: card.locate, toolShape: true, root: handoff });
       }
     }
     if (card.data.output !== undefined) {
-      out.push({ file: card.file.path, subject, schema: card.data.output, base: ['output'], locate: card.locate, toolShape: false });
+      out.push({ file: card.file.path, subject, schema: card.data.output, base: ['output'], locate: card.locate, toolShape: false, root: card.data.output });
     }
   }
   return out;

@@ -126,6 +126,7 @@ function walk(schema: unknown, path: PathSegment[], inherited: Set<string> | und
       });
     });
   }
+  if (typeof s.$ref === 'string') checkRef(s.$ref, [...path, '$ref'], c, report);
   if (typeof s.pattern === 'string') checkPattern(s.pattern, [...path, 'pattern'], 'value', c, report);
   if (isRecord(s.patternProperties)) for (const p of Object.keys(s.patternProperties)) checkPattern(p, [...path, 'patternProperties', p], 'key', c, report);
 
@@ -147,6 +148,56 @@ function checkPattern(pattern: string, path: PathSegment[], part: 'key' | 'value
       hint: 'JSON Schema patterns are ECMA-262 regular expressions (Unicode mode); escape literal characters such as ( [ { with \\.',
     });
   }
+}
+
+/** A `$ref` must resolve inside the contract: "#", "#/json/pointer" or "#anchor"; nothing is fetched. */
+function checkRef(ref: string, path: PathSegment[], c: Contract, report: Report): void {
+  const at = schemaPathText([...c.base, ...path]);
+  let problem: string | undefined;
+  let suggestion: string | undefined;
+  if (!ref.startsWith('#')) {
+    problem = `"${ref}" is not a local reference; agentc, providers and the runtime resolve only references inside the contract ("#/$defs/…")`;
+  } else if (ref.startsWith('#/') || ref === '#') {
+    if (resolvePointer(c.root, ref.slice(1)) === undefined) {
+      problem = `"${ref}" points to nothing in the contract`;
+      const cut = ref.lastIndexOf('/');
+      const parent = resolvePointer(c.root, ref.slice(1, cut));
+      if (isRecord(parent)) suggestion = didYouMean(ref.slice(cut + 1), Object.keys(parent));
+    }
+  } else if (!hasAnchor(c.root, ref.slice(1), 0)) {
+    problem = `"${ref}" names no $anchor in the contract`;
+  }
+  if (!problem) return;
+  report({
+    file: c.file,
+    range: contractRange(c, path),
+    data: { detail: `Invalid JSON Schema in ${c.subject} at ${at}: ${problem}.` },
+    hint: suggestion ?? 'Define the shared schema under $defs and refer to it as "#/$defs/<name>".',
+  });
+}
+
+/** The value at a JSON pointer ("" is the root), or undefined. */
+function resolvePointer(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root;
+  let cur: unknown = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    let seg: string;
+    try {
+      seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (Array.isArray(cur) && /^\d+$/.test(seg)) cur = cur[Number(seg)];
+    else if (isRecord(cur) && Object.prototype.hasOwnProperty.call(cur, seg)) cur = cur[seg];
+    else return undefined;
+  }
+  return cur;
+}
+
+function hasAnchor(v: unknown, name: string, depth: number): boolean {
+  if (depth > MAX_DEPTH || typeof v !== 'object' || v === null) return false;
+  if (!Array.isArray(v) && (v as Record<string, unknown>).$anchor === name) return true;
+  return Object.values(v).some((x) => hasAnchor(x, name, depth + 1));
 }
 
 function ownProperties(s: unknown): string[] {
