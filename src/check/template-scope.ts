@@ -223,7 +223,7 @@ export function classifyRef(
   }
 
   const w = walk(loc.base, loc.parts);
-  if (w.ok) return { kind: 'ok' };
+  if (w.ok) return useProblem(ref, w.shape, shown, block) ?? { kind: 'ok' };
   const offset = ref.parts.length - loc.parts.length;
   const at = w.at + offset;
   const name = ref.parts[at]!;
@@ -269,6 +269,38 @@ export function classifyRef(
     detail = `Block "${block}" reads ${shown}, but "${parentPath}" is ${describe(w.parent)}, which has no field "${name}".`;
   }
   return { kind: 'unknown', detail, ...(hint ? { hint } : {}) };
+}
+
+/**
+ * A read that resolves but would render nonsense or nothing: printing an object
+ * or a list, or `#each` over a scalar (the render fails on these too; this finds
+ * them in branches no agent takes).
+ */
+function useProblem(ref: TemplateRef, shape: Shape, shown: string, block: string): RefVerdict | undefined {
+  if (ref.use === 'output' && (shape.kind === 'object' || shape.kind === 'record')) {
+    const field = fieldNames(shape)[0];
+    const path = ref.original === 'this' || ref.original === '.' ? 'this' : ref.original;
+    return {
+      kind: 'unknown',
+      detail: `Block "${block}" renders ${shown}, which is an object: it would print "[object Object]".`,
+      hint: field !== undefined ? `Render one of its fields, e.g. {{${path}.${field}}}, or iterate it with {{#each ${path}}}.` : `Iterate it with {{#each ${path}}}.`,
+    };
+  }
+  if (ref.use === 'output' && shape.kind === 'array') {
+    return {
+      kind: 'unknown',
+      detail: `Block "${block}" renders ${shown}, which is a list: it would print its items joined by commas.`,
+      hint: `Iterate it: {{#each ${ref.original}}}…{{/each}}`,
+    };
+  }
+  if (ref.use === 'each' && (shape.kind === 'string' || shape.kind === 'number' || shape.kind === 'boolean')) {
+    return {
+      kind: 'unknown',
+      detail: `Block "${block}" iterates {{#each ${ref.original}}}, which is ${describe(shape)}: it would render nothing.`,
+      hint: '{{#each}} iterates a list or a mapping; to print the value, use {{' + ref.original + '}}.',
+    };
+  }
+  return undefined;
 }
 
 /** How many `../` make the ref resolve (the nearest outer scope), or undefined. */

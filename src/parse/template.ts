@@ -60,6 +60,8 @@ export interface TemplateRef {
   range: Range;
   /** Enclosing frames, outermost first. */
   scopes: ScopeFrame[];
+  /** 'output': the value is printed (`{{x}}`); 'each': the value `{{#each x}}` iterates. Absent for other reads. */
+  use?: 'output' | 'each';
 }
 
 export interface UnknownHelper {
@@ -143,9 +145,17 @@ export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: numb
     if (path.type === 'PathExpression' && isCall && path.parts.length === 1 && !path.data && path.depth === 0) {
       if (!BUILTIN_HELPERS.has(path.original)) unknownHelpers.push({ name: path.original, range: toRange(path.loc) });
     } else if (path.type === 'PathExpression') {
-      refs.push(refOf(path, scopes));
+      const ref = refOf(path, scopes);
+      if (node.type === 'MustacheStatement' && !isCall) ref.use = 'output';
+      refs.push(ref);
     }
-    for (const p of node.params) visitExpr(p, scopes);
+    const first = node.params[0];
+    if (node.type === 'BlockStatement' && path.original === 'each' && first?.type === 'PathExpression') {
+      refs.push({ ...refOf(first as hbs.AST.PathExpression, scopes), use: 'each' });
+      for (const p of node.params.slice(1)) visitExpr(p, scopes);
+    } else {
+      for (const p of node.params) visitExpr(p, scopes);
+    }
     for (const pair of node.hash?.pairs ?? []) visitExpr(pair.value, scopes);
   };
 

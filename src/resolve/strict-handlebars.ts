@@ -11,8 +11,8 @@
  * - `#each` over a string, number or boolean: Handlebars renders nothing;
  * - `lookup` of a field the value does not have, or on a missing value:
  *   Handlebars renders nothing (its params are not read strictly);
- * - `log`: not a helper here (Handlebars' `log` writes to stdout, which would
- *   corrupt `--format json`);
+ * - `log`: fails instead of writing to stdout (which would corrupt
+ *   `--format json`);
  * - output over RENDER_LIMIT characters: the render stops as soon as the bound
  *   is passed (nested `#each` over the sub-agents would otherwise take seconds
  *   and gigabytes).
@@ -60,7 +60,11 @@ interface Options {
 /** A Handlebars environment with agentc's helpers: `each` and `lookup` strict, no `log`, an output check. */
 export function createStrictHandlebars(): Instance {
   const hb = handlebars().create();
-  hb.unregisterHelper('log');
+  // Replaced, not removed: compiled templates call known helpers such as `log` directly.
+  hb.registerHelper('log', function (this: unknown, ...args: unknown[]) {
+    const options = args[args.length - 1] as Options;
+    throw new RenderStop('{{log}} is not available in blocks (it would write to stdout)', options.loc);
+  });
   const each = hb.helpers.each as (this: unknown, context: unknown, options: Options) => string;
   hb.registerHelper('each', function (this: unknown, context: unknown, options: Options) {
     const bad = eachTargetProblem(context);

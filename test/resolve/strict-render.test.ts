@@ -42,7 +42,7 @@ describe('constructs that would render nothing or nonsense are errors', () => {
       {
         rule: 'template-unknown-variable',
         severity: 'error',
-        message: 'Block "instructions-routing" failed to render for "fetch_assistant": {{#each}} over a string ("fetch_assistant") renders nothing; iterate a list or a mapping',
+        message: 'Block "instructions-routing" iterates {{#each agent.id}}, which is a string: it would render nothing.',
         covers: 'agent.id',
       },
     ]);
@@ -52,7 +52,7 @@ describe('constructs that would render nothing or nonsense are errors', () => {
     const dir = await withRouting('each-number', '{{#each dispatch.fan_out_cap}}x{{/each}}');
     const ds = await findings(dir);
     expect(ds).toHaveLength(1);
-    expect(ds[0]!.d.message).toMatch(/\{\{#each\}\} over a number \(\d+\) renders nothing/);
+    expect(ds[0]!.d.message).toBe('Block "instructions-routing" iterates {{#each dispatch.fan_out_cap}}, which is a number: it would render nothing.');
     expect(ds[0]!.covers).toBe('dispatch.fan_out_cap');
   });
 
@@ -69,11 +69,11 @@ describe('constructs that would render nothing or nonsense are errors', () => {
   });
 
   it('{{this}} and a path to an object or a list', async () => {
-    for (const [expr, what] of [['this', 'an object'], ['agent', 'an object'], ['sub_agents', 'a list']] as const) {
+    for (const [expr, what] of [['this', 'an object: it would print "[object Object]"'], ['agent', 'an object: it would print "[object Object]"'], ['sub_agents', 'a list: it would print its items joined by commas']] as const) {
       const dir = await withRouting(`object-${expr}`, `Context: {{${expr}}}`);
       const ds = await findings(dir);
       expect(ds.map(({ d }) => d.rule), expr).toEqual(['template-unknown-variable']);
-      expect(ds[0]!.d.message).toContain(`the value is ${what}, which would render as`);
+      expect(ds[0]!.d.message).toBe(`Block "instructions-routing" renders {{${expr}}}, which is ${what}.`);
       expect(ds[0]!.covers).toBe(expr);
       expect(ds[0]!.d.range!.start.line).toBe(lastLine((await import('node:fs/promises').then((fs) => fs.readFile(`${dir}/${ROUTING}`, 'utf8')))));
     }
@@ -92,9 +92,56 @@ describe('constructs that would render nothing or nonsense are errors', () => {
     expect(r.stdout).not.toContain('hello from a block');
     expect(() => JSON.parse(r.stdout)).not.toThrow();
   });
+
+  it('found in a branch no agent takes, too (statically)', async () => {
+    const dir = await withRouting('branch', '{{#if agent.fallback_model}}{{agent}}{{/if}}');
+    const ds = await findings(dir);
+    expect(ds.map(({ d, covers }) => [d.rule, d.message, covers])).toEqual([
+      ['template-unknown-variable', 'Block "instructions-routing" renders {{agent}}, which is an object: it would print "[object Object]".', 'agent'],
+    ]);
+  });
+});
+
+describe('the renderers themselves refuse (whatever the static analysis says)', () => {
+  const context = { agent: { id: 'a', tools: ['x'] }, n: 3, sub_agents: [{ id: 's' }] };
+  const cases: [string, RegExp][] = [
+    ['{{#each agent.id}}x{{/each}}', /^\{\{#each\}\} over a string \("a"\) renders nothing; iterate a list or a mapping$/],
+    ['{{#each n}}x{{/each}}', /^\{\{#each\}\} over a number \(3\) renders nothing/],
+    ['{{this}}', /^the value is an object, which would render as "\[object Object\]"/],
+    ['{{agent.tools}}', /^the value is a list, which would render as its items joined by commas/],
+    ['{{#each sub_agents}}{{this}}{{/each}}', /^the value is an object/],
+  ];
+  it.each(cases)('%s', async (src, message) => {
+    const Handlebars = (await import('handlebars')).default;
+    const { tryInterpret } = await import('../../src/resolve/interpret.js');
+    const { compileStrict, createStrictHandlebars } = await import('../../src/resolve/strict-handlebars.js');
+    const mine = tryInterpret(Handlebars.parse(src), context);
+    expect(mine.ok).toBe(false);
+    if (!mine.ok) expect(mine.message).toMatch(message);
+    expect(() => compileStrict(createStrictHandlebars(), src)(context)).toThrow(message);
+  });
+
+  it('lookup of a missing field, and log, fail in the Handlebars path', () => {
+    return import('../../src/resolve/strict-handlebars.js').then(({ compileStrict, createStrictHandlebars }) => {
+      const hb = createStrictHandlebars();
+      expect(() => compileStrict(hb, '{{lookup agent "nope"}}')(context)).toThrow('{{lookup}} finds no field "nope" in the value');
+      expect(() => compileStrict(hb, '{{lookup missing "id"}}')(context)).toThrow('{{lookup}} of "id" on a missing value finds nothing');
+      expect(compileStrict(hb, '{{lookup agent "id"}}')(context)).toBe('a');
+      expect(() => compileStrict(hb, '{{log "x"}}')(context)).toThrow('{{log}} is not available in blocks (it would write to stdout)');
+      expect(() => compileStrict(hb, '{{log}}')(context)).toThrow('{{log}} is not available in blocks');
+    });
+  });
 });
 
 describe('a block that cannot render is an error whatever the settings', () => {
+  it("with the rule off, #each over a string is a template-render error (the render's own message)", async () => {
+    const dir = await withRouting('off-each', 'Agent: {{#each agent.id}}x{{/each}}', (t) => t.replace('defineConfig({', "defineConfig({\n  rules: { 'template-unknown-variable': 'off' },"));
+    const ds = await findings(dir);
+    expect(ds.map(({ d, covers }) => [d.rule, d.severity, d.message, covers])).toEqual([
+      ['template-render', 'error', 'Block "instructions-routing" cannot render for "fetch_assistant": {{#each}} over a string ("fetch_assistant") renders nothing; iterate a list or a mapping.', 'agent.id'],
+    ]);
+  });
+
   it("with rules: { 'template-unknown-variable': 'off' } the failure is a template-render error and build writes nothing", async () => {
     const dir = await withRouting('off', 'Agent: {{agent.descripton}}', (t) => t.replace('defineConfig({', "defineConfig({\n  rules: { 'template-unknown-variable': 'off' },"));
     const ds = await findings(dir);

@@ -15,10 +15,16 @@ export const templateUnknownVariable: Rule = {
   id: 'template-unknown-variable',
   run(program, report) {
     const reported = new Set<string>();
-    /** Blocks with a static finding: a render failure without a position is one of those. */
-    const staticBlocks = new Set<string>();
     const at = (file: string, range: Range | undefined) =>
       `${file}\u0000${range ? `${range.start.line}:${range.start.column}` : ''}`;
+    /** Static findings' ranges by file: a render failure spanning one of them (a helper call) is explained by it. */
+    const staticRanges = new Map<string, Range[]>();
+    const note = (file: string, range: Range) => {
+      reported.add(at(file, range));
+      staticRanges.set(file, [...(staticRanges.get(file) ?? []), range]);
+    };
+    /** Blocks with a static finding: a render failure without a position is one of those. */
+    const staticBlocks = new Set<string>();
     for (const block of sortedBlocks(program)) {
       const analysis = block.template;
       if (!analysis) continue;
@@ -26,13 +32,13 @@ export const templateUnknownVariable: Rule = {
       const file = block.file.path;
       for (const { ref, verdict } of classifiedRefs(program, block)) {
         if (verdict.kind === 'ok') continue;
-        reported.add(at(file, ref.range));
+        note(file, ref.range);
         staticBlocks.add(file);
         if (verdict.kind !== 'unknown') continue; // dynamic-in-prefix reports it
         report({ file, range: ref.range, data: { detail: verdict.detail }, ...(verdict.hint ? { hint: verdict.hint } : {}) });
       }
       for (const h of analysis.unknownHelpers) {
-        reported.add(at(file, h.range));
+        note(file, h.range);
         staticBlocks.add(file);
         const match = closest(h.name, HELPERS);
         report({
@@ -43,7 +49,7 @@ export const templateUnknownVariable: Rule = {
         });
       }
       for (const range of analysis.partials) {
-        reported.add(at(file, range));
+        note(file, range);
         staticBlocks.add(file);
         report({
           file,
@@ -62,6 +68,7 @@ export const templateUnknownVariable: Rule = {
         // A body that does not parse is reported once, by the parse phase (template-syntax).
         if (!e.block.template) continue;
         if (reported.has(at(file, e.range)) || (!e.range && staticBlocks.has(file))) continue;
+        if (e.range && (staticRanges.get(file) ?? []).some((r) => within(r.start, e.range!))) continue;
         const key = `${at(file, e.range)}\u0000${e.message}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -74,3 +81,9 @@ export const templateUnknownVariable: Rule = {
     }
   },
 };
+
+function within(p: Range['start'], r: Range): boolean {
+  const after = p.line > r.start.line || (p.line === r.start.line && p.column >= r.start.column);
+  const before = p.line < r.end.line || (p.line === r.end.line && p.column < r.end.column);
+  return after && before;
+}
