@@ -8,9 +8,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
 import { toOpenAIStrict } from '../../src/contracts/openai-strict.js';
+import { appendFile } from 'node:fs/promises';
 import { copyExample, edit, removeTempDirs, runCli } from '../robustness/workspace.js';
+import { cleanup, materialize } from './fixture-workspace.js';
 
-afterAll(removeTempDirs);
+const roots: string[] = [];
+afterAll(async () => {
+  await removeTempDirs();
+  await Promise.all(roots.map(cleanup));
+});
 
 const TYPES = 'array, boolean, integer, null, number, object, string';
 
@@ -53,6 +59,16 @@ describe('json-schema', () => {
     ]);
     const file = r.files.get('schemas/tools/get_order_status.yaml')!;
     expect(ds.map((d) => file.lineText(d.range!.start.line).slice(d.range!.start.column - 1, d.range!.end.column - 1))).toEqual(['item', 'retailr']);
+  });
+
+  it('input_required against the default handoff (query, prior_context) when the card declares no input', async () => {
+    const root = await materialize('clean');
+    roots.push(root);
+    await appendFile(join(root, 'cards/travel.yaml'), 'input_required: [query, querry]\n');
+    const r = await compile({ root });
+    expect(whole(r.diagnostics, 'json-schema').map((d) => [d.message, d.hint])).toEqual([
+      ['Card "travel" lists "querry" in input_required, but input declares no field "querry".', 'Did you mean "query"?'],
+    ]);
   });
 
   it('the repo workspace has clean contracts (no json-schema or provider-schema finding)', async () => {

@@ -30,7 +30,8 @@ export const jsonSchema: Rule = {
       walk(c.schema, [], undefined, 0, c, report);
     }
     for (const card of sortedCards(program)) {
-      if (!card.explicitInput) continue;
+      // An `input` that failed validation was replaced by the default: its fields are unknown, say nothing.
+      if (!card.explicitInput && /^["']?input["']?[ \t]*:/m.test(card.file.text)) continue;
       const declared = Object.keys(card.data.input);
       card.data.input_required.forEach((name, i) => {
         if (Object.prototype.hasOwnProperty.call(card.data.input, name)) return;
