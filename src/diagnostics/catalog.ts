@@ -31,7 +31,7 @@ export const CATALOG = {
   'id-mismatch': { code: 'AGC1004', group: 'parsing', severity: 'error', summary: "A card's id (a tool's name) equals its file's stem.", message: '{kind} "{id}" is declared in {file}; its {field} must equal the file name "{stem}".' },
   'duplicate-id': { code: 'AGC1005', group: 'parsing', severity: 'error', summary: 'No two cards, two blocks or two tools share an id.', message: '{kind} id "{id}" is declared more than once.' },
   'file-too-large': { code: 'AGC1007', group: 'parsing', severity: 'error', summary: 'Workspace files are at most 1 MiB (no prompt source is legitimately larger).', message: '{file} is {size}, over the {max} limit for workspace files.' },
-  'json-schema': { code: 'AGC1008', group: 'parsing', severity: 'error', summary: 'Tool parameters and card input/output are valid JSON Schema 2020-12, and required entries name declared properties.', message: '{detail}' },
+  'json-schema': { code: 'AGC1008', group: 'parsing', severity: 'error', configurable: false, summary: 'Tool parameters and card input/output are valid JSON Schema 2020-12, and required entries name declared properties (not configurable: build never writes an invalid schema).', message: '{detail}' },
   'provider-schema': { code: 'AGC1009', group: 'parsing', severity: 'warning', summary: 'Tool-shaped contracts are expressed exactly by every provider shape (OpenAI strict mode approximates open objects, some keywords and formats).', message: '{detail}' },
   'config-load': { code: 'AGC1006', group: 'parsing', severity: 'error', summary: 'agentc.config.ts loads and evaluates to a config object.', message: '{detail}' },
 

@@ -57,7 +57,7 @@ export function parseConfig(file: SourceFile | undefined, value: unknown, bag: D
           rule: 'schema',
           file: file.path,
           range: locate(['rules', rule], 'key'),
-          data: { detail: `The config sets rule "${rule}", which cannot be configured: it reports what would change the emitted prompt, so it is always an error.` },
+          data: { detail: `The config sets rule "${rule}", which cannot be configured: it reports what would make the emitted bundle wrong (a prompt missing a block, an invalid schema), so it is always an error.` },
           hint: `Remove "${rule}" from rules, and fix what it reports.`,
         });
         continue;

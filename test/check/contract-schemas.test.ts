@@ -71,6 +71,15 @@ describe('json-schema', () => {
     ]);
   });
 
+  it("cannot be turned off: build never writes an invalid schema", async () => {
+    const dir = await copyExample('json-schema-off');
+    await edit(dir, 'schemas/tools/get_order_status.yaml', (t) => t.replace(/(order_id:\n\s+type: )string/, '$1strng'));
+    await edit(dir, 'agentc.config.ts', (t) => t.replace('defineConfig({', "defineConfig({\n  rules: { 'json-schema': 'off' },"));
+    const r = await compile({ root: dir, bundle: true });
+    expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.rule)).toEqual(['schema', 'json-schema']);
+    expect(r.bundle).toBeUndefined();
+  });
+
   it('the repo workspace has clean contracts (no json-schema or provider-schema finding)', async () => {
     const r = await compile({ root: await copyExample('json-schema-clean') });
     expect(r.diagnostics.filter((d) => d.rule === 'json-schema' || d.rule === 'provider-schema')).toEqual([]);

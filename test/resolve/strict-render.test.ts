@@ -163,7 +163,7 @@ describe('a block that cannot render is an error whatever the settings', () => {
     );
     const ds = await findings(dir);
     expect(ds.map(({ d }) => `${d.severity} ${d.rule}`)).toEqual(['error schema', 'warning template-unknown-variable', 'error template-render']);
-    expect(ds[0]!.d.message).toBe('The config sets rule "template-render", which cannot be configured: it reports what would change the emitted prompt, so it is always an error.');
+    expect(ds[0]!.d.message).toBe('The config sets rule "template-render", which cannot be configured: it reports what would make the emitted bundle wrong (a prompt missing a block, an invalid schema), so it is always an error.');
   });
 });
 
