@@ -5,7 +5,6 @@
  * `json-schema` and `provider-schema` rules. Pure.
  */
 import type { Range } from '../diagnostics/diagnostic.js';
-import type { JsonSchema } from '../parse/types.js';
 import type { Locator, PathSegment } from '../parse/yaml.js';
 import type { Program } from '../resolve/types.js';
 import { sortedCards, sortedTools } from './support.js';
@@ -56,4 +55,3 @@ export function contractRange(c: Contract, path: readonly PathSegment[], part: '
   return c.locate([...c.base, ...path], part);
 }
 
-export type { JsonSchema };
