@@ -121,7 +121,17 @@ function renderProgram(program: Program, frame: Frame): string {
   return out;
 }
 
+/** A block; a size stop inside it is re-pointed at the block, so the outermost block that overflowed is named. */
 function renderBlock(b: hbs.AST.BlockStatement, frame: Frame): string {
+  try {
+    return renderBlockBody(b, frame);
+  } catch (e) {
+    if (e instanceof RenderStop && e.kind === 'size') throw new RenderFailure(e.message, b.loc, 'size');
+    throw e;
+  }
+}
+
+function renderBlockBody(b: hbs.AST.BlockStatement, frame: Frame): string {
   const helper = (b.path as hbs.AST.PathExpression).original;
   const value = evaluate(b.params[0] as hbs.AST.PathExpression, frame, false);
   const inverse = (): string => (b.inverse ? renderProgram(b.inverse, frame) : '');

@@ -76,7 +76,13 @@ export function createStrictHandlebars(): Instance {
       if (produced > RENDER_LIMIT) throw new RenderStop('the rendered text passes the size limit', options.loc, 'size');
       return piece;
     };
-    return each.call(this, context, { ...options, fn } as Options);
+    try {
+      return each.call(this, context, { ...options, fn } as Options);
+    } catch (e) {
+      // Re-pointed at this block: the outermost {{#each}} that overflowed is the one named.
+      if (e instanceof RenderStop && e.kind === 'size') throw new RenderStop(e.message, options.loc, 'size');
+      throw e;
+    }
   });
   hb.registerHelper('lookup', (obj: unknown, field: unknown, options: Options) => {
     const name = JSON.stringify(String(field));

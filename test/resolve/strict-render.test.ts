@@ -179,6 +179,8 @@ describe('render size is bounded', () => {
       ['render-size', 'error', 'Block "instructions-routing" renders to more than 1 MiB (1,048,576 characters) for "fetch_assistant"; rendering stopped there.'],
     ]);
     expect(ms).toBeLessThan(2000);
+    // The range is the outermost {{#each}} that overflowed: the whole bomb.
+    expect(ds[0]!.covers).toBe(bomb);
   });
 
   it('the same bomb outside the interpreted subset (Handlebars itself) stops too', async () => {
@@ -189,5 +191,6 @@ describe('render size is bounded', () => {
     const ds = await findings(dir);
     expect(ds.map(({ d }) => d.rule)).toEqual(['render-size']);
     expect(performance.now() - started).toBeLessThan(2000);
+    expect(ds[0]!.covers).toBe(bomb);
   });
 });
