@@ -54,7 +54,13 @@ export type StrictNote =
   /** A boolean schema (`true` / `false`) emitted as `{}`. `path` is the boolean. */
   | { kind: 'boolean-schema'; path: SchemaPath; value: boolean }
   /** Nesting deeper than MAX_DEPTH: emitted as given, which strict mode may reject. */
-  | { kind: 'too-deep'; path: SchemaPath };
+  | { kind: 'too-deep'; path: SchemaPath }
+  /**
+   * anyOf / oneOf / allOf at the root of tool parameters: OpenAI strict mode wants
+   * a plain object root, Anthropic rejects them at the top level of input_schema.
+   * allOf is merged into the root; anyOf / oneOf are dropped. `path` is the keyword.
+   */
+  | { kind: 'root-combinator'; path: SchemaPath; keyword: 'anyOf' | 'oneOf' | 'allOf'; provider: 'openai' | 'anthropic' };
 
 export interface StrictResult {
   schema: JsonSchema;
@@ -109,8 +115,15 @@ export function toOpenAIStrictParameters(parameters: JsonSchema): JsonSchema {
 
 /** The strict shape and every approximation it makes (paths relative to `parameters`). */
 export function toOpenAIStrict(parameters: JsonSchema): StrictResult {
-  const notes: StrictNote[] = [];
+  let notes: StrictNote[] = [];
   const root = strictify(parameters, 0, [], notes);
+  // The root must be a plain object: a root anyOf (from anyOf or oneOf) is dropped, with its branches' notes.
+  const rootBranches = ROOT_ALTERNATIVES.filter((k) => Array.isArray(parameters[k]));
+  if (rootBranches.length > 0) {
+    delete root.anyOf;
+    notes = notes.filter((n) => !rootBranches.includes(String(n.path[0]) as 'anyOf' | 'oneOf'));
+    for (const keyword of rootBranches) notes.push({ kind: 'root-combinator', path: [keyword], keyword, provider: 'openai' });
+  }
   if (root.type === undefined) root.type = 'object';
   if (root.type === 'object' && root.properties === undefined) {
     root.properties = {};
@@ -120,11 +133,32 @@ export function toOpenAIStrict(parameters: JsonSchema): StrictResult {
   return { schema: root, notes };
 }
 
-/** Where Anthropic's `input_schema` differs from the contract: only a missing root `type` (filled with "object"). */
-export function toAnthropicInputSchema(parameters: JsonSchema): JsonSchema {
-  const input_schema: JsonSchema = { ...parameters };
+const ROOT_ALTERNATIVES = ['anyOf', 'oneOf'] as const;
+
+/**
+ * Anthropic's `input_schema`: the contract as written, except at the top level,
+ * where Anthropic rejects oneOf, allOf and anyOf: allOf is merged into the root,
+ * anyOf / oneOf are dropped (the runtime still validates calls against the
+ * contract); a missing root `type` is filled with "object".
+ */
+export function toAnthropic(parameters: JsonSchema): StrictResult {
+  const notes: StrictNote[] = [];
+  let input_schema: JsonSchema = { ...parameters };
+  if (Array.isArray(parameters.allOf)) {
+    input_schema = mergeAllOf(input_schema, []).schema;
+    notes.push({ kind: 'root-combinator', path: ['allOf'], keyword: 'allOf', provider: 'anthropic' });
+  }
+  for (const keyword of ROOT_ALTERNATIVES) {
+    if (!Array.isArray(parameters[keyword])) continue;
+    delete input_schema[keyword];
+    notes.push({ kind: 'root-combinator', path: [keyword], keyword, provider: 'anthropic' });
+  }
   if (input_schema.type === undefined) input_schema.type = 'object';
-  return input_schema;
+  return { schema: input_schema, notes };
+}
+
+export function toAnthropicInputSchema(parameters: JsonSchema): JsonSchema {
+  return toAnthropic(parameters).schema;
 }
 
 /** Most nesting followed; deeper schemas are emitted as given (a schema that deep is not a real tool contract). */

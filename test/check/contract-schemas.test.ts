@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
-import { toOpenAIStrict } from '../../src/contracts/openai-strict.js';
+import { toAnthropic, toOpenAIStrict } from '../../src/contracts/openai-strict.js';
 import { appendFile } from 'node:fs/promises';
 import { copyExample, edit, removeTempDirs, runCli } from '../robustness/workspace.js';
 import { cleanup, materialize } from './fixture-workspace.js';
@@ -108,5 +108,23 @@ describe('provider-schema shares the emitter\'s transformation', () => {
     expect(props.note).not.toHaveProperty('maxLength');
     expect(props.note).not.toHaveProperty('default'); // an annotation: dropped without a note
     expect(props.pick).not.toHaveProperty('oneOf');
+  });
+
+  it('anyOf / oneOf / allOf at the root: dropped (allOf merged) for both providers, each noted', () => {
+    const contract = {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+      anyOf: [{ required: ['a'] }, { required: ['b'] }],
+      allOf: [{ properties: { c: { type: 'integer' } } }],
+      additionalProperties: false,
+    };
+    const openai = toOpenAIStrict(contract);
+    expect(openai.schema).not.toHaveProperty('anyOf');
+    expect(openai.notes).toEqual([{ kind: 'root-combinator', path: ['anyOf'], keyword: 'anyOf', provider: 'openai' }]);
+    const anthropic = toAnthropic(contract);
+    expect(anthropic.schema).not.toHaveProperty('anyOf');
+    expect(anthropic.schema).not.toHaveProperty('allOf');
+    expect(Object.keys(anthropic.schema.properties as object)).toEqual(['a', 'b', 'c']);
+    expect(anthropic.notes.map((n) => n.path[0])).toEqual(['allOf', 'anyOf']);
   });
 });

@@ -1,4 +1,4 @@
-import { JSON_SCHEMA_KEYWORDS, STRICT_FORMATS, toOpenAIStrict, type StrictNote } from '../../contracts/openai-strict.js';
+import { JSON_SCHEMA_KEYWORDS, STRICT_FORMATS, toAnthropic, toOpenAIStrict, type StrictNote } from '../../contracts/openai-strict.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { metaSchemaErrors } from '../../parse/validate.js';
 import type { JsonSchema } from '../../parse/types.js';
@@ -9,9 +9,9 @@ import type { Rule } from '../rule.js';
  * Every tool-shaped contract (tool parameters, card input fields) is expressed
  * exactly by the emitted provider shapes; where OpenAI strict mode can only
  * approximate it, the warning says where and what the emitted shape does instead.
- * Anthropic's input_schema carries the contract as written (an object root), so
- * only the OpenAI strict shape approximates. The notes come from the emitter's own
- * transformation (src/contracts/openai-strict.ts).
+ * Anthropic's input_schema carries the contract as written except at the top
+ * level (no oneOf / allOf / anyOf there). The notes come from the emitter's own
+ * transformations (src/contracts/openai-strict.ts).
  */
 export const providerSchema: Rule = {
   id: 'provider-schema',
@@ -32,7 +32,7 @@ export const providerSchema: Rule = {
 
 /** Notes with paths relative to the contract's schema. A card field is a property of the handoff object. */
 function notesOf(c: Contract): StrictNote[] {
-  if (c.base[0] === 'parameters') return toOpenAIStrict(c.schema as JsonSchema).notes;
+  if (c.base[0] === 'parameters') return [...toOpenAIStrict(c.schema as JsonSchema).notes, ...toAnthropic(c.schema as JsonSchema).notes];
   const name = String(c.base[1]);
   const wrapped = toOpenAIStrict({ type: 'object', properties: { [name]: c.schema }, additionalProperties: false }).notes;
   return wrapped.map((n) => ({ ...n, path: n.path.slice(2) }) as StrictNote);
@@ -87,6 +87,16 @@ function describe(note: StrictNote, where: string, c: Contract): { message: stri
         hint: note.value ? 'Give the value a type.' : 'Remove the property instead of forbidding it with false.',
         part: 'value',
       };
+    case 'root-combinator': {
+      const does = note.keyword === 'allOf' ? 'merges it into the root' : 'drops it (the runtime still rejects calls that break it)';
+      const rule = note.provider === 'openai' ? 'OpenAI strict mode requires a plain object at the root' : "Anthropic's input_schema does not accept oneOf, allOf or anyOf at the top level";
+      const tool = note.provider === 'openai' ? 'OpenAI' : 'Anthropic';
+      return {
+        message: `${note.keyword} at the root of ${schemaPathText(c.base)} in ${c.subject}: ${rule}; the emitted ${tool} tool ${does}.`,
+        hint: 'Declare every field under properties and state the combinations in the description (or split the tool in two).',
+        part: 'key',
+      };
+    }
     case 'too-deep':
       return { message: `Schema at ${where} in ${c.subject} nests deeper than the OpenAI strict transformation follows; it is emitted as written and strict mode may reject it.`, part: 'value' };
   }
