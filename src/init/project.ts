@@ -47,9 +47,10 @@ function packageJson(name: string, version: string): Json {
 const SCRIPTS = { check: 'agentc check', build: 'agentc build' } as const;
 
 /**
- * An existing package.json with what init needs added: the two scripts and the
- * two dependencies, each only where the file does not already have it (a
- * dependency already declared — say, a tarball — is kept as it is). Undefined
+ * An existing package.json with what init needs added: a name and `"type":
+ * "module"` (the generated modules are ESM) when it has none, the two scripts
+ * and the two dependencies, each only where the file does not already have it
+ * (a dependency already declared — say, a tarball — is kept as it is). Undefined
  * when the text is not a JSON object: then it is a conflict like any other file.
  */
 export function mergePackageJson(text: string, name: string, version: string): string | undefined {
@@ -61,7 +62,8 @@ export function mergePackageJson(text: string, name: string, version: string): s
   }
   if (!isObject(existing)) return undefined;
   const ours = packageJson(name, version);
-  const merged: Json = { ...existing };
+  const merged: Json = 'name' in existing ? { ...existing } : { name: ours.name, ...existing };
+  if (!('type' in existing)) merged.type = ours.type;
   merged.scripts = { ...SCRIPTS, ...objectOr(existing.scripts) };
   const deps = objectOr(existing.dependencies);
   const devDeps = objectOr(existing.devDependencies);

@@ -109,10 +109,12 @@ describe('starter template', () => {
     const existing = JSON.stringify({ name: 'svc', dependencies: { '@agentc/runtime': 'file:../rt.tgz' }, scripts: { build: 'tsc' } }, null, 2) + '\n';
     expect(JSON.parse(mergePackageJson(existing, 'x', '1.2.3')!)).toEqual({
       name: 'svc',
+      type: 'module',
       dependencies: { '@agentc/runtime': 'file:../rt.tgz' },
       devDependencies: { '@agentc/cli': '^1.2.3' },
       scripts: { check: 'agentc check', build: 'tsc' },
     });
+    expect(JSON.parse(mergePackageJson('{"type":"commonjs"}', 'My X', '1.2.3')!)).toMatchObject({ name: 'my-x', type: 'commonjs' });
     expect(mergePackageJson('not json', 'x', '1.2.3')).toBeUndefined();
     expect(mergePackageJson('[]', 'x', '1.2.3')).toBeUndefined();
   });
