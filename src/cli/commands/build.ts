@@ -13,6 +13,7 @@ import { appendFile, readdir, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compile, type CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
+import { formatInt } from '../../diagnostics/format-number.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
 import { createBundle } from '../../emit/bundle.js';
 import { createEmitCache } from '../../emit/cache.js';
@@ -135,5 +136,5 @@ export function displayDir(dir: string, cwd: string): string {
 }
 
 function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${formatInt(n)} ${word}${n === 1 ? '' : 's'}`;
 }
