@@ -13,7 +13,7 @@ import { appendFile, readdir, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compile, type CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
-import { formatInt } from '../../diagnostics/format-number.js';
+import { plural } from '../../diagnostics/render/common.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
 import { createBundle } from '../../emit/bundle.js';
 import { createEmitCache } from '../../emit/cache.js';
@@ -133,8 +133,4 @@ export function displayDir(dir: string, cwd: string): string {
   const rel = relative(cwd, dir);
   const shown = rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? dir : rel;
   return `${shown.split(sep).join('/')}/`;
-}
-
-function plural(n: number, word: string): string {
-  return `${formatInt(n)} ${word}${n === 1 ? '' : 's'}`;
 }
