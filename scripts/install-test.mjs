@@ -32,7 +32,8 @@ const TSCONFIG = {
     outDir: 'build',
     rootDir: '.',
   },
-  include: ['service*.ts', 'generated/*.ts'],
+  // agentc.config.ts too: `import { defineConfig } from '@agentc/cli'` type-checks against the installed package.
+  include: ['service*.ts', 'generated/*.ts', 'agentc.config.ts'],
 };
 
 const SERVICE = `import { createScriptedClient } from '@agentc/runtime';
@@ -108,7 +109,7 @@ try {
   run('npx', ['--no-install', 'agentc', 'build'], app);
   run('npm', ['run', 'check', '--silent'], app);
 
-  step('type-check and compile a service with tsc --strict');
+  step('type-check agentc.config.ts and compile a service with tsc --strict');
   run('npm', ['install', '--save-dev', 'typescript@^5', '@types/node@^20', ...NPM_FLAGS], app);
   writeFileSync(join(app, 'service.ts'), SERVICE);
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2) + '\n');
@@ -141,7 +142,7 @@ try {
   cpSync(join(app, 'build'), join(prod, 'build'), { recursive: true });
   checkTurn(run('node', ['build/service.js'], prod));
   const bytes = sizeOf(join(prod, 'node_modules'));
-  console.log(`  ${installed.length} packages, ${(bytes / 1024 / 1024).toFixed(1)} MiB in node_modules: ${installed.join(', ')}`);
+  console.log(`  ${installed.length} packages, ${(bytes / 1024 / 1024).toFixed(1)} MiB of files in node_modules: ${installed.join(', ')}`);
   ok = true;
   console.log('install test: ok');
 } catch (e) {
