@@ -20,8 +20,8 @@ export function hasChanges(diff: BundleDiff): boolean {
 /** "1 breaking, 3 dangerous, 2 safe changes across 2 agents · +134 tokens" */
 export function summaryText(diff: BundleDiff): string {
   const s = diff.summary;
-  const agents = `${s.agents} ${s.agents === 1 ? 'agent' : 'agents'}`;
-  return `${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe changes across ${agents} · ${signedTokens(s.tokenDelta)}`;
+  const agents = `${formatInt(s.agents)} ${s.agents === 1 ? 'agent' : 'agents'}`;
+  return `${formatInt(s.breaking)} breaking, ${formatInt(s.dangerous)} dangerous, ${formatInt(s.safe)} safe changes across ${agents} · ${signedTokens(s.tokenDelta)}`;
 }
 
 export function changesAt(diff: BundleDiff, level: ChangeLevel): Change[] {
