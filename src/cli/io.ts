@@ -13,6 +13,13 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
+  // `agentc … | head` closes the pipe early: stop quietly, as other Unix tools do, instead of crashing with EPIPE.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
   return {
     stdout: (t) => void process.stdout.write(t),
     stderr: (t) => void process.stderr.write(t),

@@ -4,11 +4,12 @@
  * --no-color / FORCE_COLOR / NO_COLOR, `check [FILES…]`, and `rules` showing
  * the severities in effect for the workspace.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findWorkspaceRoot } from '../../src/load/root.js';
-import { copyExample, edit, removeTempDirs, runCli, tempDir } from '../robustness/workspace.js';
+import { copyExample, edit, REPO, removeTempDirs, runCli, tempDir } from '../robustness/workspace.js';
 import { failingWorkspace } from './fixtures.js';
 
 afterAll(removeTempDirs);
@@ -117,5 +118,17 @@ describe('-V/--version and colour', () => {
     expect((await runCli(args, { isTTY: true })).stdout).toContain(ESC);
     expect((await runCli(args, { isTTY: true, env: { NO_COLOR: '1' } })).stdout).not.toContain(ESC);
     expect((await runCli(args, { isTTY: true, env: { FORCE_COLOR: '0' } })).stdout).not.toContain(ESC);
+  });
+});
+
+describe('a closed pipe', () => {
+  it('`agentc rules | true` ends quietly with exit 0 instead of crashing with EPIPE', async () => {
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'agentc.js'), 'rules'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });
