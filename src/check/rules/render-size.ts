@@ -1,8 +1,9 @@
+import { formatInt } from '../../diagnostics/format-number.js';
 import { RENDER_LIMIT } from '../../resolve/strict-handlebars.js';
 import type { Rule } from '../rule.js';
 import { bodyStart, sortedCards } from '../support.js';
 
-const LIMIT_TEXT = `1 MiB (${RENDER_LIMIT.toLocaleString('en-US')} characters)`;
+const LIMIT_TEXT = `1 MiB (${formatInt(RENDER_LIMIT)} characters)`;
 
 /** A block renders to at most RENDER_LIMIT characters; the render stops at the limit (reported once per block). */
 export const renderSize: Rule = {
