@@ -65,7 +65,10 @@ export class SourceFile {
   }
 }
 
-export type DecodeResult = { ok: true; text: string } | { ok: false; reason: string; offset: number };
+/** Why bytes are not text: a NUL byte (binary) or invalid UTF-8. */
+export type NotText = 'binary' | 'notUtf8';
+
+export type DecodeResult = { ok: true; text: string } | { ok: false; reason: NotText; offset: number };
 
 /**
  * Bytes → normalized text. Rejects what is not text: NUL bytes and invalid UTF-8
@@ -73,12 +76,12 @@ export type DecodeResult = { ok: true; text: string } | { ok: false; reason: str
  */
 export function decodeText(bytes: Uint8Array): DecodeResult {
   const nul = bytes.indexOf(0);
-  if (nul !== -1) return { ok: false, reason: 'contains a NUL byte: it looks like a binary file, not text', offset: nul };
+  if (nul !== -1) return { ok: false, reason: 'binary', offset: nul };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    return { ok: false, reason: 'is not valid UTF-8 text', offset: firstInvalidUtf8(bytes) };
+    return { ok: false, reason: 'notUtf8', offset: firstInvalidUtf8(bytes) };
   }
   return { ok: true, text: normalizeNewlines(text) };
 }

@@ -121,25 +121,24 @@ async function readSource(root: string, path: string, kind: 'yaml' | 'block', ba
   try {
     const read = readBounded(join(root, path));
     if (typeof read === 'number') {
-      bag.add({ rule: 'file-too-large', file: path, range: firstChar(), data: { file: path, size: formatBytes(read), max: formatBytes(MAX_FILE_BYTES) } });
+      bag.add({ rule: 'file-too-large', message: 'tooLarge', file: path, range: firstChar(), data: { file: path, size: formatBytes(read), max: formatBytes(MAX_FILE_BYTES) } });
       return undefined;
     }
     bytes = read;
   } catch (e) {
-    bag.add({ rule, file: path, range: firstChar(), data: { detail: `Cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'I/O error'}.` } });
+    const data = { file: path, code: (e as NodeJS.ErrnoException).code ?? 'I/O error' };
+    if (rule === 'yaml-syntax') bag.add({ rule, message: 'unreadable', file: path, range: firstChar(), data });
+    else bag.add({ rule, message: 'unreadable', file: path, range: firstChar(), data });
     return undefined;
   }
   const decoded = decodeText(bytes);
   if (!decoded.ok) {
     const file = new SourceFile(path, new TextDecoder('utf-8').decode(bytes.subarray(0, decoded.offset)));
     const at = file.positionAt(file.text.length);
-    bag.add({
-      rule,
-      file: path,
-      range: { start: at, end: { line: at.line, column: at.column + 1 } },
-      data: { detail: `${path} ${decoded.reason} (first bad byte at offset ${decoded.offset}).` },
-      hint: 'Save the file as UTF-8 text, or remove it from the workspace.',
-    });
+    const place = { file: path, range: { start: at, end: { line: at.line, column: at.column + 1 } } };
+    const data = { file: path, offset: decoded.offset };
+    if (rule === 'yaml-syntax') bag.add({ rule, message: decoded.reason, ...place, data, hint: { id: 'notText' } });
+    else bag.add({ rule, message: decoded.reason, ...place, data, hint: { id: 'notText' } });
     return undefined;
   }
   return new SourceFile(path, decoded.text);

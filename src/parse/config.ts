@@ -6,7 +6,7 @@
  */
 import { isRuleId, RULE_IDS } from '../diagnostics/catalog.js';
 import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
-import { didYouMean } from '../diagnostics/did-you-mean.js';
+import { didYouMeanHint } from '../diagnostics/did-you-mean.js';
 import type { SourceFile } from '../load/source.js';
 import type { ConfigFile, ModelEntry, ResolvedConfig, RuleSetting } from './types.js';
 import { isPlainObject } from './util.js';
@@ -32,7 +32,8 @@ export function parseConfig(file: SourceFile | undefined, value: unknown, bag: D
       rule: 'config-load',
       file: file.path,
       range: locate([]),
-      data: { detail: `${file.path} must export a config object as its default export (export default defineConfig({ … })).` },
+      message: 'notObject',
+      data: { file: file.path },
     });
     // Its values are unknown, not the defaults: rules that read the config stand down.
     return { ...result, file: undefined };
@@ -56,12 +57,13 @@ export function parseConfig(file: SourceFile | undefined, value: unknown, bag: D
         d.rules[rule] = setting;
         continue;
       }
-      const hint = didYouMean(rule, RULE_IDS);
+      const hint = didYouMeanHint(rule, RULE_IDS);
       bag.add({
         rule: 'schema',
         file: file.path,
         range: locate(['rules', rule], 'key'),
-        data: { detail: `The config sets rule "${rule}", which is not an agentc rule (run \`agentc rules\` for the list).` },
+        message: 'unknownRule',
+        data: { rule },
         ...(hint ? { hint } : {}),
       });
     }

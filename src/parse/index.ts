@@ -38,13 +38,8 @@ export type ParseCache = Map<string, { text: string; result: Card | Block | Tool
 
 export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, bag: DiagnosticBag, cache?: ParseCache): ParsedWorkspace {
   if (config?.error) {
-    bag.add({
-      rule: 'config-load',
-      file: config.file?.path ?? ws.configPath,
-      ...(config.error.range ? { range: config.error.range } : {}),
-      data: { detail: config.error.message },
-      ...(config.error.hint ? { hint: config.error.hint } : {}),
-    });
+    const { range, ...problem } = config.error;
+    bag.add({ rule: 'config-load', file: config.file?.path ?? ws.configPath, ...(range ? { range } : {}), ...problem });
   }
   const cached = <T extends Card | Block | Tool>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined) => (f: SourceFile): T | undefined => {
     if (!cache) return parse(f, bag);

@@ -7,7 +7,7 @@ const KIND = { card: 'Card', block: 'Block', tool: 'Tool' } as const;
 const DIR = { card: 'cards/', block: 'blocks/', tool: 'schemas/tools/' } as const;
 
 /** No two cards, two blocks or two tools share an id (every duplicate after the first is reported). */
-export const duplicateId: Rule = {
+export const duplicateId: Rule<'duplicate-id'> = {
   id: 'duplicate-id',
   run(program, report) {
     for (const d of program.duplicates) {
@@ -15,8 +15,9 @@ export const duplicateId: Rule = {
       report({
         file: d.file.path,
         range: d.range,
+        message: 'duplicate',
         data: { kind: KIND[d.kind], id: d.id },
-        hint: `Ids must be unique across ${DIR[d.kind]}: rename this one, or delete one of the two files.`,
+        hint: { id: 'rename', data: { dir: DIR[d.kind] } },
         related: [{ file: d.first.path, ...(range ? { range } : {}), message: 'first declared here' }],
       });
     }

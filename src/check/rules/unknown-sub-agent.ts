@@ -1,9 +1,9 @@
-import { closest } from '../../diagnostics/did-you-mean.js';
+import { closest, didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { Rule } from '../rule.js';
 import { sortedCards } from '../support.js';
 
 /** Every sub_agents entry of a card names a card. */
-export const unknownSubAgent: Rule = {
+export const unknownSubAgent: Rule<'unknown-sub-agent'> = {
   id: 'unknown-sub-agent',
   run(program, report) {
     const ids = sortedCards(program).map((c) => c.data.id);
@@ -15,8 +15,9 @@ export const unknownSubAgent: Rule = {
         report({
           file: card.file.path,
           range: card.locate(['sub_agents', i]),
+          message: 'unknown',
           data: { card: card.data.id, name },
-          hint: match ? `Did you mean "${match}"?` : /^[a-z][a-z0-9_]{0,47}$/.test(name) ? `Add cards/${name}.yaml, or remove the entry.` : `This cannot be a card id (a lowercase identifier): remove the entry.`,
+          hint: didYouMeanHint(name, ids) ?? (/^[a-z][a-z0-9_]{0,47}$/.test(name) ? { id: 'add', data: { name } } : { id: 'notAnId' }),
           related: target ? [{ file: target.file.path, range: target.locate(['id']), message: 'declared here' }] : [],
         });
       });

@@ -1,10 +1,10 @@
-import { closest } from '../../diagnostics/did-you-mean.js';
+import { closest, didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { Range } from '../../diagnostics/diagnostic.js';
 import type { Rule } from '../rule.js';
 import { sortedCards, sortedTools } from '../support.js';
 
 /** Every tools and policy.tool_whitelist entry of a card names a tool contract. */
-export const unknownTool: Rule = {
+export const unknownTool: Rule<'unknown-tool'> = {
   id: 'unknown-tool',
   run(program, report) {
     const names = sortedTools(program).map((t) => t.data.name);
@@ -21,12 +21,9 @@ export const unknownTool: Rule = {
         report({
           file: card.file.path,
           range,
+          message: 'unknown',
           data: { card: card.data.id, name },
-          hint: match
-            ? `Did you mean "${match}"?`
-            : /^[a-zA-Z0-9_-]{1,64}$/.test(name)
-              ? `Add a contract schemas/tools/${name}.yaml, or remove the entry.`
-              : `This cannot be a tool name (1-64 letters, digits, _ or -): remove the entry.`,
+          hint: didYouMeanHint(name, names) ?? (/^[a-zA-Z0-9_-]{1,64}$/.test(name) ? { id: 'addContract', data: { name } } : { id: 'notAName' }),
           related: tool ? [{ file: tool.file.path, range: tool.locate(['name']), message: 'declared here' }] : [],
         });
       }

@@ -2,7 +2,7 @@ import type { Rule } from '../rule.js';
 import { sortedCards } from '../support.js';
 
 /** Every non-orchestrator card (role not orchestrator, no sub_agents) is listed as some card's sub-agent. */
-export const unreachableAgent: Rule = {
+export const unreachableAgent: Rule<'unreachable-agent'> = {
   id: 'unreachable-agent',
   run(program, report) {
     // A card that did not parse may use (or reach) anything: say nothing rather than guess.
@@ -13,8 +13,9 @@ export const unreachableAgent: Rule = {
       report({
         file: card.file.path,
         range: card.locate(['id']),
+        message: 'unreachable',
         data: { card: card.data.id },
-        hint: `List "${card.data.id}" in an orchestrator's sub_agents, or delete ${card.file.path} if it is no longer needed.`,
+        hint: { id: 'list', data: { card: card.data.id, file: card.file.path } },
       });
     }
   },

@@ -2,7 +2,7 @@ import type { Rule } from '../rule.js';
 import { blockIdAt, sortedBlocks, sortedCards } from '../support.js';
 
 /** Every block is required by the platform or listed in some card's prompt_blocks. */
-export const unusedBlock: Rule = {
+export const unusedBlock: Rule<'unused-block'> = {
   id: 'unused-block',
   needsConfig: true,
   run(program, report) {
@@ -15,8 +15,9 @@ export const unusedBlock: Rule = {
       report({
         file: block.file.path,
         range: blockIdAt(block),
+        message: 'unused',
         data: { name: block.data.id },
-        hint: `List "${block.data.id}" in a card's prompt_blocks, or delete ${block.file.path}.`,
+        hint: { id: 'use', data: { name: block.data.id, file: block.file.path } },
       });
     }
   },

@@ -2,7 +2,7 @@ import type { Rule } from '../rule.js';
 import { configAt, sortedCards } from '../support.js';
 
 /** Every model in config.models is some card's model or fallback_model. */
-export const unusedModel: Rule = {
+export const unusedModel: Rule<'unused-model'> = {
   id: 'unused-model',
   needsConfig: true,
   run(program, report) {
@@ -17,8 +17,9 @@ export const unusedModel: Rule = {
       if (used.has(name)) continue;
       report({
         ...configAt(program, ['models', name], 'key'),
+        message: 'unused',
         data: { name },
-        hint: `Use "${name}" as a card's model or fallback_model, or remove it from config.models.`,
+        hint: { id: 'use', data: { name } },
       });
     }
   },

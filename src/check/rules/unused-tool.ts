@@ -2,7 +2,7 @@ import type { Rule } from '../rule.js';
 import { sortedCards, sortedTools } from '../support.js';
 
 /** Every tool contract is listed in some card's tools. */
-export const unusedTool: Rule = {
+export const unusedTool: Rule<'unused-tool'> = {
   id: 'unused-tool',
   run(program, report) {
     // A card that did not parse may use (or reach) anything: say nothing rather than guess.
@@ -14,8 +14,9 @@ export const unusedTool: Rule = {
       report({
         file: tool.file.path,
         range: tool.locate(['name']),
+        message: 'unused',
         data: { name: tool.data.name },
-        hint: `List "${tool.data.name}" in a card's tools, or delete ${tool.file.path}.`,
+        hint: { id: 'use', data: { name: tool.data.name, file: tool.file.path } },
       });
     }
   },

@@ -1,8 +1,9 @@
 /**
  * `agentc rules`: the rule catalog, grouped as in SPEC §3.1 — code, rule id,
- * default severity, and the invariant each rule enforces.
+ * default severity, the invariant each rule enforces, and every message and
+ * hint template it can produce (`{key}` is filled from the diagnostic's data).
  */
-import { CATALOG, RULE_IDS, type RuleId } from '../../diagnostics/catalog.js';
+import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../../diagnostics/catalog.js';
 import { paint } from '../../diagnostics/render/ansi.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 
@@ -75,6 +76,10 @@ export function renderRulesText(color: boolean): string {
       const e = CATALOG[id];
       const sev = e.severity.padEnd(7);
       out.push(`  ${p.grey(e.code)}  ${id.padEnd(ruleWidth)}  ${e.severity === 'error' ? p.red(sev) : p.yellow(sev)}  ${e.summary}`);
+      const t = ruleTemplates(id);
+      const indent = ' '.repeat(ruleWidth + 21);
+      for (const m of Object.values(t.messages)) out.push(`${indent}${p.grey('message')} ${oneLine(m)}`);
+      for (const h of Object.values(t.hints)) out.push(`${indent}${p.grey('hint')}    ${oneLine(h)}`);
     }
     out.push('');
   }
@@ -86,7 +91,8 @@ export function renderRulesJson(): string {
   const rules = groupedRules().flatMap((g) =>
     g.rules.map((id) => {
       const e = CATALOG[id];
-      return { code: e.code, rule: id, group: g.group, groupTitle: g.title, severity: e.severity, summary: e.summary };
+      const t = ruleTemplates(id);
+      return { code: e.code, rule: id, group: g.group, groupTitle: g.title, severity: e.severity, summary: e.summary, messages: t.messages, hints: t.hints };
     }),
   );
   return JSON.stringify({ formatVersion: '1', rules }, null, 2) + '\n';
@@ -96,12 +102,19 @@ export function renderRulesMarkdown(): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   const out = ['# agentc rules', '', `Severities are defaults. ${CONFIG_NOTE.replace("rules: { 'volatile-in-prefix': 'off' }", "`rules: { 'volatile-in-prefix': 'off' }`")}`, ''];
   for (const g of groupedRules()) {
-    out.push(`## ${g.title}`, '', '| Code | Rule | Severity | Enforces |', '| --- | --- | --- | --- |');
+    out.push(`## ${g.title}`, '', '| Code | Rule | Severity | Enforces | Messages | Hints |', '| --- | --- | --- | --- | --- | --- |');
     for (const id of g.rules) {
       const e = CATALOG[id];
-      out.push(`| ${e.code} | \`${id}\` | ${e.severity} | ${cell(e.summary)} |`);
+      const t = ruleTemplates(id);
+      const list = (xs: string[]) => xs.map((x) => cell(oneLine(x))).join('<br>');
+      out.push(`| ${e.code} | \`${id}\` | ${e.severity} | ${cell(e.summary)} | ${list(Object.values(t.messages))} | ${list(Object.values(t.hints))} |`);
     }
     out.push('');
   }
   return out.join('\n').replace(/\n+$/, '') + '\n';
+}
+
+/** A template on one line (multi-line hints show their breaks as ⏎). */
+function oneLine(s: string): string {
+  return s.replace(/\n/g, ' ⏎ ');
 }

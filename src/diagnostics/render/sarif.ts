@@ -7,7 +7,7 @@
  * message — not on line numbers — so a finding keeps its identity when lines move.
  */
 import { createHash } from 'node:crypto';
-import { CATALOG, RULE_IDS, type RuleId } from '../catalog.js';
+import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../catalog.js';
 import type { Diagnostic, Range } from '../diagnostic.js';
 import { displayPath, sorted, type RenderOptions } from './common.js';
 
@@ -44,6 +44,8 @@ export interface SarifRule {
   id: string;
   name: string;
   shortDescription: { text: string };
+  /** Every message and hint template of the rule (`message.<id>`, `hint.<id>`); `{key}` is filled from the diagnostic's data. */
+  messageStrings: Record<string, { text: string }>;
   defaultConfiguration: { level: 'error' | 'warning' };
   properties: { code: string; group: string; tags: string[] };
 }
@@ -72,6 +74,7 @@ export function sarifRules(): SarifRule[] {
       id,
       name: pascalCase(id),
       shortDescription: { text: entry.summary },
+      messageStrings: messageStrings(id),
       defaultConfiguration: { level: entry.severity },
       properties: { code: entry.code, group: entry.group, tags: ['agentc', entry.group] },
     };
@@ -159,4 +162,12 @@ function pascalCase(id: string): string {
     .split('-')
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('');
+}
+
+function messageStrings(id: RuleId): Record<string, { text: string }> {
+  const t = ruleTemplates(id);
+  const out: Record<string, { text: string }> = {};
+  for (const [k, v] of Object.entries(t.messages)) out[`message.${k}`] = { text: v };
+  for (const [k, v] of Object.entries(t.hints)) out[`hint.${k}`] = { text: v };
+  return out;
 }
