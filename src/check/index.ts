@@ -7,6 +7,7 @@ import { createDiagnostic, sortDiagnostics, type Diagnostic, type DiagnosticInpu
 import type { Program } from '../resolve/types.js';
 import type { Rule } from './rule.js';
 import { RULES } from './rules/index.js';
+import { suppressCascades } from './cascade.js';
 import { configFailed } from './support.js';
 
 export { RULES } from './rules/index.js';
@@ -25,5 +26,5 @@ export function runChecks(program: Program, rules: readonly Rule[] = RULES): Dia
       throw new Error(`agentc bug: check rule "${rule.id}" threw: ${detail}`, { cause: e });
     }
   }
-  return sortDiagnostics(out);
+  return sortDiagnostics(suppressCascades(program, out));
 }

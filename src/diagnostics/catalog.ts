@@ -128,10 +128,14 @@ export const CATALOG = {
       loadFailed: '{file} could not be loaded: {reason}',
       noDefaultExport: '{file} has no default export: agentc reads the config from `export default`.',
       notObject: '{file} must export a config object as its default export (export default defineConfig({ … })).',
+      notFound: 'No config found: the workspace has no agentc.config.ts (or .mts, .js, .mjs), so config.models, the platform blocks and the budgets are unknown.',
+      unsupportedName: 'No config found: {file} is not a name agentc reads; the config must be agentc.config.ts (or .mts, .js, .mjs).',
     },
     hints: {
       defaultExport: 'Write: export default defineConfig({ … });',
       install: 'Install "{module}" in the workspace, or remove the import.',
+      rename: 'Rename {file} to agentc.config.ts (ESM: export default defineConfig({ … })).',
+      create: 'Run `agentc init` in an empty directory to see a complete agentc.config.ts, and add one here.',
     },
   },
 

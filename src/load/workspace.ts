@@ -29,6 +29,8 @@ export interface Workspace {
   tools: SourceFile[];
   /** Workspace-relative path of the config file, if there is one. */
   configPath: string | undefined;
+  /** When there is none: a root entry named like a config that agentc does not read (e.g. agentc.config.cjs). */
+  configLookalike?: string;
 }
 
 export interface LoadResult {
@@ -61,6 +63,10 @@ export async function loadWorkspace(root: string, cache?: FileCache): Promise<Lo
     readdir(root).catch(() => [] as string[]),
   ]);
   workspace.configPath = CONFIG_NAMES.find((n) => rootEntries.includes(n));
+  if (!workspace.configPath) {
+    const lookalike = rootEntries.filter((n) => /^agentc\.config\./i.test(n)).sort()[0];
+    if (lookalike !== undefined) workspace.configLookalike = lookalike;
+  }
   if (!workspace.configPath && !['cards', 'blocks', 'schemas'].some((d) => rootEntries.includes(d))) {
     // Checking the wrong directory must not read as "No problems found".
     return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };

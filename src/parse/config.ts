@@ -38,13 +38,26 @@ export function parseConfig(file: SourceFile | undefined, value: unknown, bag: D
     // Its values are unknown, not the defaults: rules that read the config stand down.
     return { ...result, file: undefined };
   }
-  const bad = validateFormat('config', value, { file: file.path, locate, subject: 'the config' }, bag);
+  const badEntries = new Set<string>();
+  const bad = validateFormat('config', value, { file: file.path, locate, subject: 'the config' }, bag, badEntries);
   // Reported, not dropped: dropping `models` for one Infinity would turn every card's model into an unknown one.
   checkValues(value, { file: file.path, locate, subject: 'the config' }, bag, new Set(bad));
   const v = value as Record<string, unknown>;
   const section = <T extends object>(k: string): Partial<T> => (!bad.has(k) && isPlainObject(v[k]) ? (v[k] as Partial<T>) : {});
   const d = result.data;
-  if (!bad.has('models') && isPlainObject(v.models)) d.models = v.models as Record<string, ModelEntry>;
+  if (isPlainObject(v.models)) {
+    if (!bad.has('models')) d.models = v.models as Record<string, ModelEntry>;
+    else {
+      // One bad entry must not turn every card's model into an unknown one: keep the valid entries.
+      const invalid = new Set<string>();
+      d.models = {};
+      for (const [name, entry] of Object.entries(v.models as Record<string, ModelEntry>)) {
+        if (badEntries.has(`models/${name}`) || !isPlainObject(entry)) invalid.add(name);
+        else d.models[name] = entry;
+      }
+      result.invalidModels = invalid;
+    }
+  } else if (v.models !== undefined) result.invalidModels = 'all';
   d.platform = { ...d.platform, ...section<ResolvedConfig['platform']>('platform') };
   d.budgets = { ...d.budgets, ...section<ResolvedConfig['budgets']>('budgets') };
   d.dispatch = { ...d.dispatch, ...section<ResolvedConfig['dispatch']>('dispatch') };

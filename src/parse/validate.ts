@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { HintRef, MessageRef } from '../diagnostics/catalog.js';
-import { didYouMeanHint } from '../diagnostics/did-you-mean.js';
+import { closest, didYouMeanHint } from '../diagnostics/did-you-mean.js';
 import { unsafeValues } from './util.js';
 import type { Locator, PathSegment } from './yaml.js';
 
@@ -74,18 +74,29 @@ export interface ValidationTarget {
  * top-level keys that had errors (the caller drops them so later phases see only
  * well-typed data).
  */
-export function validateFormat(name: FormatName, data: unknown, target: ValidationTarget, bag: DiagnosticBag): Set<string> {
+export function validateFormat(name: FormatName, data: unknown, target: ValidationTarget, bag: DiagnosticBag, badEntries?: Set<string>): Set<string> {
   const validate = validators.get(name);
   if (!validate) throw new Error(`agentc bug: validator ${name} not loaded (call loadValidators first)`);
   const bad = new Set<string>();
   if (validate(data)) return bad;
   const seen = new Set<string>();
-  for (const err of pickErrors(validate.errors ?? [])) {
+  const errors = pickErrors(validate.errors ?? []);
+  const typos = misspelledRequired(errors);
+  for (const err of errors) {
+    // One typo, one diagnostic: a missing required field that an unknown sibling misspells is the unknown field's error.
+    if (err.keyword === 'required' && typos.has(`${err.instancePath}|${String(err.params.missingProperty)}`)) {
+      const path = pointerToPath(err.instancePath);
+      if (path.length > 0) bad.add(String(path[0]));
+      if (path.length > 1) badEntries?.add(`${String(path[0])}/${String(path[1])}`);
+      continue;
+    }
     const path = pointerToPath(err.instancePath);
     const key = `${err.instancePath}|${err.keyword === 'additionalProperties' ? String(err.params.additionalProperty) : ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
     if (path.length > 0) bad.add(String(path[0]));
+    if (path.length > 1) badEntries?.add(`${String(path[0])}/${String(path[1])}`);
+    if (path.length === 1 && err.keyword === 'additionalProperties') badEntries?.add(`${String(path[0])}/${String(err.params.additionalProperty)}`);
     const d = describe(name, err, path, target);
     const { range, ...problem } = d;
     bag.add({ rule: 'schema', file: target.file, range, ...problem });
@@ -136,6 +147,24 @@ export function yamlNumber(file: SourceFile): (n: number, range: Range) => strin
     const written = file.text.slice(file.offsetAt(range.start), file.offsetAt(range.end)).trim();
     return written !== '' && !/\s/.test(written) ? written : Number.isNaN(n) ? '.nan' : n > 0 ? '.inf' : '-.inf';
   };
+}
+
+/** `<instancePath>|<property>` of required properties that an unknown property of the same object misspells. */
+function misspelledRequired(errors: AjvError[]): Set<string> {
+  const unknown = new Map<string, string[]>();
+  for (const e of errors) {
+    if (e.keyword !== 'additionalProperties') continue;
+    const list = unknown.get(e.instancePath) ?? [];
+    list.push(String(e.params.additionalProperty));
+    unknown.set(e.instancePath, list);
+  }
+  const out = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword !== 'required') continue;
+    const missing = String(e.params.missingProperty);
+    if ((unknown.get(e.instancePath) ?? []).some((u) => closest(u, [missing]) === missing)) out.add(`${e.instancePath}|${missing}`);
+  }
+  return out;
 }
 
 /** Prefer the most specific errors: drop errors on a path that has a deeper error, and anyOf noise. */

@@ -81,7 +81,9 @@ function treeLocator(doc: Document | undefined, text: string, at: At): Locator {
 function collectErrors(doc: Document, at: At): YamlError[] {
   if (doc.errors.length === 0) return [];
   const openers = unclosedFlowOpeners(doc);
-  return doc.errors.map((e) => {
+  // A tab used as indentation misaligns every line after it: report the tabs, not their consequences.
+  const tabs = doc.errors.filter((e) => e.code === 'TAB_AS_INDENT');
+  return (tabs.length > 0 ? tabs : doc.errors).map((e) => {
     const opener = e.code === 'BAD_INDENT' ? openers(e.message, e.pos[0]) : undefined;
     if (opener) return yamlError(opener.problem, at(opener.offset, opener.offset + 1));
     return yamlError(cleanYamlMessage(e.message, e.code), at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)));

@@ -1,5 +1,6 @@
 import type { Range } from '../../diagnostics/diagnostic.js';
 import type { Program } from '../../resolve/types.js';
+import { stemOf } from '../../parse/util.js';
 import type { Rule } from '../rule.js';
 import { blockIdAt } from '../support.js';
 
@@ -11,6 +12,8 @@ export const duplicateId: Rule<'duplicate-id'> = {
   id: 'duplicate-id',
   run(program, report) {
     for (const d of program.duplicates) {
+      // A card or tool whose id differs from its file name is reported by id-mismatch; the clash is its consequence.
+      if (d.kind !== 'block' && (stemOf(d.file.path) !== d.id || stemOf(d.first.path) !== d.id)) continue;
       const range = firstRange(program, d.kind, d.id, d.first.path);
       report({
         file: d.file.path,

@@ -12,6 +12,9 @@ export const unknownModel: Rule<'unknown-model'> = {
       for (const field of ['model', 'fallback_model'] as const) {
         const name = card.data[field];
         if (name === undefined || Object.prototype.hasOwnProperty.call(program.config.data.models, name)) continue;
+        // Written in config.models but invalid: reported there (schema), once.
+        const invalid = program.config.invalidModels;
+        if (invalid === 'all' || invalid?.has(name)) continue;
         const match = closest(name, models);
         report({
           file: card.file.path,

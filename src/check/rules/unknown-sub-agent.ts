@@ -1,15 +1,16 @@
 import { closest, didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { Rule } from '../rule.js';
-import { sortedCards } from '../support.js';
+import { mismatchedStems, sortedCards } from '../support.js';
 
 /** Every sub_agents entry of a card names a card. */
 export const unknownSubAgent: Rule<'unknown-sub-agent'> = {
   id: 'unknown-sub-agent',
   run(program, report) {
     const ids = sortedCards(program).map((c) => c.data.id);
+    const mismatched = mismatchedStems(program).cards;
     for (const card of sortedCards(program)) {
       card.data.sub_agents.forEach((name, i) => {
-        if (program.cards.has(name) || program.unparsed.cards.has(name)) return;
+        if (program.cards.has(name) || program.unparsed.cards.has(name) || mismatched.has(name)) return;
         const match = closest(name, ids);
         const target = match === undefined ? undefined : program.cards.get(match);
         report({
