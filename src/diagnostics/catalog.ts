@@ -30,13 +30,13 @@ const DID_YOU_MEAN = 'Did you mean {suggestions}?';
 
 /** YAML problems, shared by yaml-syntax (cards, tools) and frontmatter (blocks). */
 export const YAML_MESSAGES = {
-  syntax: 'YAML syntax error: {reason}',
-  duplicateKey: 'Duplicate key: {reason}',
+  syntax: 'YAML syntax error: {reason}.',
+  duplicateKey: 'Duplicate key: {reason}.',
   nestedTooDeep: 'YAML syntax error: the document is nested too deeply.',
   flowTooDeep: 'YAML syntax error: "[" and "{" are nested more than {max} levels deep here.',
   neverClosed: 'YAML syntax error: this "{open}" is never closed: end the {what} with "{close}" (or indent its continuation lines further).',
   aliasBomb: 'YAML aliases expand to too much data (more than {max} alias expansions): this looks like an alias bomb.',
-  notConvertible: 'YAML could not be converted to data: {reason}',
+  notConvertible: 'YAML could not be converted to data: {reason}.',
   unreadable: 'Cannot read {file}: {code}.',
   binary: '{file} contains a NUL byte: it looks like a binary file, not text (first bad byte at offset {offset}).',
   notUtf8: '{file} is not valid UTF-8 text (first bad byte at offset {offset}).',
@@ -124,8 +124,8 @@ export const CATALOG = {
     messages: {
       binary: '{file} contains a NUL byte: it looks like a binary file, not text.',
       notUtf8: '{file} is not valid UTF-8 text.',
-      unreadable: 'Cannot read {file}: {reason}',
-      loadFailed: '{file} could not be loaded: {reason}',
+      unreadable: 'Cannot read {file}: {reason}.',
+      loadFailed: '{file} could not be loaded: {reason}.',
       noDefaultExport: '{file} has no default export: agentc reads the config from `export default`.',
       notObject: '{file} must export a config object as its default export (export default defineConfig({ … })).',
       notFound: 'No config found: the workspace has no agentc.config.ts (or .mts, .js, .mjs), so config.models, the platform blocks and the budgets are unknown.',
@@ -375,11 +375,11 @@ export const CATALOG = {
     code: 'AGC6001', group: 'templates', severity: 'error',
     summary: "A block's Handlebars body parses.",
     messages: {
-      syntax: 'Block "{block}" has a template syntax error: {reason}',
-      unexpected: 'Block "{block}" has a template syntax error: unexpected {found} (expected {expected})',
-      mismatch: 'Block "{block}" has a template syntax error: "{open}" is closed by "{close}"; close it with "{fix}"',
-      neverClosed: 'Block "{block}" has a template syntax error: "{open}" on line {line} is never closed: add "{close}"',
-      tooDeep: 'Block "{block}" has a template syntax error: blocks or subexpressions are nested more than {max} levels deep here; flatten the template',
+      syntax: 'Block "{block}" has a template syntax error: {reason}.',
+      unexpected: 'Block "{block}" has a template syntax error: unexpected {found} (expected {expected}).',
+      mismatch: 'Block "{block}" has a template syntax error: "{open}" is closed by "{close}"; close it with "{fix}".',
+      neverClosed: 'Block "{block}" has a template syntax error: "{open}" on line {line} is never closed: add "{close}".',
+      tooDeep: 'Block "{block}" has a template syntax error: blocks or subexpressions are nested more than {max} levels deep here; flatten the template.',
     },
   },
   'template-unknown-variable': {
@@ -396,7 +396,7 @@ export const CATALOG = {
       scalarHasNoField: 'Block "{block}" reads {ref}, but "{parent}" is {kind}, which has no field "{name}".',
       unknownHelper: 'Block "{block}" calls helper "{name}", which agentc does not provide (helpers: {helpers}).',
       partial: 'Block "{block}" uses a partial or decorator; agentc does not support partials in blocks.',
-      renderFailed: 'Block "{block}" failed to render for "{card}": {reason}',
+      renderFailed: 'Block "{block}" failed to render for "{card}": {reason}.',
     },
     hints: {
       didYouMean: DID_YOU_MEAN,

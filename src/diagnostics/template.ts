@@ -45,9 +45,15 @@ export function placeholders(template: string): string[] {
   return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
 }
 
-/** Fills `{key}` placeholders; a key the data lacks stays visible so a bad call is noticed. */
+/**
+ * Fills `{key}` placeholders; a key the data lacks stays visible so a bad call is
+ * noticed. A value that ends a sentence the template already ends (`{reason}.`)
+ * loses its own final period, so library text never doubles it.
+ */
 export function fillTemplate(template: string, data: Readonly<Record<string, unknown>>): string {
-  return template.replace(PLACEHOLDER, (whole, key: string) =>
-    Object.prototype.hasOwnProperty.call(data, key) ? String(data[key]) : whole,
-  );
+  return template.replace(PLACEHOLDER, (whole, key: string, offset: number) => {
+    if (!Object.prototype.hasOwnProperty.call(data, key)) return whole;
+    const value = String(data[key]);
+    return template.charAt(offset + whole.length) === '.' ? value.replace(/\.+$/, '') : value;
+  });
 }
