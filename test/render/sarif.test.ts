@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOG, RULE_IDS } from '../../src/diagnostics/catalog.js';
+import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../../src/diagnostics/catalog.js';
 import { fakeDiagnostic } from './fake-diagnostic.js';
 import { sarifLog, type SarifLog } from '../../src/diagnostics/render/index.js';
 import { FINGERPRINT_KEY, WORKSPACE_ANCHOR } from '../../src/diagnostics/render/sarif.js';
@@ -28,7 +28,14 @@ describe('sarif', () => {
       expect(rule.shortDescription.text).toBe(entry.summary);
       expect(rule.defaultConfiguration.level).toBe(entry.severity);
       expect(rule.properties.code).toBe(entry.code);
-      expect(rule.name).toMatch(/^[A-Z][A-Za-z]+$/);
+      // SARIF1001: a name equal to the id (ignoring case) is omitted.
+      if (rule.id.includes('-')) expect(rule.name).toMatch(/^[A-Z][A-Za-z]+$/);
+      else expect(rule.name).toBeUndefined();
+      // Every message the rule can produce, and every hint.
+      const templates = ruleTemplates(rule.id as RuleId);
+      expect(rule.messageStrings).toEqual(Object.fromEntries(Object.entries(templates.messages).map(([k, v]) => [k, { text: v }])));
+      const hints = Object.values(templates.hints);
+      expect(rule.help?.text).toBe(hints.length > 0 ? hints.join('\n') : undefined);
     }
   });
 
