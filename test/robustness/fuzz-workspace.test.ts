@@ -14,7 +14,8 @@
  *
  * Deterministic: case k of seed s is always the same workspace. Runs in-process
  * through the CLI's main() for speed; the first few cases also spawn the built CLI.
- * `AGENTC_FUZZ_CASES` (default 12) sets the number of cases, `AGENTC_FUZZ_SEED` the seed.
+ * `AGENTC_FUZZ_CASES` (default 12) sets the number of cases, `AGENTC_FUZZ_SEED` the seed,
+ * `AGENTC_FUZZ_FROM` the first case (to split a big run across processes).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -26,8 +27,10 @@ import { copyExample, REPO, removeTempDirs, runCli, type JsonReport } from './wo
 
 const CASES = Number(process.env.AGENTC_FUZZ_CASES ?? 12);
 const SEED = Number(process.env.AGENTC_FUZZ_SEED ?? 9_2026);
+/** First case index (to split a big run across processes: cases FROM … FROM + CASES - 1). */
+const FROM = Number(process.env.AGENTC_FUZZ_FROM ?? 0);
 /** How many of the cases also run the built CLI as a child process. */
-const SPAWNED = Math.min(CASES, 3);
+const SPAWNED = FROM + Math.min(CASES, 3);
 const CLI = join(REPO, 'bin', 'agentc.js');
 
 /** mulberry32: a small, fast, seedable PRNG (deterministic across platforms). */
@@ -230,10 +233,10 @@ function problems(report: JsonReport, fileLines: (f: string) => string[] | undef
 }
 
 describe('property: check over mutated copies of the repo workspace', () => {
-  it(`${CASES} cases (seed ${SEED}): exit 0/1, JSON on stdout, ranges inside files, no stack frames, same bytes twice`, async () => {
+  it(`${CASES} cases from ${FROM} (seed ${SEED}): exit 0/1, JSON on stdout, ranges inside files, no stack frames, same bytes twice`, async () => {
     const failures: string[] = [];
     const started = Date.now();
-    for (let k = 0; k < CASES; k++) {
+    for (let k = FROM; k < FROM + CASES; k++) {
       const edits = caseEdits(k);
       const where = `case ${k} (seed ${SEED}): ${edits.map((e) => `${e.file} [${e.mutations.join(', ')}]`).join('; ')}`;
       try {
