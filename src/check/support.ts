@@ -2,7 +2,8 @@
  * Small helpers shared by the rules: where to point when a YAML key may be
  * absent, related-information entries, and number formatting. Pure functions.
  */
-import type { Range, RelatedInformation } from '../diagnostics/diagnostic.js';
+import type { RelatedRef } from '../diagnostics/catalog.js';
+import type { Range, RelatedInput } from '../diagnostics/diagnostic.js';
 import { suggestions } from '../diagnostics/did-you-mean.js';
 import type { Block, Card, Tool } from '../parse/types.js';
 import type { PathSegment } from '../parse/yaml.js';
@@ -62,16 +63,12 @@ export function configAt(
 export function configRelated(
   program: Program,
   path: readonly PathSegment[],
-  message: string,
+  label: RelatedRef,
   part: 'key' | 'value' = 'value',
-): RelatedInformation[] {
+): RelatedInput[] {
   const at = configAt(program, path, part);
   if (at.file === undefined) return [];
-  return [{ file: at.file, ...(at.range ? { range: at.range } : {}), message }];
-}
-
-export function related(file: { path: string }, range: Range | undefined, message: string): RelatedInformation {
-  return range ? { file: file.path, range, message } : { file: file.path, message };
+  return [{ file: at.file, ...(at.range ? { range: at.range } : {}), ...label }];
 }
 
 /** Cards in id order (Map iteration order is insertion order; do not rely on it). */

@@ -451,6 +451,42 @@ export const CATALOG = {
   },
 } as const satisfies Record<string, CatalogEntry>;
 
+/**
+ * Labels of related locations (a diagnostic's secondary places), shared by all
+ * rules: where a thing is declared, where a limit is set, each edge of a cycle.
+ */
+export const RELATED = {
+  declaredHere: 'declared here',
+  nameDeclaredHere: '"{name}" declared here',
+  firstDeclaredHere: 'first declared here',
+  limitSetHere: 'limit set here',
+  ownedHere: 'owned by "{owner}" here',
+  deepestChain: 'the deepest chain starts here ({path})',
+  injectedInto: 'injected into "{card}" (required block)',
+  usedBy: 'used by "{card}"',
+  gatedBy: '"{block}" is gated by {flag}',
+  role: 'role {role}',
+  flagsDeclared: 'config.flags is declared here',
+  fanOutCap: 'fan_out_cap {cap}',
+  requiredByPlatform: 'required by the platform here',
+  dynamicFields: 'per-request fields declared here',
+  outputBudget: 'output budget {budget}',
+  whitelistDeclared: 'whitelist declared here',
+  edge: '{from} → {to}',
+  becomesTool: 'sub-agent "{agent}" becomes tool "{tool}"',
+  openedHere: '"{open}" opened here',
+} as const;
+
+export type RelatedId = keyof typeof RELATED;
+
+/** One related-location label with exactly the data its template names. */
+export type RelatedRef = { [K in RelatedId]: { message: K } & DataField<(typeof RELATED)[K]> }[RelatedId];
+
+export function formatRelated(ref: { message: string; data?: Readonly<Record<string, unknown>> }): string {
+  if (!Object.prototype.hasOwnProperty.call(RELATED, ref.message)) throw new Error(`agentc bug: no related label "${ref.message}"`);
+  return fillTemplate(RELATED[ref.message as RelatedId], ref.data ?? {});
+}
+
 export type RuleId = keyof typeof CATALOG;
 
 export const RULE_IDS = Object.keys(CATALOG) as RuleId[];

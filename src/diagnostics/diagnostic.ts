@@ -1,4 +1,4 @@
-import { CATALOG, formatRuleHint, formatRuleMessage, type HintRef, type MessageRef, type RuleId, type Severity } from './catalog.js';
+import { CATALOG, formatRelated, formatRuleHint, formatRuleMessage, type HintRef, type MessageRef, type RelatedRef, type RuleId, type Severity } from './catalog.js';
 
 /** 1-based line and column. */
 export interface Position {
@@ -29,13 +29,16 @@ export interface Diagnostic {
   related?: RelatedInformation[];
 }
 
+/** A related location as a phase reports it: a catalog label (RELATED) with its data. */
+export type RelatedInput = { file: string; range?: Range } & RelatedRef;
+
 /** Where a diagnostic points and what it relates to; the same for every rule. */
 export interface DiagnosticPlace {
   /** Overrides the catalog's default severity (rules with a warn/error split, e.g. fan-out-cap). */
   severity?: Severity;
   file?: string;
   range?: Range;
-  related?: RelatedInformation[];
+  related?: RelatedInput[];
 }
 
 /**
@@ -68,7 +71,9 @@ export function createDiagnostic<R extends RuleId>(typed: DiagnosticInput<R>): D
   if (input.file !== undefined) d.file = input.file;
   if (input.range !== undefined) d.range = input.range;
   if (input.hint !== undefined) d.hint = formatRuleHint(input.rule, input.hint.id, input.hint.data);
-  if (input.related !== undefined && input.related.length > 0) d.related = input.related;
+  if (input.related !== undefined && input.related.length > 0) {
+    d.related = input.related.map((r) => (r.range ? { file: r.file, range: r.range, message: formatRelated(r) } : { file: r.file, message: formatRelated(r) }));
+  }
   return d;
 }
 

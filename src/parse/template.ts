@@ -70,7 +70,7 @@ export interface TemplateAnalysis {
 
 export type TemplateParseResult =
   | { ok: true; analysis: TemplateAnalysis }
-  | { ok: false; problem: TemplateProblem; range: Range; related?: { range: Range; message: string }[] };
+  | { ok: false; problem: TemplateProblem; range: Range; related?: { range: Range; open: string }[] };
 
 /** A template-syntax message without the block (the caller knows it): catalog id and data. */
 export type TemplateProblem =
@@ -254,7 +254,7 @@ const words = (token: string): string => TOKEN_WORDS[token] ?? token.toLowerCase
  * position. An unclosed block is reported where the parser noticed (the end of
  * the block), with the `{{#…}}` that is never closed as related information.
  */
-function describeParseError(e: unknown, file: SourceFile, body: string, bodyOffset: number): { problem: TemplateProblem; range: Range; related?: { range: Range; message: string }[] } {
+function describeParseError(e: unknown, file: SourceFile, body: string, bodyOffset: number): { problem: TemplateProblem; range: Range; related?: { range: Range; open: string }[] } {
   const bodyLine = file.positionAt(bodyOffset).line;
   const err = e as { message?: string; lineNumber?: number; column?: number };
   const raw = String(err.message ?? e);
@@ -290,7 +290,7 @@ function describeParseError(e: unknown, file: SourceFile, body: string, bodyOffs
       return {
         problem: { message: 'neverClosed', data: { open: `{{${open.sigil}${open.name}}}`, line: at.start.line, close: `{{/${open.name}}}` } },
         range,
-        related: [{ range: at, message: `"{{${open.sigil}${open.name}}}" opened here` }],
+        related: [{ range: at, open: `{{${open.sigil}${open.name}}}` }],
       };
     }
   }

@@ -71,7 +71,7 @@ describe('one root cause, one diagnostic', () => {
 
   it('a tab used as indentation: one YAML error', async () => {
     const out = await check((dir) => edit(dir, 'cards/rewards.yaml', (t) => t.replace('policy:\n  token_budget', 'policy:\n\ttoken_budget')));
-    expect(out).toEqual(['cards/rewards.yaml:33:1-33:2 error yaml-syntax: YAML syntax error: Tabs are not allowed as indentation']);
+    expect(out).toEqual(['cards/rewards.yaml:33:1-33:2 error yaml-syntax: YAML syntax error: Tabs are not allowed as indentation.']);
   });
 
   it('a config agentc does not read (agentc.config.cjs): one config-load error naming it', async () => {

@@ -24,7 +24,7 @@ export const blockOwnership: Rule<'block-ownership'> = {
           message: 'foreign',
           data: { card: card.data.id, cardOwner: card.data.owner, name, blockOwner: owner },
           hint: { id: 'own', data: { cardOwner: card.data.owner, blockOwner: owner, name } },
-          related: [{ file: block.file.path, range: blockAt(block, ['owner']), message: `owned by "${owner}" here` }],
+          related: [{ file: block.file.path, range: blockAt(block, ['owner']), message: 'ownedHere', data: { owner } }],
         });
       });
     }

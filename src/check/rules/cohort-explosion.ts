@@ -27,7 +27,8 @@ export const cohortExplosion: Rule<'cohort-explosion'> = {
         related: flagged.map((b) => ({
           file: b.block.file.path,
           range: b.block.locate(['feature_flag']),
-          message: `"${b.block.data.id}" is gated by ${b.block.data.feature_flag}`,
+          message: 'gatedBy' as const,
+          data: { block: b.block.data.id, flag: b.block.data.feature_flag ?? '' },
         })),
       });
     }

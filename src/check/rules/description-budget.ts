@@ -27,7 +27,7 @@ export const descriptionBudget: Rule<'description-budget'> = {
             ? { message: 'tooLong' as const, data: { card: card.data.id, tokens, max, parent: routedBy } }
             : { message: 'tooLongShared' as const, data: { card: card.data.id, tokens, max, parents: routedBy } }),
           hint: { id: 'trim' },
-          related: configRelated(program, ['budgets', 'descriptionMaxTokens'], 'limit set here'),
+          related: configRelated(program, ['budgets', 'descriptionMaxTokens'], { message: 'limitSetHere' }),
         });
       } else if (tokens < MIN_DESCRIPTION_TOKENS) {
         report({

@@ -21,7 +21,7 @@ export const duplicateId: Rule<'duplicate-id'> = {
         message: 'duplicate',
         data: { kind: KIND[d.kind], id: d.id },
         hint: { id: 'rename', data: { dir: DIR[d.kind] } },
-        related: [{ file: d.first.path, ...(range ? { range } : {}), message: 'first declared here' }],
+        related: [{ file: d.first.path, ...(range ? { range } : {}), message: 'firstDeclaredHere' }],
       });
     }
   },

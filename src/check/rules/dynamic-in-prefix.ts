@@ -16,7 +16,7 @@ export const dynamicInPrefix: Rule<'dynamic-in-prefix'> = {
           message: 'dynamic',
           data: { block: block.data.id, name: verdict.name },
           hint: { id: 'remove', data: { ref: `{{${ref.original}}}`, name: verdict.name } },
-          related: configRelated(program, ['dynamicContext', 'fields'], 'per-request fields declared here'),
+          related: configRelated(program, ['dynamicContext', 'fields'], { message: 'dynamicFields' }),
         });
       }
     }

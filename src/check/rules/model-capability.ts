@@ -20,7 +20,7 @@ export const modelCapability: Rule<'model-capability'> = {
         const id = card.data[field];
         if (id === undefined || !Object.prototype.hasOwnProperty.call(models, id)) continue;
         const model = models[id]!;
-        const declared = () => configRelated(program, ['models', id], `"${id}" declared here`, 'key');
+        const declared = () => configRelated(program, ['models', id], { message: 'nameDeclaredHere', data: { name: id } }, 'key');
         if (toolCount > 0 && model.tools === false) {
           report({
             file: card.file.path,
@@ -38,7 +38,7 @@ export const modelCapability: Rule<'model-capability'> = {
             data: { card: card.data.id, cap, field, model: id },
             hint: { id: 'parallel' },
             related: [
-              ...(explicit ? [{ file: card.file.path, range: card.locate(['dispatch', 'fan_out_cap']), message: `fan_out_cap ${cap}` }] : []),
+              ...(explicit ? [{ file: card.file.path, range: card.locate(['dispatch', 'fan_out_cap']), message: 'fanOutCap' as const, data: { cap } }] : []),
               ...declared(),
             ],
           });

@@ -17,7 +17,7 @@ export const platformBlockDeclared: Rule<'platform-block-declared'> = {
           message: 'declared',
           data: { card: card.data.id, name },
           hint: { id: 'remove', data: { name } },
-          related: configRelated(program, ['platform', 'requiredBlocks', at], 'required by the platform here'),
+          related: configRelated(program, ['platform', 'requiredBlocks', at], { message: 'requiredByPlatform' }),
         });
       });
     }

@@ -16,7 +16,7 @@ export const platformBlockOwner: Rule<'platform-block-owner'> = {
         message: 'notPlatform',
         data: { name, owner: block.data.owner, platform },
         hint: { id: 'fix', data: { platform, name } },
-        related: configRelated(program, ['platform', 'requiredBlocks', i], 'required by the platform here'),
+        related: configRelated(program, ['platform', 'requiredBlocks', i], { message: 'requiredByPlatform' }),
       });
     });
   },

@@ -28,7 +28,7 @@ export const promptBudget: Rule<'prompt-budget'> = {
             ? { message: 'overBudget' as const, data: { card: card.data.id, tokens: cohort.tokens, percent: percent(ratio), model: agent.modelId!, window, limitPercent: percent(limit) } }
             : { message: 'cohortOverBudget' as const, data: { card: card.data.id, cohort: cohort.key, tokens: cohort.tokens, percent: percent(ratio), model: agent.modelId!, window, limitPercent: percent(limit) } }),
           hint: largest ? { id: 'shortenLargest', data: { block: largest.block.data.id, tokens: largest.tokens } } : { id: 'shorten' },
-          related: configRelated(program, ['budgets', error ? 'promptErrorRatio' : 'promptWarnRatio'], 'limit set here'),
+          related: configRelated(program, ['budgets', error ? 'promptErrorRatio' : 'promptWarnRatio'], { message: 'limitSetHere' }),
         });
       }
     }

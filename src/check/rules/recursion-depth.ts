@@ -23,7 +23,7 @@ export const recursionDepth: Rule<'recursion-depth'> = {
         message: 'tooDeep',
         data: { card: card.data.id, depth, path: path.join(' → '), max },
         hint: { id: 'flatten', data: { depth, card: card.data.id } },
-        related: [{ file: card.file.path, range: card.locate(['sub_agents', index]), message: `the deepest chain starts here (${path.join(' → ')})` }],
+        related: [{ file: card.file.path, range: card.locate(['sub_agents', index]), message: 'deepestChain', data: { path: path.join(' → ') } }],
       });
     }
   },

@@ -22,7 +22,7 @@ export const roleShape: Rule<'role-shape'> = {
           message: 'notOrchestrator',
           data: { card: id, role },
           hint: { id: 'setRole' },
-          related: [{ file: card.file.path, range: cardAt(card, ['role']), message: `role ${role}` }],
+          related: [{ file: card.file.path, range: cardAt(card, ['role']), message: 'role', data: { role } }],
         });
       }
     }

@@ -20,7 +20,7 @@ export const statusEventUnrendered: Rule<'status-event-unrendered'> = {
             message: 'unrendered',
             data: { agent: id, name, card: card.data.id },
             hint: { id: 'render', data: { name, card: card.data.id } },
-            related: [{ file: origin.file.path, range: origin.range, message: `"${name}" declared here` }],
+            related: [{ file: origin.file.path, range: origin.range, message: 'nameDeclaredHere', data: { name } }],
           });
         }
       });

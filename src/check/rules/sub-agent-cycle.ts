@@ -26,7 +26,8 @@ export const subAgentCycle: Rule<'sub-agent-cycle'> = {
         related: edges.slice(0, -1).map((e, i) => ({
           file: e.card.file.path,
           range: e.range,
-          message: `${cycle[i]} → ${cycle[i + 1]}`,
+          message: 'edge' as const,
+          data: { from: cycle[i]!, to: cycle[i + 1]! },
         })),
       });
     }

@@ -42,7 +42,7 @@ export const tokenBudget: Rule<'token-budget'> = {
           message: 'output',
           data: { card: card.data.id, max, budget: output },
           hint: { id: 'lowerOutput', data: { budget: output, max } },
-          related: [{ file: card.file.path, range: card.locate(['policy', 'token_budget', 'output']), message: `output budget ${output}` }],
+          related: [{ file: card.file.path, range: card.locate(['policy', 'token_budget', 'output']), message: 'outputBudget', data: { budget: output } }],
         });
       }
     }

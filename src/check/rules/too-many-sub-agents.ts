@@ -16,7 +16,7 @@ export const tooManySubAgents: Rule<'too-many-sub-agents'> = {
         message: 'tooMany',
         data: { card: card.data.id, count, max },
         hint: { id: 'group' },
-        related: configRelated(program, ['budgets', 'maxSubAgents'], 'limit set here'),
+        related: configRelated(program, ['budgets', 'maxSubAgents'], { message: 'limitSetHere' }),
       });
     }
   },

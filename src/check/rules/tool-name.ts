@@ -45,7 +45,7 @@ export const toolName: Rule<'tool-name'> = {
           message: 'collision',
           data: { card: card.data.id, name: t.name, tool: own.name, agent: sub.agent?.data.id ?? sub.name, prefix },
           hint: { id: 'rename', data: { tool: own.name } },
-          related: [{ file: card.file.path, range: sub.declaredAt, message: `sub-agent "${sub.agent?.data.id}" becomes tool "${sub.name}"` }],
+          related: [{ file: card.file.path, range: sub.declaredAt, message: 'becomesTool', data: { agent: sub.agent?.data.id ?? sub.name, tool: sub.name } }],
         });
       }
     }

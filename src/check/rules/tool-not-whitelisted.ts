@@ -17,7 +17,7 @@ export const toolNotWhitelisted: Rule<'tool-not-whitelisted'> = {
           message: 'missing',
           data: { card: card.data.id, name },
           hint: { id: 'add', data: { name } },
-          related: [{ file: card.file.path, range: card.locate(['policy', 'tool_whitelist'], 'key'), message: 'whitelist declared here' }],
+          related: [{ file: card.file.path, range: card.locate(['policy', 'tool_whitelist'], 'key'), message: 'whitelistDeclared' }],
         });
       });
     }

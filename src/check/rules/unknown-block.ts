@@ -1,6 +1,6 @@
 import type { HintRef } from '../../diagnostics/catalog.js';
 import { closest, didYouMeanHint } from '../../diagnostics/did-you-mean.js';
-import type { RelatedInformation } from '../../diagnostics/diagnostic.js';
+import type { RelatedInput } from '../../diagnostics/diagnostic.js';
 import type { Program } from '../../resolve/types.js';
 import type { Rule } from '../rule.js';
 import { blockIdAt, configAt, sortedBlocks, sortedCards } from '../support.js';
@@ -14,12 +14,12 @@ export const unknownBlock: Rule<'unknown-block'> = {
   needsConfig: true,
   run(program, report) {
     const ids = sortedBlocks(program).map((b) => b.data.id);
-    const suggest = (name: string): { hint: HintRef<'unknown-block'>; related: RelatedInformation[] } => {
+    const suggest = (name: string): { hint: HintRef<'unknown-block'>; related: RelatedInput[] } => {
       const match = closest(name, ids);
       const block = match === undefined ? undefined : program.blocks.get(match);
       return {
         hint: didYouMeanHint(name, ids) ?? (BLOCK_ID.test(name) ? { id: 'add', data: { name } } : { id: 'notAnId' }),
-        related: block ? [{ file: block.file.path, range: blockIdAt(block), message: 'declared here' }] : [],
+        related: block ? [{ file: block.file.path, range: blockIdAt(block), message: 'declaredHere' }] : [],
       };
     };
     checkRequired(program, (name, at) => report({ ...at, message: 'platform', data: { name }, ...suggest(name) }));

@@ -17,7 +17,7 @@ export const unknownFlag: Rule<'unknown-flag'> = {
         message: 'unknown',
         data: { block: block.data.id, name },
         hint: didYouMeanHint(name, flags) ?? { id: 'declare', data: { name } },
-        related: configRelated(program, ['flags'], 'config.flags is declared here', 'key'),
+        related: configRelated(program, ['flags'], { message: 'flagsDeclared' }, 'key'),
       });
     }
   },

@@ -22,7 +22,7 @@ export const unknownModel: Rule<'unknown-model'> = {
           message: 'unknown',
           data: { card: card.data.id, field, name },
           hint: didYouMeanHint(name, models) ?? (models.length > 0 ? { id: 'known', data: { models: models.join(', ') } } : { id: 'noModels' }),
-          related: match ? configRelated(program, ['models', match], 'declared here', 'key') : [],
+          related: match ? configRelated(program, ['models', match], { message: 'declaredHere' }, 'key') : [],
         });
       }
     }

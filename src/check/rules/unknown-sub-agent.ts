@@ -19,7 +19,7 @@ export const unknownSubAgent: Rule<'unknown-sub-agent'> = {
           message: 'unknown',
           data: { card: card.data.id, name },
           hint: didYouMeanHint(name, ids) ?? (/^[a-z][a-z0-9_]{0,47}$/.test(name) ? { id: 'add', data: { name } } : { id: 'notAnId' }),
-          related: target ? [{ file: target.file.path, range: target.locate(['id']), message: 'declared here' }] : [],
+          related: target ? [{ file: target.file.path, range: target.locate(['id']), message: 'declaredHere' }] : [],
         });
       });
     }

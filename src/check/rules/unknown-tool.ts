@@ -25,7 +25,7 @@ export const unknownTool: Rule<'unknown-tool'> = {
           message: 'unknown',
           data: { card: card.data.id, name },
           hint: didYouMeanHint(name, names) ?? (/^[a-zA-Z0-9_-]{1,64}$/.test(name) ? { id: 'addContract', data: { name } } : { id: 'notAName' }),
-          related: tool ? [{ file: tool.file.path, range: tool.locate(['name']), message: 'declared here' }] : [],
+          related: tool ? [{ file: tool.file.path, range: tool.locate(['name']), message: 'declaredHere' }] : [],
         });
       }
     }
