@@ -32,7 +32,7 @@ export function blockAt(block: Block, path: readonly PathSegment[], part: 'key' 
   if (typeof top === 'string' && hasTopLevelKey(frontMatter, top)) return block.locate(path, part);
   // The front matter's first line (line 1 is the opening `---`).
   const line = Math.min(2, block.file.lineCount);
-  return { start: { line, column: 1 }, end: { line, column: Math.max(2, block.file.lineText(line).length + 1) } };
+  return { start: { line, column: 1 }, end: { line, column: block.file.lineText(line).length + 1 } };
 }
 
 /** Where a block is identified: its `id` key when written, else its first front-matter line. */

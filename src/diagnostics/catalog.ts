@@ -34,6 +34,7 @@ export const YAML_MESSAGES = {
   duplicateKey: 'Duplicate key: {reason}.',
   nestedTooDeep: 'YAML syntax error: the document is nested too deeply.',
   flowTooDeep: 'YAML syntax error: "[" and "{" are nested more than {max} levels deep here.',
+  blockTooDeep: 'YAML syntax error: collections are nested more than {max} levels deep here.',
   neverClosed: 'YAML syntax error: this "{open}" is never closed: end the {what} with "{close}" (or indent its continuation lines further).',
   aliasBomb: 'YAML aliases expand to too much data (more than {max} alias expansions): this looks like an alias bomb.',
   notConvertible: 'YAML could not be converted to data: {reason}.',

@@ -31,6 +31,22 @@ export class SourceFile {
     return { start: this.positionAt(start), end: this.positionAt(Math.max(start, end)) };
   }
 
+  /**
+   * `range` moved inside the text: lines within 1…lineCount, columns within
+   * 1…line length + 1, end not before start. Positions that are already inside
+   * are unchanged.
+   */
+  clampRange(range: Range): Range {
+    const clamp = (p: Position): Position => {
+      const line = Math.max(1, Math.min(p.line, this.lineCount));
+      return { line, column: Math.max(1, Math.min(p.column, this.lineText(line).length + 1)) };
+    };
+    const start = clamp(range.start);
+    const end = clamp(range.end);
+    const ordered = end.line > start.line || (end.line === start.line && end.column >= start.column);
+    return { start, end: ordered ? end : start };
+  }
+
   /** 0-based offset of a 1-based position. */
   offsetAt(pos: Position): number {
     const starts = this.getLineStarts();

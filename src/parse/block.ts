@@ -18,7 +18,7 @@ import { stemOf } from './util.js';
 export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefined {
   const text = file.text;
   const stem = stemOf(file.path);
-  const firstLine = { start: { line: 1, column: 1 }, end: { line: 1, column: Math.max(2, file.lineText(1).length + 1) } };
+  const firstLine = { start: { line: 1, column: 1 }, end: { line: 1, column: file.lineText(1).length + 1 } };
   if (!/^---[ \t]*(\n|$)/.test(text)) {
     bag.add({
       rule: 'frontmatter',

@@ -261,8 +261,10 @@ function describeParseError(e: unknown, file: SourceFile, body: string, bodyOffs
   const lines = body.split('\n');
   const point = (line: number, column: number): Range => {
     const l = Math.max(1, Math.min(line, lines.length));
-    const c = Math.max(1, Math.min(column, (lines[l - 1] ?? '').length + 1));
-    return { start: { line: bodyLine + l - 1, column: c }, end: { line: bodyLine + l - 1, column: c + 1 } };
+    const width = (lines[l - 1] ?? '').length;
+    const c = Math.max(1, Math.min(column, width + 1));
+    // One character, or nothing at the end of a line: a range never ends past its line.
+    return { start: { line: bodyLine + l - 1, column: c }, end: { line: bodyLine + l - 1, column: Math.min(c + 1, width + 1) } };
   };
 
   // Handlebars' own exceptions carry a location (e.g. "if doesn't match each - 3:2").

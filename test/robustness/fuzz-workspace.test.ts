@@ -204,6 +204,14 @@ function loaderLines(bytes: Buffer): string[] {
   return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '').split(/\r\n?|\n/);
 }
 
+/** The first line where two outputs differ, both versions. */
+function firstDifference(a: string, b: string): string {
+  const la = a.split('\n');
+  const lb = b.split('\n');
+  const i = la.findIndex((l, k) => l !== lb[k]);
+  return `      line ${i + 1}:\n      - ${(la[i] ?? '').slice(0, 300)}\n      + ${(lb[i] ?? '').slice(0, 300)}`;
+}
+
 const STACK = /\bat .*\(?[^\s()]+:\d+:\d+\)?|node:internal/;
 
 function problems(report: JsonReport, fileLines: (f: string) => string[] | undefined): string[] {
@@ -245,7 +253,7 @@ describe('property: check over mutated copies of the repo workspace', () => {
         const second = await runCli(['check', '--format', 'json', '--cwd', root]);
         const found: string[] = [];
         if (first.code !== 0 && first.code !== 1) found.push(`exit code ${first.code}: ${first.stderr.slice(0, 500)}`);
-        if (second.stdout !== first.stdout) found.push('a second check of the same workspace gave different bytes');
+        if (second.stdout !== first.stdout) found.push(`a second check of the same workspace gave different bytes:\n${firstDifference(first.stdout, second.stdout)}`);
         let report: JsonReport | undefined;
         try {
           report = JSON.parse(first.stdout) as JsonReport;
