@@ -284,7 +284,10 @@ describe('property: check over mutated copies of the repo workspace', () => {
         await Promise.all(edits.map((e) => writeFile(join(root, e.file), originals.get(e.file)!)));
       }
     }
-    if (process.env.AGENTC_FUZZ_VERBOSE) console.log(`fuzz-workspace: ${CASES} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, ${failures.length} failing`);
+    if (process.env.AGENTC_FUZZ_VERBOSE) {
+      console.log(`fuzz-workspace: ${CASES} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, ${failures.length} failure lines`);
+      for (const f of failures) console.log(`FUZZ-FAILURE ${f.replace(/\n/g, ' ⏎ ')}`);
+    }
     expect(failures.slice(0, 20)).toEqual([]);
   }, 3_600_000);
 });
