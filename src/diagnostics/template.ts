@@ -5,6 +5,8 @@
  * key does not compile. Other braces (Handlebars `{{x}}`, `{ … }`) are text.
  */
 
+import { formatInt } from './format-number.js';
+
 type IdentChar =
   | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm'
   | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
@@ -47,13 +49,15 @@ export function placeholders(template: string): string[] {
 
 /**
  * Fills `{key}` placeholders; a key the data lacks stays visible so a bad call is
- * noticed. A value that ends a sentence the template already ends (`{reason}.`)
+ * noticed. Numbers print in the one number format ("8,000"). A value that ends a sentence the template already ends (`{reason}.`)
  * loses its own final period, so library text never doubles it.
  */
 export function fillTemplate(template: string, data: Readonly<Record<string, unknown>>): string {
   return template.replace(PLACEHOLDER, (whole, key: string, offset: number) => {
     if (!Object.prototype.hasOwnProperty.call(data, key)) return whole;
-    const value = String(data[key]);
+    const raw = data[key];
+    // Numbers in the one number format people read ("8,000").
+    const value = typeof raw === 'number' ? formatInt(raw) : String(raw);
     return template.charAt(offset + whole.length) === '.' ? value.replace(/\.+$/, '') : value;
   });
 }

@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.js';
-import { cohortSuffix, sortedCards } from '../support.js';
+import { sortedCards } from '../support.js';
 
 /**
  * Each cohort's prefix plus the largest handoff fits policy.token_budget.input,
