@@ -11,8 +11,11 @@ import { sortedCards, sortedTools } from './support.js';
 
 export interface Contract {
   file: string;
-  /** `tool "lookup_order"` / `card "rewards"`, as messages name it. */
+  /** `tool "lookup_order"` / `card "rewards"`, as messages name it mid-sentence. */
   subject: string;
+  /** 'Tool' / 'Card' and the id, as a message that starts with the subject names it. */
+  kind: 'Tool' | 'Card';
+  id: string;
   /** The schema itself. */
   schema: unknown;
   /** Path of the schema in its file (e.g. ['parameters'], ['input', 'query'], ['output']). */
@@ -28,18 +31,18 @@ export interface Contract {
 export function contracts(program: Program): Contract[] {
   const out: Contract[] = [];
   for (const tool of sortedTools(program)) {
-    out.push({ file: tool.file.path, subject: `tool "${tool.data.name}"`, schema: tool.data.parameters, base: ['parameters'], locate: tool.locate, toolShape: true, root: tool.data.parameters });
+    out.push({ file: tool.file.path, subject: `tool "${tool.data.name}"`, kind: 'Tool', id: tool.data.name, schema: tool.data.parameters, base: ['parameters'], locate: tool.locate, toolShape: true, root: tool.data.parameters });
   }
   for (const card of sortedCards(program)) {
     const subject = `card "${card.data.id}"`;
     if (card.explicitInput) {
       const handoff = { type: 'object', properties: card.data.input };
       for (const [name, schema] of Object.entries(card.data.input)) {
-        out.push({ file: card.file.path, subject, schema, base: ['input', name], locate: card.locate, toolShape: true, root: handoff });
+        out.push({ file: card.file.path, subject, kind: 'Card', id: card.data.id, schema, base: ['input', name], locate: card.locate, toolShape: true, root: handoff });
       }
     }
     if (card.data.output !== undefined) {
-      out.push({ file: card.file.path, subject, schema: card.data.output, base: ['output'], locate: card.locate, toolShape: false, root: card.data.output });
+      out.push({ file: card.file.path, subject, kind: 'Card', id: card.data.id, schema: card.data.output, base: ['output'], locate: card.locate, toolShape: false, root: card.data.output });
     }
   }
   return out;

@@ -34,8 +34,9 @@ export function unrenderedBlocks(program: Program, settled: readonly Diagnostic[
           rule: 'template-render',
           file,
           range,
+          message: 'cannotRender',
           data: { block: e.block.data.id, card: card.data.id, reason: e.message },
-          hint: 'Fix the read or the construct: a block that cannot render is an error whatever the rules settings (it would be missing from the prompt).',
+          hint: { id: 'fix' },
         }),
       );
     }

@@ -62,7 +62,7 @@ describe('constructs that would render nothing or nonsense are errors', () => {
     expect(ds.map(({ d, covers }) => ({ rule: d.rule, message: d.message, covers }))).toEqual([
       {
         rule: 'template-unknown-variable',
-        message: 'Block "instructions-routing" failed to render for "fetch_assistant": {{lookup}} finds no field "nope" in the value',
+        message: 'Block "instructions-routing" failed to render for "fetch_assistant": {{lookup}} finds no field "nope" in the value.',
         covers: '{{lookup agent "nope"}}',
       },
     ]);

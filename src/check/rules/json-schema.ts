@@ -1,4 +1,4 @@
-import { didYouMean } from '../../diagnostics/did-you-mean.js';
+import { didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import { metaSchemaErrors, type MetaSchemaError } from '../../parse/validate.js';
 import type { PathSegment } from '../../parse/yaml.js';
 import { contractRange, contracts, schemaPathText, type Contract } from '../contracts.js';
@@ -21,7 +21,7 @@ const MAX_DEPTH = 64;
  * against the meta-schema), patterns compile, and every `required` /
  * `input_required` entry names a declared property.
  */
-export const jsonSchema: Rule = {
+export const jsonSchema: Rule<'json-schema'> = {
   id: 'json-schema',
   run(program, report) {
     for (const c of contracts(program)) {
@@ -35,62 +35,54 @@ export const jsonSchema: Rule = {
       const declared = Object.keys(card.data.input);
       card.data.input_required.forEach((name, i) => {
         if (Object.prototype.hasOwnProperty.call(card.data.input, name)) return;
-        const hint = didYouMean(name, declared) ?? (declared.length > 0 ? `Declared input fields: ${declared.join(', ')}.` : 'Declare it under input, or remove it from input_required.');
         report({
           file: card.file.path,
           range: card.locate(['input_required', i]),
-          data: { detail: `Card "${card.data.id}" lists "${name}" in input_required, but input declares no field "${name}".` },
-          hint,
+          message: 'undeclaredInput',
+          data: { card: card.data.id, name },
+          hint: didYouMeanHint(name, declared) ?? (declared.length > 0 ? { id: 'declaredInputs', data: { names: declared.join(', ') } } : { id: 'declareInput' }),
         });
       });
     }
   },
 };
 
-function reportMeta(c: Contract, e: MetaSchemaError, report: Report): void {
+type JsonSchemaReport = Report<'json-schema'>;
+
+function reportMeta(c: Contract, e: MetaSchemaError, report: JsonSchemaReport): void {
   const where = schemaPathText([...c.base, ...e.path]);
   const keyword = [...e.path].reverse().find((s): s is string => typeof s === 'string') ?? '';
-  const range = contractRange(c, e.path);
-  const lead = `Invalid JSON Schema in ${c.subject} at ${where}:`;
+  const place = { file: c.file, range: contractRange(c, e.path) };
+  const at = { subject: c.subject, where };
+  const actual = valueText(e.data);
   if (e.keyword === 'enum' && keyword === 'type') {
     const value = String(e.data);
-    report({
-      file: c.file,
-      range,
-      data: { detail: `${lead} "${value}" is not a JSON Schema type (types: ${TYPES.join(', ')}).` },
-      hint: didYouMean(value, TYPES) ?? `Use one of ${TYPES.join(', ')}, or a list of them.`,
-    });
+    const types = TYPES.join(', ');
+    report({ ...place, message: 'notAType', data: { ...at, value, types }, hint: didYouMeanHint(value, TYPES) ?? { id: 'useType', data: { types } } });
     return;
   }
-  const hint = hintFor(e, keyword);
-  report({ file: c.file, range, data: { detail: `${lead} ${describe(e, keyword)}.` }, ...(hint ? { hint } : {}) });
-}
-
-function hintFor(e: MetaSchemaError, keyword: string): string | undefined {
-  if (e.keyword === 'minimum') return `Use 0 or a positive whole number for ${keyword}.`;
-  if (e.keyword === 'type') {
-    const t = ([] as unknown[]).concat(e.params.type).map(String);
-    if (t.includes('object') && t.includes('boolean')) return `Write ${keyword} as a schema mapping, e.g. ${keyword}: { type: string }.`;
-  }
-  return undefined;
-}
-
-function describe(e: MetaSchemaError, keyword: string): string {
-  const got = valueText(e.data);
   switch (e.keyword) {
     case 'type': {
       const t = ([] as unknown[]).concat(e.params.type).map(String);
-      if (t.includes('object') && t.includes('boolean')) return `"${keyword}" must be a schema (a mapping, or true/false), not ${got}`;
-      return `"${keyword}" must be ${t.map((x) => (x === 'object' ? 'a mapping' : x === 'array' ? 'a list' : `a ${x}`)).join(' or ')}, not ${got}`;
+      if (t.includes('object') && t.includes('boolean')) {
+        report({ ...place, message: 'notASchema', data: { ...at, keyword, actual }, hint: { id: 'schemaMapping', data: { keyword } } });
+        return;
+      }
+      const expected = t.map((x) => (x === 'object' ? 'a mapping' : x === 'array' ? 'a list' : `a ${x}`)).join(' or ');
+      report({ ...place, message: 'wrongType', data: { ...at, keyword, expected, actual } });
+      return;
     }
     case 'minimum':
-      return `"${keyword}" must be a non-negative integer, not ${got}`;
+      report({ ...place, message: 'negative', data: { ...at, keyword, actual }, hint: { id: 'nonNegative', data: { keyword } } });
+      return;
     case 'minItems':
-      return `"${keyword}" must not be an empty list`;
+      report({ ...place, message: 'emptyList', data: { ...at, keyword } });
+      return;
     case 'uniqueItems':
-      return `"${keyword}" lists the same value twice`;
+      report({ ...place, message: 'duplicateValue', data: { ...at, keyword } });
+      return;
     default:
-      return `"${keyword}" ${e.message}`;
+      report({ ...place, message: 'invalid', data: { ...at, keyword, reason: e.message } });
   }
 }
 
@@ -107,7 +99,7 @@ function valueText(v: unknown): string {
  * own properties, its allOf/anyOf/oneOf branches', or — for a branch — its
  * parent's), unless patternProperties could match them; patterns must compile.
  */
-function walk(schema: unknown, path: PathSegment[], inherited: Set<string> | undefined, depth: number, c: Contract, report: Report): void {
+function walk(schema: unknown, path: PathSegment[], inherited: Set<string> | undefined, depth: number, c: Contract, report: JsonSchemaReport): void {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || depth > MAX_DEPTH) return;
   const s = schema as Record<string, unknown>;
   const declared = new Set<string>([...(inherited ?? []), ...ownProperties(s)]);
@@ -122,8 +114,9 @@ function walk(schema: unknown, path: PathSegment[], inherited: Set<string> | und
       report({
         file: c.file,
         range: contractRange(c, [...path, 'required', i]),
-        data: { detail: `${capital(c.subject)} requires "${name}" at ${schemaPathText([...c.base, ...path, 'required'])}, but declares no property "${name}" there.` },
-        hint: didYouMean(name, names) ?? (names.length > 0 ? `Declared properties: ${names.join(', ')}.` : 'Declare it under properties, or remove it from required.'),
+        message: 'undeclaredRequired',
+        data: { kind: c.kind, id: c.id, name, where: schemaPathText([...c.base, ...path, 'required']) },
+        hint: didYouMeanHint(name, names) ?? (names.length > 0 ? { id: 'declaredProperties', data: { names: names.join(', ') } } : { id: 'declareProperty' }),
       });
     });
   }
@@ -137,7 +130,7 @@ function walk(schema: unknown, path: PathSegment[], inherited: Set<string> | und
   for (const key of SCHEMA_MAP_KEYS) if (isRecord(s[key])) for (const [k, v] of Object.entries(s[key] as object)) walk(v, [...path, key, k], undefined, depth + 1, c, report);
 }
 
-function checkPattern(pattern: string, path: PathSegment[], part: 'key' | 'value', c: Contract, report: Report): void {
+function checkPattern(pattern: string, path: PathSegment[], part: 'key' | 'value', c: Contract, report: JsonSchemaReport): void {
   try {
     new RegExp(pattern, 'u');
   } catch (e) {
@@ -145,36 +138,28 @@ function checkPattern(pattern: string, path: PathSegment[], part: 'key' | 'value
     report({
       file: c.file,
       range: contractRange(c, path, part),
-      data: { detail: `Invalid JSON Schema in ${c.subject} at ${schemaPathText([...c.base, ...path])}: the pattern is not a valid regular expression (${why}).` },
-      hint: 'JSON Schema patterns are ECMA-262 regular expressions (Unicode mode); escape literal characters such as ( [ { with \\.',
+      message: 'badPattern',
+      data: { subject: c.subject, where: schemaPathText([...c.base, ...path]), reason: why },
+      hint: { id: 'regex' },
     });
   }
 }
 
 /** A `$ref` must resolve inside the contract: "#", "#/json/pointer" or "#anchor"; nothing is fetched. */
-function checkRef(ref: string, path: PathSegment[], c: Contract, report: Report): void {
-  const at = schemaPathText([...c.base, ...path]);
-  let problem: string | undefined;
-  let suggestion: string | undefined;
+function checkRef(ref: string, path: PathSegment[], c: Contract, report: JsonSchemaReport): void {
+  const place = { file: c.file, range: contractRange(c, path) };
+  const data = { subject: c.subject, where: schemaPathText([...c.base, ...path]), ref };
+  const hint = { id: 'useDefs' } as const;
   if (!ref.startsWith('#')) {
-    problem = `"${ref}" is not a local reference; agentc, providers and the runtime resolve only references inside the contract ("#/$defs/…")`;
+    report({ ...place, message: 'refNotLocal', data, hint });
   } else if (ref.startsWith('#/') || ref === '#') {
-    if (resolvePointer(c.root, ref.slice(1)) === undefined) {
-      problem = `"${ref}" points to nothing in the contract`;
-      const cut = ref.lastIndexOf('/');
-      const parent = resolvePointer(c.root, ref.slice(1, cut));
-      if (isRecord(parent)) suggestion = didYouMean(ref.slice(cut + 1), Object.keys(parent));
-    }
+    if (resolvePointer(c.root, ref.slice(1)) !== undefined) return;
+    const cut = ref.lastIndexOf('/');
+    const parent = resolvePointer(c.root, ref.slice(1, cut));
+    report({ ...place, message: 'refDangling', data, hint: (isRecord(parent) ? didYouMeanHint(ref.slice(cut + 1), Object.keys(parent)) : undefined) ?? hint });
   } else if (!hasAnchor(c.root, ref.slice(1), 0)) {
-    problem = `"${ref}" names no $anchor in the contract`;
+    report({ ...place, message: 'refNoAnchor', data, hint });
   }
-  if (!problem) return;
-  report({
-    file: c.file,
-    range: contractRange(c, path),
-    data: { detail: `Invalid JSON Schema in ${c.subject} at ${at}: ${problem}.` },
-    hint: suggestion ?? 'Define the shared schema under $defs and refer to it as "#/$defs/<name>".',
-  });
 }
 
 /** The value at a JSON pointer ("" is the root), or undefined. */
@@ -207,8 +192,4 @@ function ownProperties(s: unknown): string[] {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function capital(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -1,12 +1,9 @@
-import { formatInt } from '../../diagnostics/format-number.js';
 import { RENDER_LIMIT } from '../../resolve/strict-handlebars.js';
 import type { Rule } from '../rule.js';
 import { bodyStart, sortedCards } from '../support.js';
 
-const LIMIT_TEXT = `1 MiB (${formatInt(RENDER_LIMIT)} characters)`;
-
 /** A block renders to at most RENDER_LIMIT characters; the render stops at the limit (reported once per block). */
-export const renderSize: Rule = {
+export const renderSize: Rule<'render-size'> = {
   id: 'render-size',
   run(program, report) {
     const seen = new Set<string>();
@@ -17,8 +14,9 @@ export const renderSize: Rule = {
         report({
           file: e.block.file.path,
           range: e.range ?? bodyStart(e.block),
-          data: { block: e.block.data.id, limit: LIMIT_TEXT, card: card.data.id },
-          hint: 'Nested {{#each}} multiplies the output: iterate one level, or keep large data out of the prompt (read it through a tool).',
+          message: 'tooLarge',
+          data: { block: e.block.data.id, limit: RENDER_LIMIT, card: card.data.id },
+          hint: { id: 'nestedEach' },
         });
       }
     }
