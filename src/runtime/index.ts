@@ -29,6 +29,7 @@ export {
 } from './scripted-client.js';
 export { parseScript, scriptTurnContext, type ParsedScript, type ScriptProblem, type ScriptPath } from './script.js';
 export { createOpenAIClient, LlmHttpError, toChatRequest, fromChatResponse, type OpenAIClientOptions } from './openai-client.js';
+export * from './clients/index.js';
 export { createRecordingClient, type CallRecord, type RecordingClient } from './recording.js';
 export { createRandomIds, createSequentialIds } from './ids.js';
 export { renderSuffix } from './template.js';
