@@ -11,7 +11,7 @@
  * aborted with `req.signal` and at `req.deadline`; failures throw the errors of
  * `clients/errors.ts` (status, provider message, errno), never a model-visible text.
  */
-import { num, openaiTools, promptCacheKey, systemText, trimSlash, type ProviderClientOptions } from './clients/common.js';
+import { collect, num, openaiTools, promptCacheKey, systemText, trimSlash, type ProviderClientOptions } from './clients/common.js';
 import { LlmProtocolError } from './clients/errors.js';
 import { postWithRetry } from './clients/http.js';
 import { readSse } from './clients/sse.js';
@@ -28,29 +28,49 @@ export function createOpenAIClient(opts: OpenAIClientOptions): LlmClient {
   const doFetch = opts.fetch ?? fetch;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(opts.headers ?? {}) };
   if (opts.apiKey !== undefined && opts.apiKey !== '') headers.authorization = `Bearer ${opts.apiKey}`;
-  const post = (req: LlmRequest, body: Record<string, unknown>) =>
+  const post = (req: LlmRequest, body: ChatRequestBody) =>
     postWithRetry({ fetch: doFetch, url, headers, body: JSON.stringify(body), signal: req.signal, ...(req.deadline !== undefined ? { deadline: req.deadline } : {}), ...(opts.retry ? { retry: opts.retry } : {}), provider: 'OpenAI Chat Completions' });
   return {
     async complete(req) {
       const { res } = await post(req, toChatRequest(req));
-      let json: unknown;
-      try {
-        json = await res.json();
-      } catch {
-        throw new LlmProtocolError('OpenAI Chat Completions sent a response that is not JSON');
-      }
-      return fromChatResponse(json);
+      // Some compatible servers stream whatever was asked: read what came.
+      if (isEventStream(res)) return collect(chatChunks(res));
+      return fromChatResponse(await readJson(res));
     },
     async *stream(req) {
       const { res } = await post(req, { ...toChatRequest(req), stream: true, stream_options: { include_usage: true } });
-      yield* chatChunks(res);
+      // A compatible server that ignores `stream` answers with one JSON completion: replay it as chunks.
+      if (!isEventStream(res)) yield* replyChunks(fromChatResponse(await readJson(res)));
+      else yield* chatChunks(res);
     },
   };
 }
 
+/** The request body we send (a test checks it against the `openai` SDK's types). */
+export interface ChatRequestBody {
+  model: string;
+  messages: ChatMessage[];
+  prompt_cache_key: string;
+  tools?: ChatTool[];
+  parallel_tool_calls?: boolean;
+  max_completion_tokens?: number;
+  /** The card's value, passed through as written. */
+  reasoning_effort?: string;
+  stream?: true;
+  stream_options?: { include_usage: boolean };
+}
+
+export type ChatTool = { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean } };
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
 /** The Chat Completions request body for one LlmRequest (prefix first, cache key, strict tools). */
-export function toChatRequest(req: LlmRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function toChatRequest(req: LlmRequest): ChatRequestBody {
+  const body: ChatRequestBody = {
     model: req.model.model,
     messages: [{ role: 'system', content: systemText(req.system) }, ...req.messages.map(toChatMessage)],
     prompt_cache_key: promptCacheKey(req),
@@ -64,7 +84,7 @@ export function toChatRequest(req: LlmRequest): Record<string, unknown> {
   return body;
 }
 
-function toChatMessage(m: Message): Record<string, unknown> {
+function toChatMessage(m: Message): ChatMessage {
   switch (m.role) {
     case 'user':
       return { role: 'user', content: m.content };
@@ -78,6 +98,24 @@ function toChatMessage(m: Message): Record<string, unknown> {
     case 'tool':
       return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
   }
+}
+
+function isEventStream(res: Response): boolean {
+  return (res.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+}
+
+async function readJson(res: Response): Promise<unknown> {
+  try {
+    return await res.json();
+  } catch {
+    throw new LlmProtocolError('OpenAI Chat Completions sent a response that is not JSON');
+  }
+}
+
+function* replyChunks(reply: LlmResponse): Generator<LlmChunk> {
+  if (reply.text !== '') yield { type: 'text_delta', delta: reply.text };
+  for (const call of reply.toolCalls) yield { type: 'tool_call', call };
+  yield { type: 'usage', usage: reply.usage };
 }
 
 /** Chat Completions SSE chunks → LlmChunks: tool-call argument deltas assembled by index. */

@@ -42,12 +42,40 @@ export function createAnthropicClient(opts: ProviderClientOptions & { version?: 
   return client;
 }
 
+/** The request body we send (a test checks it against the `@anthropic-ai/sdk` types). */
+export interface MessagesRequestBody {
+  model: string;
+  max_tokens: number;
+  system: SystemBlock[];
+  messages: AnthropicMessage[];
+  stream: true;
+  tools?: MessagesTool[];
+  tool_choice?: { type: 'auto'; disable_parallel_tool_use: true };
+}
+
+/** A tool as sent: the bundle's Anthropic shape (its input schema is always an object schema). */
+export interface MessagesTool {
+  name: string;
+  description: string;
+  input_schema: { type: 'object'; [key: string]: unknown };
+  cache_control?: typeof EPHEMERAL;
+}
+export type SystemBlock = { type: 'text'; text: string; cache_control?: typeof EPHEMERAL };
+export type AnthropicBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; tool_use_id: string; content: string };
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicBlock[];
+}
+
 /** The Messages request body (streaming) for one LlmRequest. */
-export function toMessagesRequest(req: LlmRequest): Record<string, unknown> {
-  const system: Record<string, unknown>[] = [];
+export function toMessagesRequest(req: LlmRequest): MessagesRequestBody {
+  const system: SystemBlock[] = [];
   if (req.system.prefix !== '') system.push({ type: 'text', text: req.system.prefix, cache_control: EPHEMERAL });
   if (req.system.suffix !== '') system.push({ type: 'text', text: req.system.suffix });
-  const body: Record<string, unknown> = {
+  const body: MessagesRequestBody = {
     model: req.model.model,
     max_tokens: req.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     system,
@@ -56,7 +84,8 @@ export function toMessagesRequest(req: LlmRequest): Record<string, unknown> {
   };
   if (req.tools.length > 0) {
     const shapes = req.toolShapes?.anthropic;
-    const tools: Record<string, unknown>[] = (shapes !== undefined && shapes.length === req.tools.length ? shapes : req.tools.map((t): AnthropicTool => ({ name: t.name, description: t.description, input_schema: t.parameters }))).map((t) => ({ ...t }));
+    const source: AnthropicTool[] = shapes !== undefined && shapes.length === req.tools.length ? shapes : req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+    const tools = source.map((t): MessagesTool => ({ name: t.name, description: t.description, input_schema: { ...t.input_schema, type: 'object' } }));
     if (req.system.prefix === '') tools[tools.length - 1]!.cache_control = EPHEMERAL;
     body.tools = tools;
     if (!req.parallelToolCalls) body.tool_choice = { type: 'auto', disable_parallel_tool_use: true };
@@ -64,11 +93,11 @@ export function toMessagesRequest(req: LlmRequest): Record<string, unknown> {
   return body;
 }
 
-type Block = Record<string, unknown>;
+type Block = AnthropicBlock;
 
 /** Messages in Anthropic's shape: tool results (and the user text after them) merged into one user turn. */
-function toMessages(messages: Message[]): { role: 'user' | 'assistant'; content: Block[] }[] {
-  const out: { role: 'user' | 'assistant'; content: Block[] }[] = [];
+function toMessages(messages: Message[]): AnthropicMessage[] {
+  const out: AnthropicMessage[] = [];
   const push = (role: 'user' | 'assistant', blocks: Block[]) => {
     if (blocks.length === 0) return;
     const last = out[out.length - 1];

@@ -8,7 +8,7 @@
  * in emission order, the last usage seen).
  */
 import { createHash } from 'node:crypto';
-import type { LlmChunk, LlmRequest, LlmResponse, OpenAITool, ToolCall, Usage } from '../types.js';
+import type { LlmChunk, LlmRequest, LlmResponse, ToolCall, Usage } from '../types.js';
 import type { RetryPolicy } from './http.js';
 
 export interface ProviderClientOptions {
@@ -35,7 +35,7 @@ export function systemText(system: { prefix: string; suffix: string }): string {
 }
 
 /** The bundle's strict OpenAI tools when the request carries them (aligned with `tools`), else plain function tools. */
-export function openaiTools(req: LlmRequest): OpenAITool[] | { type: 'function'; function: { name: string; description: string; parameters: unknown } }[] {
+export function openaiTools(req: LlmRequest): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean } }[] {
   const strict = req.toolShapes?.openai;
   if (strict !== undefined && strict.length === req.tools.length) return strict;
   return req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));

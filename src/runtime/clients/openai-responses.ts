@@ -34,9 +34,29 @@ export function createOpenAIResponsesClient(opts: ProviderClientOptions): LlmCli
   return client;
 }
 
+/** The request body we send (a test checks it against the `openai` SDK's types). */
+export interface ResponsesRequestBody {
+  model: string;
+  instructions: string;
+  input: ResponsesInputItem[];
+  prompt_cache_key: string;
+  store: false;
+  stream: true;
+  tools?: { type: 'function'; name: string; description: string; parameters: Record<string, unknown>; strict: boolean }[];
+  parallel_tool_calls?: boolean;
+  max_output_tokens?: number;
+  /** The card's value, passed through as written. */
+  reasoning?: { effort: string };
+}
+
+export type ResponsesInputItem =
+  | { type: 'message'; role: 'user' | 'assistant'; content: string }
+  | { type: 'function_call'; call_id: string; name: string; arguments: string }
+  | { type: 'function_call_output'; call_id: string; output: string };
+
 /** The Responses request body (streaming) for one LlmRequest. */
-export function toResponsesRequest(req: LlmRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function toResponsesRequest(req: LlmRequest): ResponsesRequestBody {
+  const body: ResponsesRequestBody = {
     model: req.model.model,
     instructions: systemText(req.system),
     input: req.messages.flatMap(toInputItems),
@@ -45,7 +65,7 @@ export function toResponsesRequest(req: LlmRequest): Record<string, unknown> {
     stream: true,
   };
   if (req.tools.length > 0) {
-    body.tools = openaiTools(req).map(({ function: f }) => ({ type: 'function', ...f, strict: (f as { strict?: boolean }).strict === true }));
+    body.tools = openaiTools(req).map(({ function: f }) => ({ type: 'function' as const, name: f.name, description: f.description, parameters: f.parameters, strict: f.strict === true }));
     body.parallel_tool_calls = req.parallelToolCalls;
   }
   if (req.maxOutputTokens !== undefined) body.max_output_tokens = req.maxOutputTokens;
@@ -53,12 +73,12 @@ export function toResponsesRequest(req: LlmRequest): Record<string, unknown> {
   return body;
 }
 
-function toInputItems(m: Message): Record<string, unknown>[] {
+function toInputItems(m: Message): ResponsesInputItem[] {
   switch (m.role) {
     case 'user':
       return [{ type: 'message', role: 'user', content: m.content }];
     case 'assistant': {
-      const items: Record<string, unknown>[] = [];
+      const items: ResponsesInputItem[] = [];
       if (m.content !== '') items.push({ type: 'message', role: 'assistant', content: m.content });
       for (const c of m.toolCalls ?? []) items.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments });
       return items;
