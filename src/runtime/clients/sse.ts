@@ -17,6 +17,11 @@ export interface SseEvent {
 
 export async function* readSse(res: Response, provider: string): AsyncGenerator<SseEvent> {
   if (res.body === null) throw new LlmProtocolError(`${provider} sent an empty streaming response`);
+  const type = res.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().includes('text/event-stream')) {
+    await res.body.cancel().catch(() => undefined);
+    throw new LlmProtocolError(`${provider} answered with ${type === '' ? 'no content type' : `"${type.split(';')[0]}"`}, not an event stream: is the base URL right?`);
+  }
   const reader = res.body
     .pipeThrough(new TextDecoderStream())
     .pipeThrough(new EventSourceParserStream())
