@@ -206,6 +206,8 @@ export interface TurnStartEvent {
   agent: string;
   trace_id: string;
   span_id: string;
+  /** The caller's span, from `TurnRequest.traceparent` (telemetry makes it the turn span's parent). */
+  parent_span_id?: string;
 }
 
 /** Text the user sees, as it arrives. `agent` is whose words these are (a sub-agent's in relay mode). */
