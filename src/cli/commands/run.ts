@@ -44,6 +44,7 @@ import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { withProgress } from '../progress.js';
 import { setupProviders } from '../run-providers.js';
+import { setupRunTelemetry } from '../run-telemetry.js';
 
 export interface RunOptions {
   agent: string;
@@ -147,6 +148,7 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
   }
   const recorder = createRecordingClient(llm);
   const live = opts.format === 'text';
+  const telemetry = await setupRunTelemetry({ env: io.env, bundle, stderr: io.stderr });
   const runtime = createRuntime({
     bundle,
     llm: recorder.client,
@@ -155,6 +157,7 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
     ids: script !== undefined ? createSequentialIds(scriptText) : createRandomIds(),
     ...(onError !== undefined ? { onError } : {}),
     onEvent: (e: RuntimeEvent) => {
+      telemetry?.onEvent(e);
       if (live && e.type === 'status') io.stderr(`› ${e.text}\n`);
     },
   });
@@ -162,7 +165,7 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
   recorder.markStart();
   let turn: TurnResult;
   try {
-    turn = await runtime.turn({ agent: opts.agent, message: opts.message, context });
+    turn = await runtime.turn({ agent: opts.agent, message: opts.message, context }).finally(() => telemetry?.shutdown());
   } catch (e) {
     if (e instanceof ScriptExhaustedError) return usage(`${e.message} Add a reply under llm.${e.agent} in ${scriptPath}.`);
     if (e instanceof TurnError) {
