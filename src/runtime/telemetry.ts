@@ -207,7 +207,7 @@ export function createTelemetry(apiModule: unknown, opts: TelemetryOptions = {})
   const handle = (e: RuntimeEvent) => {
     switch (e.type) {
       case 'turn_start':
-        openTurn(e.trace_id, e.span_id, e.agent, e.at_ms, (e as { parent_span_id?: string }).parent_span_id);
+        openTurn(e.trace_id, e.span_id, e.agent, e.at_ms, e.parent_span_id ?? traceparentSpan((e as { traceparent?: unknown }).traceparent, e.trace_id));
         return;
       case 'routing':
         routing(e);
@@ -298,6 +298,13 @@ function currentTurn(turns: Map<string, TurnSpans>, e: RuntimeEvent): TurnSpans 
   let last: TurnSpans | undefined;
   for (const t of turns.values()) last = t;
   return last;
+}
+
+/** The parent span id of a W3C `traceparent` (00-<trace>-<span>-<flags>) of this trace, else undefined. */
+function traceparentSpan(traceparent: unknown, traceId: string): string | undefined {
+  if (typeof traceparent !== 'string') return undefined;
+  const m = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/.exec(traceparent.trim().toLowerCase());
+  return m !== null && m[1] === traceId ? m[2] : undefined;
 }
 
 function modelName(models: Bundle['models'], key: string): string {

@@ -128,6 +128,17 @@ test('a mixed-intent turn with a failing sub-agent: span tree, ids, GenAI attrib
   expect(latency).toEqual([['billing', 0.04], ['travel', 0.03]]);
 });
 
+test('a traceparent on turn_start (instead of parent_span_id) continues the caller’s trace too', () => {
+  const { exporter, telemetry } = setup();
+  const [first, ...rest] = MIXED;
+  const { parent_span_id: _drop, ...start } = first as Extract<RuntimeEvent, { type: 'turn_start' }>;
+  telemetry.onEvent({ ...start, traceparent: `00-${T}-bbbbbbbbbbbbbbbb-01` } as RuntimeEvent);
+  for (const e of rest) telemetry.onEvent(e);
+  const turn = exporter.getFinishedSpans().find((s) => s.spanContext().spanId === S0)!;
+  expect(turn.parentSpanContext?.spanId).toBe('bbbbbbbbbbbbbbbb');
+  expect(turn.spanContext().traceId).toBe(T);
+});
+
 test('without the bridge the tree is the same, with the SDK’s own ids', () => {
   const exporter = new InMemorySpanExporter();
   const telemetry = createTelemetry(api, { tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }) });
