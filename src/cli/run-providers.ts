@@ -96,7 +96,7 @@ function describeSite(info: ErrorInfo): string {
     case 'model':
       return `model call of agent "${info.agent}" failed`;
     case 'tool':
-      return `tool ${info.tool ?? ''} of agent "${info.agent}" threw`.replace('tool  ', 'a tool ');
+      return `${info.tool !== undefined ? `tool ${info.tool}` : 'a tool'} of agent "${info.agent}" threw`;
     case 'session':
       return `session store failed for agent "${info.agent}"`;
     default:
