@@ -86,3 +86,14 @@ test('a refused connection names the errno', async () => {
   expect(r.stderr).toContain(`agentc run: model call of agent "concierge" failed: cannot reach ${closed.url}/v1/messages: ECONNREFUSED\n`);
   expect(r.stderr).not.toContain('warning:');
 }, 20_000);
+
+test('the stderr reporter: one line per raw cause, each error object once, control characters removed', async () => {
+  const { setupProviders } = await import('../../src/cli/run-providers.js');
+  let err = '';
+  const { onError } = setupProviders({ bundle: bundleWith({ provider: 'openai' }), env: { OPENAI_API_KEY: 'k' }, stderr: (t) => void (err += t) });
+  const boom = new Error('handler exploded\n\tat line 3');
+  onError(boom, { agent: 'billing', span_id: 'x', kind: 'tool', tool: 'get_invoices' });
+  onError(boom, { agent: 'billing', span_id: 'x', kind: 'model' });
+  onError('store offline', { agent: 'concierge', span_id: 'y', kind: 'session' });
+  expect(err).toBe('agentc run: tool get_invoices of agent "billing" threw: handler exploded at line 3\nagentc run: session store failed for agent "concierge": store offline\n');
+});
