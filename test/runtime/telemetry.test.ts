@@ -190,3 +190,15 @@ test('loadTelemetry finds @opentelemetry/api when it is installed', async () => 
   const t = await loadTelemetry();
   expect(typeof t?.onEvent).toBe('function');
 });
+
+test('the runtime never loads OpenTelemetry statically: type imports only, the module behind loadTelemetry()', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const dir = new URL('../../src/runtime/', import.meta.url);
+  const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.ts'));
+  const offenders: string[] = [];
+  for (const f of files) {
+    const text = await readFile(new URL(f, dir), 'utf8');
+    for (const m of text.matchAll(/^\s*(import|export)\s+(?!type\b)[^;]*from\s+'(@opentelemetry\/[^']+)'/gm)) offenders.push(`${f}: ${m[2]}`);
+  }
+  expect(offenders).toEqual([]);
+});
