@@ -6,7 +6,7 @@
  * is not JSON is a protocol error, never skipped silently; reading stops (and
  * the body is cancelled) as soon as the consumer stops or `signal` aborts.
  */
-import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { LlmProtocolError } from './errors.js';
 
 export interface SseEvent {
@@ -22,27 +22,36 @@ export async function* readSse(res: Response, provider: string): AsyncGenerator<
     await res.body.cancel().catch(() => undefined);
     throw new LlmProtocolError(`${provider} answered with ${type === '' ? 'no content type' : `"${type.split(';')[0]}"`}, not an event stream: is the base URL right?`);
   }
-  const reader = res.body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream())
-    .getReader();
+  // The parser is fed directly (no TransformStreams): web streams cost more than the parse itself.
+  const pending: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (m) => void pending.push(m) });
+  const decoder = new TextDecoder();
+  const reader = res.body.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      // An event not closed by a blank line when the body ends is dropped, as the SSE spec says.
+      parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
+      for (let m = pending.shift(); m !== undefined; m = pending.shift()) {
+        if (m.data === '[DONE]') return;
+        yield { event: m.event ?? '', data: parseData(m.data, provider) };
+      }
       if (done) return;
-      if (value.data === '[DONE]') return;
-      let data: unknown;
-      try {
-        data = JSON.parse(value.data);
-      } catch {
-        throw new LlmProtocolError(`${provider} sent a stream event that is not JSON`);
-      }
-      if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-        throw new LlmProtocolError(`${provider} sent a stream event that is not a JSON object`);
-      }
-      yield { event: value.event ?? '', data: data as Record<string, unknown> };
     }
   } finally {
     reader.cancel().catch(() => undefined);
   }
+}
+
+function parseData(text: string, provider: string): Record<string, unknown> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new LlmProtocolError(`${provider} sent a stream event that is not JSON`);
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new LlmProtocolError(`${provider} sent a stream event that is not a JSON object`);
+  }
+  return data as Record<string, unknown>;
 }
