@@ -215,6 +215,13 @@ describe('failures carry their cause; retries honour retry-after and the deadlin
     expect(mock.seen.map((s) => s.aborted)).toEqual([true, true]);
   });
 
+  test('not an event stream, or an event that is not JSON: a protocol error that says so', async () => {
+    mock.handle((_s, res) => json(res, 200, { hello: 'proxy page' }));
+    await expect(collect(createOpenAIResponsesClient({ baseURL: `${mock.url}/v1` }).stream!(request()))).rejects.toThrow('OpenAI Responses answered with "application/json", not an event stream: is the base URL right?');
+    mock.handle((_s, res) => sse(res, [{ event: 'message_start', data: '{"type":"message_start", oops' }]));
+    await expect(collect(createAnthropicClient({ baseURL: mock.url }).stream!(request()))).rejects.toThrow(LlmProtocolError);
+  });
+
   test('retry-after forms', () => {
     expect(parseRetryAfter(new Headers({ 'retry-after-ms': '150' }))).toBe(150);
     expect(parseRetryAfter(new Headers({ 'retry-after': '2' }))).toBe(2000);
