@@ -232,7 +232,8 @@ describe('failures carry their cause; retries honour retry-after and the deadlin
 
 test('one client per bundle: each model goes to its API (default per provider)', async () => {
   mock.handle((s, res) => sse(res, s.path === '/v1/chat/completions' ? CHAT_STREAM : s.path === '/v1/responses' ? RESPONSES_STREAM : ANTHROPIC_STREAM));
-  const client = createProviderClient({ openai: { baseURL: `${mock.url}/v1` }, anthropic: { baseURL: mock.url } });
+  // One base URL for both (as `agentc run --endpoint` gives): Anthropic's /v1 is not doubled.
+  const client = createProviderClient({ openai: { baseURL: `${mock.url}/v1` }, anthropic: { baseURL: `${mock.url}/v1/` } });
   for (const r of [request(), request({ provider: 'anthropic' }), request({ api: 'openai-chat' }), request({ provider: 'local-vllm' })]) {
     expect((await client.complete(r)).toolCalls).toEqual(EXPECTED_CALLS);
   }

@@ -23,7 +23,8 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 export function createAnthropicClient(opts: ProviderClientOptions & { version?: string }): LlmClient {
-  const url = `${trimSlash(opts.baseURL)}/v1/messages`;
+  // The SDK's base URL has no /v1; one given with it (an OpenAI-style --endpoint) is accepted too.
+  const url = `${trimSlash(opts.baseURL).replace(/\/v1$/, '')}/v1/messages`;
   const doFetch = opts.fetch ?? fetch;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
