@@ -5,7 +5,8 @@
  *
  * Invariants: the system message is the prefix followed by the suffix, so the
  * cacheable prefix is always the first bytes the provider sees; the request
- * carries `prompt_cache_key` (agent + cohort prefix hash) and the bundle's
+ * carries `prompt_cache_key` (agent + cohort prefix hash; provider `openai`
+ * only) and the bundle's
  * strict tools when the request has them; a tool call is emitted once, complete,
  * when the stream moves past it (a later index or the end); the request is
  * aborted with `req.signal` and at `req.deadline`; failures throw the errors of
@@ -50,7 +51,8 @@ export function createOpenAIClient(opts: OpenAIClientOptions): LlmClient {
 export interface ChatRequestBody {
   model: string;
   messages: ChatMessage[];
-  prompt_cache_key: string;
+  /** Only for provider `openai`: other OpenAI-compatible servers may reject unknown fields. */
+  prompt_cache_key?: string;
   tools?: ChatTool[];
   parallel_tool_calls?: boolean;
   max_completion_tokens?: number;
@@ -73,8 +75,8 @@ export function toChatRequest(req: LlmRequest): ChatRequestBody {
   const body: ChatRequestBody = {
     model: req.model.model,
     messages: [{ role: 'system', content: systemText(req.system) }, ...req.messages.map(toChatMessage)],
-    prompt_cache_key: promptCacheKey(req),
   };
+  if (req.model.provider === 'openai') body.prompt_cache_key = promptCacheKey(req);
   if (req.tools.length > 0) {
     body.tools = openaiTools(req);
     body.parallel_tool_calls = req.parallelToolCalls;

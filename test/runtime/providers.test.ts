@@ -239,4 +239,7 @@ test('one client per bundle: each model goes to its API (default per provider)',
   }
   expect(mock.seen.map((s) => s.path)).toEqual(['/v1/responses', '/v1/messages', '/v1/chat/completions', '/v1/chat/completions']);
   expect(modelApi({ provider: 'anthropic', api: 'openai-chat' })).toBe('openai-chat');
+  // A non-OpenAI server on Chat Completions gets no prompt_cache_key (it may reject unknown fields).
+  expect(mock.seen[2]!.body.prompt_cache_key).toMatch(/^agentc:concierge:/);
+  expect(mock.seen[3]!.body).not.toHaveProperty('prompt_cache_key');
 });
