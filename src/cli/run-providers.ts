@@ -69,7 +69,7 @@ export function setupProviders(o: ProviderSetupOptions): ProviderSetup {
 /** Reports every error a model call throws (the runtime may report the same one: it prints once). */
 function reportingClient(inner: LlmClient, onError: ProviderSetup['onError']): LlmClient {
   const report = (req: LlmRequest, e: unknown) => {
-    if (!req.signal.aborted) onError(e, { agent: req.agent, span_id: '', kind: 'model' });
+    if (!req.signal.aborted) onError(e, { agent: req.agent, span_id: '', kind: 'model', model: req.model.id });
   };
   return {
     async complete(req) {
@@ -94,7 +94,7 @@ function reportingClient(inner: LlmClient, onError: ProviderSetup['onError']): L
 function describeSite(info: ErrorInfo): string {
   switch (info.kind) {
     case 'model':
-      return `model call of agent "${info.agent}" failed`;
+      return `model call of agent "${info.agent}"${info.model !== undefined ? ` (${info.model})` : ''} failed`;
     case 'tool':
       return `${info.tool !== undefined ? `tool ${info.tool}` : 'a tool'} of agent "${info.agent}" threw`;
     case 'session':

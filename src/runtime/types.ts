@@ -99,6 +99,8 @@ export interface ErrorInfo {
   kind: 'model' | 'tool' | 'session' | 'hook';
   /** The tool, when kind is 'tool'. */
   tool?: string;
+  /** The model key (in `bundle.models`), when kind is 'model' and it is known. */
+  model?: string;
 }
 
 export interface ToolContext {

@@ -71,7 +71,7 @@ test('a missing key is a warning before the call; a 401 names the status and the
   expect(lines[0]).toBe(`warning: OPENAI_API_KEY is not set: calls to ${mock.url}/v1 (models orch-model) go without an API key and a real provider will refuse them (HTTP 401).`);
   expect(lines.filter((l) => l.includes('HTTP 401'))).toEqual([
     lines[0],
-    'agentc run: model call of agent "concierge" failed: OpenAI Responses answered HTTP 401: Incorrect API key provided. (invalid_request_error)',
+    'agentc run: model call of agent "concierge" (orch-model) failed: OpenAI Responses answered HTTP 401: Incorrect API key provided. (invalid_request_error)',
   ]);
   // What the caller (and any model) sees is the typed failure only.
   expect(lines.at(-1)).toMatch(/^agentc run: .*\(error\)$/);
@@ -83,7 +83,7 @@ test('a refused connection names the errno', async () => {
   await closed.close();
   const r = await run({ endpoint: closed.url }, bundleWith({ provider: 'anthropic' }), { ANTHROPIC_API_KEY: 'k' });
   expect(r.code).toBe(1);
-  expect(r.stderr).toContain(`agentc run: model call of agent "concierge" failed: cannot reach ${closed.url}/v1/messages: ECONNREFUSED\n`);
+  expect(r.stderr).toContain(`agentc run: model call of agent "concierge" (orch-model) failed: cannot reach ${closed.url}/v1/messages: ECONNREFUSED\n`);
   expect(r.stderr).not.toContain('warning:');
 }, 20_000);
 

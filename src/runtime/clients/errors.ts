@@ -40,7 +40,7 @@ export class LlmNetworkError extends Error {
     readonly code: string | undefined,
     cause: unknown,
   ) {
-    super(`cannot reach ${url}: ${code ?? describe(cause)}`, { cause });
+    super(`cannot reach ${url}: ${code ?? innermostMessage(cause)}`, { cause });
     this.name = 'LlmNetworkError';
   }
 }
@@ -82,6 +82,13 @@ export function errnoOf(e: unknown): string | undefined {
   return undefined;
 }
 
-function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+/** The message of the deepest `cause` ("bad port", "getaddrinfo …"), which says more than "fetch failed". */
+function innermostMessage(e: unknown): string {
+  let message = e instanceof Error ? e.message : String(e);
+  let cur: unknown = e;
+  for (let i = 0; i < 5 && cur instanceof Error && cur.cause !== undefined; i++) {
+    cur = cur.cause;
+    if (cur instanceof Error && cur.message !== '') message = cur.message;
+  }
+  return message;
 }
