@@ -62,3 +62,17 @@ test('costUsd prices cached input as cachedInput', () => {
   expect(costUsd({ pricing }, { inputTokens: 1200, cachedInputTokens: 1024, outputTokens: 40 })).toBeCloseTo((176 * 0.4 + 1024 * 0.1 + 40 * 1.6) / 1e6, 12);
   expect(costUsd({}, { inputTokens: 1, outputTokens: 1 })).toBeUndefined();
 });
+
+test('agentc prompt on the example workspace ends with the cost line (≈ for the Anthropic-served agent)', async () => {
+  const { promptCommand } = await import('../../src/cli/commands/prompt.js');
+  const { resolve } = await import('node:path');
+  const repo = resolve(import.meta.dirname, '../..');
+  const out = async (agent: string) => {
+    let stdout = '';
+    const code = await promptCommand({ cwd: repo, agent }, { stdout: (t) => void (stdout += t), stderr: () => undefined, cwd: repo, env: {}, isTTY: false });
+    expect(code).toBe(0);
+    return stdout.trimEnd().split('\n').at(-1);
+  };
+  expect(await out('fetch_assistant')).toMatch(/^Cost: {3}prefix per 1,000 turns \$\d+\.\d\d without a cache hit · \$\d+\.\d\d with one$/);
+  expect(await out('play')).toMatch(/^Cost: {3}prefix per 1,000 turns ≈\$\d+\.\d\d without a cache hit · ≈\$\d+\.\d\d with one$/);
+}, 60_000);
