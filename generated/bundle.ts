@@ -5382,7 +5382,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "7c5ef4f81ede6e06592616f9bf3f8130d34a4bf8b560fe8984d9b9af66ee8c77",
+  "hash": "9ae7a5872017b37a07b78906c375b6301f9a7d71b1ceec397a726fdaec82097e",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,
@@ -5390,15 +5390,25 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "claude-haiku-4-5",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.1,
+        "input": 1,
+        "output": 5
+      },
       "provider": "anthropic",
       "tools": true
     },
     "gpt-4-turbo": {
+      "api": "openai-chat",
       "approximateTokens": false,
       "contextWindow": 128000,
       "encoding": "cl100k_base",
       "model": "gpt-4-turbo",
       "parallelToolCalls": true,
+      "pricing": {
+        "input": 10,
+        "output": 30
+      },
       "provider": "openai",
       "tools": true
     },
@@ -5408,6 +5418,11 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "gpt-4.1-mini",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.1,
+        "input": 0.4,
+        "output": 1.6
+      },
       "provider": "openai",
       "tools": true
     },
@@ -5417,6 +5432,11 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "gpt-5.4-mini",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.025,
+        "input": 0.25,
+        "output": 2
+      },
       "provider": "openai",
       "reasoningEffort": "low",
       "tools": true
@@ -5427,6 +5447,11 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "gpt-5.4-nano",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.005,
+        "input": 0.05,
+        "output": 0.4
+      },
       "provider": "openai",
       "tools": true
     }
