@@ -134,7 +134,7 @@ test('toChatRequest: no tools → no tools/parallel_tool_calls keys; reasoning e
 });
 
 describe('parseScript', () => {
-  test('accepts the SPEC §6.1 example', () => {
+  test('accepts the docs/run-script.md example', () => {
     const parsed = parseScript({
       llm: {
         concierge: [

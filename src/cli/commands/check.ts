@@ -1,4 +1,4 @@
-/** `agentc check`: every check, one report, an exit code (SPEC §3.2). */
+/** `agentc check`: every check, one report, an exit code (docs/cli.md#exit-codes). */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { compile } from '../../compile.js';

@@ -1,5 +1,5 @@
 /**
- * `agentc rules`: the rule catalog, grouped as in SPEC §3.1 — code, rule id,
+ * `agentc rules`: the rule catalog, grouped as in docs/rules/README.md — code, rule id,
  * default severity, and the invariant each rule enforces.
  */
 import { CATALOG, RULE_IDS, type RuleId } from '../../diagnostics/catalog.js';
@@ -13,7 +13,7 @@ export interface RulesOptions {
   format: RulesFormat;
 }
 
-/** Headings of the catalog's groups, in SPEC order. */
+/** Headings of the catalog's groups, in the order of docs/rules/README.md. */
 const GROUP_TITLES: Record<string, string> = {
   parsing: 'Parsing and shape',
   references: 'References',

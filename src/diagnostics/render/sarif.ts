@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CATALOG, RULE_IDS, type RuleId } from '../catalog.js';
+import { ruleDocUrl } from '../docs-url.js';
 import type { Diagnostic, Range } from '../diagnostic.js';
 import { displayPath, sorted, type RenderOptions } from './common.js';
 
@@ -44,6 +45,10 @@ export interface SarifRule {
   id: string;
   name: string;
   shortDescription: { text: string };
+  fullDescription: { text: string };
+  /** The rule's page, docs/rules/<rule-id>.md. */
+  helpUri: string;
+  help: { text: string; markdown: string };
   defaultConfiguration: { level: 'error' | 'warning' };
   properties: { code: string; group: string; tags: string[] };
 }
@@ -72,6 +77,12 @@ export function sarifRules(): SarifRule[] {
       id,
       name: pascalCase(id),
       shortDescription: { text: entry.summary },
+      fullDescription: { text: `${entry.code} ${id}: ${entry.summary}` },
+      helpUri: ruleDocUrl(id),
+      help: {
+        text: `${entry.summary} Run \`agentc explain ${id}\` or read ${ruleDocUrl(id)}`,
+        markdown: `${entry.summary}\n\nExamples and configuration: [docs/rules/${id}.md](${ruleDocUrl(id)}) (or \`agentc explain ${id}\`).`,
+      },
       defaultConfiguration: { level: entry.severity },
       properties: { code: entry.code, group: entry.group, tags: ['agentc', entry.group] },
     };
