@@ -31,35 +31,59 @@ export function headerLine(id) {
 
 function materialize(name) {
   const dir = join(fixtures, name);
-  if (existsSync(join(dir, '_generate.json'))) return undefined;
   const ws = mkdtempSync(join(tmpdir(), `agentc-rule-doc-${name}-`));
   cpSync(join(fixtures, '_base'), ws, { recursive: true });
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const rel = relative(dir, join(entry.parentPath, entry.name));
-    if (rel === 'expected.json' || rel === '_delete') continue;
+    if (rel === 'expected.json' || rel === '_delete' || rel === '_generate.json') continue;
     mkdirSync(dirname(join(ws, rel)), { recursive: true });
     cpSync(join(dir, rel), join(ws, rel));
   }
   if (existsSync(join(dir, '_delete'))) {
     for (const line of readFileSync(join(dir, '_delete'), 'utf8').split('\n')) if (line.trim()) rmSync(join(ws, line.trim()), { force: true, recursive: true });
   }
+  if (existsSync(join(dir, '_generate.json'))) {
+    const spec = JSON.parse(readFileSync(join(dir, '_generate.json'), 'utf8'));
+    for (const [path, g] of Object.entries(spec)) {
+      const files = g.count === undefined ? [[path, generated(g)]] : Array.from({ length: g.count }, (_, k) => [path.replaceAll('{i}', String(k + 1)), g.text.replaceAll('{i}', String(k + 1))]);
+      for (const [rel, text] of files) {
+        mkdirSync(dirname(join(ws, rel)), { recursive: true });
+        writeFileSync(join(ws, rel), text);
+      }
+    }
+  }
   return ws;
+}
+
+/** head + repeat until `bytes` (the fixture format of test/check/fixture-workspace.ts). */
+function generated(g) {
+  let text = g.head ?? '';
+  while (Buffer.byteLength(text) < g.bytes) text += g.repeat;
+  return text;
+}
+
+/** Long lines (generated files) are cut so that a page stays readable. */
+function clip(text) {
+  return text
+    .split('\n')
+    .map((l) => (l.length > 160 && /^[ >]/.test(l) ? `${l.slice(0, 157)}…` : l))
+    .join('\n');
 }
 
 async function failingExample(id) {
   if (!existsSync(join(fixtures, id, 'expected.json'))) return 'TODO: a failing example (the rule has no golden fixture yet).';
   const ws = materialize(id);
-  if (ws === undefined) return `TODO: a failing example (the fixture in test/check/fixtures/${id}/ is generated).`;
   try {
     const result = await compile({ root: ws });
     const mine = result.diagnostics.filter((d) => d.rule === id).slice(0, 1);
     if (mine.length === 0) return 'TODO: a failing example (the fixture did not report this rule).';
     const d = mine[0];
     const report = renderPretty(mine, result.files, { color: false, toolVersion: '0' }).replace(/\n*Found .*\n*$/s, '\n');
-    const text = d.file === undefined ? '' : (result.files.get(d.file)?.text ?? '');
+    const full = d.file === undefined ? '' : (result.files.get(d.file)?.text ?? '');
+    const text = full.length > 4000 ? `${clip(full.slice(0, 400))}\n…` : full;
     const lang = d.file?.endsWith('.md') ? 'markdown' : d.file?.endsWith('.ts') ? 'ts' : d.file?.endsWith('.json') ? 'json' : 'yaml';
-    return [`\`${d.file ?? 'agentc.config.ts'}\`:`, '', '```' + lang, text.replace(/\n$/, ''), '```', '', '`agentc check` reports:', '', '```text', report.trimEnd(), '```'].join('\n');
+    return [`\`${d.file ?? 'agentc.config.ts'}\`:`, '', '```' + lang, text.replace(/\n$/, ''), '```', '', '`agentc check` reports:', '', '```text', clip(report.trimEnd()), '```'].join('\n');
   } finally {
     rmSync(ws, { recursive: true, force: true });
   }
