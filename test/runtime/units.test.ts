@@ -134,7 +134,7 @@ test('toChatRequest: no tools → no tools/parallel_tool_calls keys; reasoning e
 });
 
 describe('parseScript', () => {
-  test('accepts the docs/run-script.md example', () => {
+  test('accepts a script with every kind of reply and tool behaviour', () => {
     const parsed = parseScript({
       llm: {
         concierge: [
