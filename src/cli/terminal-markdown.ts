@@ -1,7 +1,8 @@
 /**
  * Renders a documentation page (CommonMark as written in docs/) for a terminal:
- * headings bold, code fences dropped and their lines indented, inline backticks
- * and link targets removed. Invariant: without colour the output is plain text
+ * headings bold, code fences dropped and their lines indented, block quotes
+ * indented, inline backticks and emphasis markers removed, link targets kept in
+ * parentheses. Invariant: without colour the output is plain text
  * that keeps every word of the page; nothing is reflowed.
  */
 import { paint } from '../diagnostics/render/ansi.js';
@@ -26,7 +27,8 @@ export function renderMarkdownForTerminal(markdown: string, color: boolean): str
       out.push(p.bold(heading[1]!.length === 1 ? text.toUpperCase() : text));
       continue;
     }
-    out.push(inline(line));
+    const quote = /^>\s?(.*)$/.exec(line);
+    out.push(quote ? `  ${inline(quote[1]!)}` : inline(line));
   }
   return out.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '') + '\n';
 }

@@ -48,7 +48,7 @@ describe('agentc explain', () => {
   });
 
   it('renders headings, code fences, inline code and links as plain text', () => {
-    const md = '# title\n\nUse `x` and [the docs](../cli.md).\n\n```yaml\na: 1\n```\n## Sub\n';
-    expect(renderMarkdownForTerminal(md, false)).toBe('TITLE\n\nUse x and the docs (../cli.md).\n\n    a: 1\nSub\n');
+    const md = '# title\n\n> **Sum**mary\n\nUse `x` and [the docs](../cli.md).\n\n```yaml\na: 1\n```\n## Sub\n';
+    expect(renderMarkdownForTerminal(md, false)).toBe('TITLE\n\n  Summary\n\nUse x and the docs (../cli.md).\n\n    a: 1\nSub\n');
   });
 });
