@@ -4,7 +4,7 @@
  * option added to src/cli/main.ts fails here until docs/cli.md names it (in
  * the command's own section, `## \`agentc <command>\``).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -54,6 +54,14 @@ describe('docs/cli.md', () => {
       .filter((o) => o !== '--help');
     const missing = [...new Set(options)].filter((o) => !new RegExp(`${o}(?![\\w-])`).test(own));
     expect(missing.map((o) => `document ${o} of agentc ${command} in docs/cli.md`)).toEqual([]);
+  });
+
+  it.each(commands)('the --help example of `agentc %s` names only files that exist', async (command) => {
+    const text = await help([command]);
+    const example = text.slice(text.indexOf('Example:'));
+    const inputs = [...example.matchAll(/(?:--script|--cwd|--against)\s+([\w./-]+)/g)].map((m) => m[1]!);
+    const missing = inputs.filter((f) => f !== 'main' && !existsSync(join(REPO, f)));
+    expect(missing.map((f) => `agentc ${command} --help names ${f}, which does not exist in the repository`)).toEqual([]);
   });
 
   it('documents the global options', async () => {
