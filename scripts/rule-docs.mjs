@@ -6,7 +6,11 @@
 // report agentc prints for it, and TODO markers where prose must be written:
 // test/docs/rule-pages.test.ts fails while a page still holds a TODO.
 //
-// Usage: node scripts/build.mjs && node scripts/rule-docs.mjs
+// Usage: node scripts/build.mjs && node scripts/rule-docs.mjs [--refresh-examples]
+// --refresh-examples also rewrites the "Failing example" section of existing
+// pages from their fixtures (after a message or a fixture changed), except where
+// the section starts with <!-- example: by hand -->; the rest of a page is never
+// touched.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -83,7 +87,8 @@ async function failingExample(id) {
     const full = d.file === undefined ? '' : (result.files.get(d.file)?.text ?? '');
     const text = full.length > 4000 ? `${clip(full.slice(0, 400))}\n…` : full;
     const lang = d.file?.endsWith('.md') ? 'markdown' : d.file?.endsWith('.ts') ? 'ts' : d.file?.endsWith('.json') ? 'json' : 'yaml';
-    return [`\`${d.file ?? 'agentc.config.ts'}\`:`, '', '```' + lang, text.replace(/\n$/, ''), '```', '', '`agentc check` reports:', '', '```text', clip(report.trimEnd()), '```'].join('\n');
+    const listing = text === '' ? [] : [`\`${d.file ?? 'agentc.config.ts'}\`:`, '', '```' + lang, text.replace(/\n$/, ''), '```', ''];
+    return [...listing, '`agentc check` reports:', '', '```text', clip(report.trimEnd()), '```'].join('\n');
   } finally {
     rmSync(ws, { recursive: true, force: true });
   }
@@ -100,10 +105,14 @@ function configureSection(id) {
   ].join('\n');
 }
 
+const refresh = process.argv.includes('--refresh-examples');
 let written = 0;
 for (const id of RULE_IDS) {
   const page = join(docsDir, `${id}.md`);
-  if (existsSync(page)) continue;
+  if (existsSync(page)) {
+    if (refresh) refreshExample(page, await failingExample(id));
+    continue;
+  }
   const e = CATALOG[id];
   const body = [
     `# ${id}`,
@@ -136,6 +145,18 @@ for (const id of RULE_IDS) {
   writeFileSync(page, body);
   written++;
   console.log(`wrote docs/rules/${id}.md (skeleton: replace every TODO)`);
+}
+
+/** --refresh-examples: rewrites only the "Failing example" section of an existing page from its fixture. */
+function refreshExample(page, example) {
+  if (example.startsWith('TODO')) return;
+  const text = readFileSync(page, 'utf8');
+  if (/\n## Failing example\n\n<!-- example: by hand -->/.test(text)) return;
+  const next = text.replace(/(\n## Failing example\n\n)[\s\S]*?(\n\n## Fixed example\n)/, (_, head, tail) => `${head}${example}${tail}`);
+  if (next !== text) {
+    writeFileSync(page, next);
+    console.log(`refreshed the failing example of ${relative(root, page)}`);
+  }
 }
 
 const index = ['# Rules', '', 'Every diagnostic agentc reports belongs to one rule. Each page says what the rule checks, why, shows a failing and a fixed example, and how to configure it. `agentc explain <rule|code>` prints a page in the terminal; `agentc rules` lists the severities in effect.', ''];
