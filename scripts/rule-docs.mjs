@@ -95,6 +95,9 @@ async function failingExample(id) {
 }
 
 function configureSection(id) {
+  if (CATALOG[id].configurable === false) {
+    return `This rule is not configurable: \`rules: { '${id}': … }\` in \`agentc.config.ts\` is rejected, because TODO (why it must stay an error).`;
+  }
   const other = CATALOG[id].severity === 'error' ? 'warning' : 'error';
   return [
     `Change the severity or turn the rule off in \`agentc.config.ts\`:`,

@@ -43,7 +43,13 @@ describe('docs/rules', () => {
     const absent = SECTIONS.filter((s) => !text.includes(`\n${s}\n`));
     expect(absent, `docs/rules/${id}.md lacks sections`).toEqual([]);
     expect(text.includes('TODO'), `docs/rules/${id}.md still has a TODO: write the prose`).toBe(false);
-    expect(text, `docs/rules/${id}.md: the Configure section names the rule`).toContain(`'${id}'`);
+    const configure = text.slice(text.indexOf('\n## Configure\n'));
+    expect(configure, `docs/rules/${id}.md: the Configure section names the rule`).toContain(`'${id}'`);
+    if ((CATALOG[id] as { configurable?: boolean }).configurable === false) {
+      expect(configure, `docs/rules/${id}.md: say that the rule is not configurable`).toContain('not configurable');
+    } else {
+      expect(configure, `docs/rules/${id}.md: show how to change the severity`).toMatch(/'error' \| 'warning' \| 'off'/);
+    }
   });
 
   it('the index lists every rule', () => {
