@@ -16,7 +16,7 @@ const PAGES: Record<string, string> = {
 };
 
 /** Schemas in schemas/ that describe agentc's outputs, not a file a user writes (documented in docs/cli.md). */
-const NOT_FORMATS = new Set<string>([]);
+const NOT_FORMATS = new Set<string>(['check-report.schema.json', 'diff-report.schema.json', 'run-report.schema.json']);
 
 type Schema = { properties?: Record<string, Schema>; additionalProperties?: unknown; items?: unknown; $defs?: Record<string, Schema> };
 
@@ -60,6 +60,12 @@ describe('docs/formats', () => {
     expect(paths.length).toBeGreaterThan(4);
     const missing = paths.filter((p) => !names.has(p) && !names.has(p.split('.').pop()!));
     expect(missing.map((p) => `document "${p}" (schemas/${schemaFile}) in docs/formats/${page}`)).toEqual([]);
+  });
+
+  it('docs/cli.md links the JSON Schema of every JSON report', () => {
+    const cli = readFileSync(join(REPO, 'docs', 'cli.md'), 'utf8');
+    const missing = [...NOT_FORMATS].filter((f) => !cli.includes(`(../schemas/${f})`));
+    expect(missing.map((f) => `link schemas/${f} from docs/cli.md`)).toEqual([]);
   });
 
   it('finds nested properties (the walker itself)', () => {
