@@ -18,7 +18,7 @@ describe('SARIF helpUri', () => {
       expect(rule.helpUri).toBe(ruleDocUrl(rule.id));
       expect(rule.helpUri).toMatch(new RegExp(`/docs/rules/${rule.id}\\.md$`));
       expect(existsSync(join(REPO, 'docs', 'rules', `${rule.id}.md`)), rule.id).toBe(true);
-      expect(rule.help.markdown).toContain(rule.helpUri);
+      expect(rule.fullDescription.text).toContain(rule.id);
     }
   });
 
