@@ -662,6 +662,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_email_link_status": {
             "envelope": true,
@@ -1174,6 +1175,7 @@ export const bundle = {
           "searching_products": "Looking through products…",
           "searching_restaurants": "Finding restaurants nearby…"
         },
+        "stream": "compose",
         "table": {
           "ask_ereceipts": {
             "agent": "ereceipts",
@@ -2401,6 +2403,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "check_offer_eligibility": {
             "envelope": true,
@@ -2908,6 +2911,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_game_progress": {
             "envelope": true,
@@ -3230,6 +3234,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_restaurant_offers": {
             "envelope": true,
@@ -3570,6 +3575,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_retailer_policies": {
             "envelope": false,
@@ -3891,6 +3897,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "calculate_redemption": {
             "envelope": false,
@@ -4319,6 +4326,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_product_details": {
             "envelope": false,
@@ -4857,6 +4865,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "create_support_ticket": {
             "envelope": false,
@@ -5380,7 +5389,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "c1a5d92a6556fdc9fe3bc30804dd55132a2a34351fc7c9864b680c9470f6bc3f",
+  "hash": "bb0ced084353aefb75cbf3ffd02c1dec7b718e973e11cfc6fa967700ccfaad7f",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,

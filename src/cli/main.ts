@@ -132,7 +132,7 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .option('--script <file>', 'replay model replies and tool results from a YAML script')
       .option('--endpoint <url>', 'OpenAI-compatible base URL (API key from OPENAI_API_KEY)')
       .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
-      .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text')),
+      .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'jsonl', 'json']).default('text')),
     'agentc run fetch_assistant "How many points do I have?" --script demo.yaml --format json',
   ).action(async (agent: string, message: string, opts) => {
     if (!opts.script && !opts.endpoint) {

@@ -52,7 +52,8 @@ describe('scripted replay on the example workspace', () => {
     expect(Object.keys(out)).toEqual(['calls', 'events', 'text']);
     expect(out.text).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.');
     expect(out.events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.text)).toEqual(['Checking your points…', 'Looking through products…']);
-    const routing = out.events.at(-1)!;
+    expect(out.events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok' });
+    const routing = out.events.at(-2)!;
     expect(routing).toMatchObject({ type: 'routing', invoked: ['rewards', 'shop'], intent_count: 2, cap: { limit: 3, requested: 2, dropped: [] }, outcomes: { rewards: 'ok', shop: 'ok' } });
 
     expect(out.calls.map((c) => c.agent)).toEqual(['fetch_assistant', 'rewards', 'shop', 'rewards', 'shop', 'fetch_assistant']);
@@ -70,7 +71,7 @@ describe('scripted replay on the example workspace', () => {
   });
 
   test('replays are reproducible apart from the millisecond timings', async () => {
-    const strip = (s: string) => s.replace(/"(started|ended)_ms": \d+/g, '"$1_ms": 0');
+    const strip = (s: string) => s.replace(/"(started|ended|at)_ms": \d+/g, '"$1_ms": 0');
     const a = await run({ script: join(SCRIPTS, 'points-and-products.yaml') });
     const b = await run({ script: join(SCRIPTS, 'points-and-products.yaml') });
     expect(strip(a.stdout)).toBe(strip(b.stdout));
@@ -116,7 +117,7 @@ describe('usage errors exit 2', () => {
     const r = await run({ script: join(SCRIPTS, 'typo.yaml') });
     expect(r.code).toBe(2);
     const lines = r.stderr.trim().split('\n');
-    expect(lines).toContain('test/runtime/fixtures/scripts/typo.yaml:3:7 - error: llm.fetch_assistant[0].tool_call: unknown key "tool_call"; expected one of delay_ms, text, tool_calls, error, status, usage. Did you mean "tool_calls"?');
+    expect(lines).toContain('test/runtime/fixtures/scripts/typo.yaml:3:7 - error: llm.fetch_assistant[0].tool_call: unknown key "tool_call"; expected one of delay_ms, chunk_ms, text, tool_calls, error, status, usage. Did you mean "tool_calls"?');
     expect(lines.some((l) => l.startsWith('test/runtime/fixtures/scripts/typo.yaml:4:') && l.includes('delay_ms: must be a number'))).toBe(true);
     expect(lines.some((l) => l.includes('tools.get_user_points.throw: a tool either returns `result` or `throw`s'))).toBe(true);
     expect(lines.at(-1)).toBe('agentc run: invalid script test/runtime/fixtures/scripts/typo.yaml.');

@@ -144,7 +144,8 @@ test(`soak: ${TURNS} chaotic turns`, async () => {
       if (r.text === 'composed') answered++;
       for (const o of Object.values(r.outcomes)) tally[o] = (tally[o] ?? 0) + 1;
       const routing = r.events.filter((e) => e.type === 'routing');
-      if (routing.length !== 1 || r.events.at(-1) !== routing[0]) violations.push('routing event missing or not last');
+      if (routing.length !== 1 || r.events.at(-2) !== routing[0]) violations.push('routing event missing or not right before turn_end');
+      if (r.events.at(-1)?.type !== 'turn_end') violations.push('turn_end not last');
       const shown = JSON.stringify(r.events);
       if (FORBIDDEN.test(shown)) violations.push(`event leaked ${FORBIDDEN.exec(shown)![0]}`);
     }
