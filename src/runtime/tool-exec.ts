@@ -5,9 +5,10 @@
  * the frame's budget ran out) and its text is discarded; an envelope's payload
  * is forwarded only for status ok/partial with the turn's exact principal; a
  * principal mismatch increments the security counter once per call, emits one
- * `security` event without payload, and is never retried; the status events a
- * tool declares are reported when it starts, and a handler may report any of
- * them again through `ctx.emitStatus` while it works (other ids are dropped);
+ * `security` event without payload, and is never retried; the first status
+ * event a tool declares is reported when it starts (the "working on it"
+ * status); its handler may report any declared one through `ctx.emitStatus`
+ * while it works (other ids are dropped);
  * every call of a handler is bracketed by `tool_start`/`tool_end`; the raw
  * exception goes to `onError` only.
  */
@@ -43,7 +44,7 @@ async function runHandler(turn: TurnState, frame: Frame, tool: string, envelope:
   const handler = Object.prototype.hasOwnProperty.call(turn.tools, tool) ? turn.tools[tool] : undefined;
   if (typeof handler !== 'function') return failed('error', toolFailureMessage('error', tool));
   const declared = turn.bundle.tools[tool]?.status_events ?? [];
-  for (const event of declared) turn.sink.status(frame.agent, event, frame.spanId);
+  if (declared.length > 0) turn.sink.status(frame.agent, declared[0], frame.spanId);
   const ctx: ToolContext = {
     principal: turn.context.principal,
     episode: turn.context.episode,
