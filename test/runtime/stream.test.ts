@@ -12,6 +12,7 @@ import {
   createScriptedClient,
   createScriptedTools,
   createSequentialIds,
+  parseScript,
   RuntimeUsageError,
   TurnError,
   type ErrorInfo,
@@ -438,5 +439,37 @@ describe('per-turn cohorts, the failsafe count, request hints, traceparent, onEr
     ]);
     expect(errors.every(([, i]) => /^[0-9a-f]{16}$/.test(i.span_id))).toBe(true);
     expect(JSON.stringify(r.events)).not.toContain('RAW-');
+  });
+});
+
+describe('the scripted client streams', () => {
+  test('word by word, delay_ms before the first word and chunk_ms between words; the deltas join to the text exactly', async () => {
+    const text = '  Two  open invoices,\nboth due soon. ';
+    const client = createScriptedClient({ billing: [{ delay_ms: 40, chunk_ms: 20, text, status: ['fetching_invoices'], tool_calls: [{ name: 'get_invoices', arguments: {} }] }] });
+    const bundle = makeBundle();
+    const t0 = performance.now();
+    const times: number[] = [];
+    const chunks: unknown[] = [];
+    const req = { agent: 'billing', model: { ...bundle.models['sub-model'], id: 'sub-model' }, system: { prefix: '', suffix: '' }, messages: [], tools: [], parallelToolCalls: false, signal: new AbortController().signal };
+    for await (const c of client.stream!(req)) {
+      chunks.push(c);
+      times.push(performance.now() - t0);
+    }
+    const deltas = chunks.filter((c): c is { type: 'text_delta'; delta: string } => (c as { type: string }).type === 'text_delta').map((c) => c.delta);
+    expect(deltas).toEqual(['  Two  ', 'open ', 'invoices,\n', 'both ', 'due ', 'soon. ']);
+    expect(deltas.join('')).toBe(text);
+    expect(chunks[0]).toEqual({ type: 'status', event: 'fetching_invoices' });
+    expect(chunks.slice(-2)).toEqual([
+      { type: 'tool_call', call: { id: 'call_billing_1', name: 'get_invoices', arguments: '{}' } },
+      { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
+    ]);
+    expect(times[1]).toBeGreaterThanOrEqual(35);
+    expect(times.at(-1)! - times[1]).toBeGreaterThanOrEqual(5 * 20 - 10);
+  });
+
+  test('chunk_ms is validated like delay_ms', () => {
+    const bad = parseScript({ llm: { a: [{ text: 'x', chunk_ms: -1 }] } });
+    expect(bad).toEqual({ ok: false, problems: [{ path: ['llm', 'a', 0, 'chunk_ms'], message: 'must be a number of milliseconds between 0 and 600000' }] });
+    expect(parseScript({ llm: { a: [{ text: 'x', chunk_ms: 15 }] } }).ok).toBe(true);
   });
 });

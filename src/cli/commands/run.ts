@@ -167,7 +167,11 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
         if (e.type === 'text_delta') {
           io.stdout(e.delta);
           printed += e.delta;
-        } else if (e.type === 'status') io.stderr(`${dim(`› ${e.text}`)}\n`);
+        } else if (e.type === 'status') {
+          // On its own line, also when the answer is mid-line on the same terminal.
+          const midLine = printed !== '' && !printed.endsWith('\n');
+          io.stderr(`${midLine ? '\n' : ''}${dim(`› ${e.text}`)}\n`);
+        }
       }
     }
     if (printed !== '' && !printed.endsWith('\n')) io.stdout('\n');
