@@ -16,7 +16,7 @@
 // 3. Incremental rebuild (when `agentc build --watch` exists): one watcher, N
 //    one-block edits, time from the write to the watcher's "build:" line;
 //    target ≤ 10% of the full build's median.
-// 4. bench/runtime.mjs (owned elsewhere), when present: its lines as printed.
+// 4. The runtime benchmarks in RUNTIME_BENCHES (bench/runtime*.mjs), when present: their lines as printed.
 //
 // Prints a table (medians, min–max, ratios, CPU time, peak RSS, targets, PASS/FAIL), or one
 // JSON object with --json. Exit 0, or 1 with --strict when a target fails; 2 when a
@@ -315,14 +315,25 @@ function vmHwmKb(pid) {
   }
 }
 
+/** Runtime benchmarks (each prints its own lines), run in this order; register a new one here. */
+const RUNTIME_BENCHES = [
+  'runtime.mjs',
+  'runtime-stream.mjs',
+];
+
 async function benchRuntime() {
-  const script = join(benchDir, 'runtime.mjs');
-  if (!existsSync(script)) return { skipped: 'bench/runtime.mjs does not exist yet' };
-  log('  runtime: node bench/runtime.mjs …');
-  const r = await measure([script]);
-  const lines = r.stdout.split('\n').filter((l) => l.trim() !== '');
-  if (r.code !== 0) return { failed: `exit ${r.code ?? r.signal}`, lines, stderr: r.stderr.trim().split('\n').slice(-5) };
-  return { lines, ms: round1(r.ms) };
+  const present = RUNTIME_BENCHES.filter((name) => existsSync(join(benchDir, name)));
+  if (present.length === 0) return { skipped: 'no bench/runtime*.mjs exists yet' };
+  const lines = [];
+  let ms = 0;
+  for (const name of present) {
+    log(`  runtime: node bench/${name} …`);
+    const r = await measure([join(benchDir, name)]);
+    lines.push(...r.stdout.split('\n').filter((l) => l.trim() !== ''));
+    if (r.code !== 0) return { failed: `bench/${name} exit ${r.code ?? r.signal}`, lines, stderr: r.stderr.trim().split('\n').slice(-5) };
+    ms += r.ms;
+  }
+  return { lines, ms: round1(ms) };
 }
 
 function target(name, value, limit, pass) {
@@ -386,7 +397,7 @@ function renderTable(r) {
   if (r.watch.skipped) out.push(`watch: skipped — ${r.watch.skipped}`);
   else if (r.watch.medianMs !== undefined) out.push(`watch: initial build ${fmtMs(r.watch.initialBuildMs)}; time = write of one block → the watcher's "build:" line (includes its debounce); last: ${r.watch.lastReport}`);
   if (r.runtime.skipped) out.push(`runtime: skipped — ${r.runtime.skipped}`);
-  else if (r.runtime.failed) out.push(`runtime: bench/runtime.mjs failed (${r.runtime.failed}): ${[...r.runtime.lines, ...r.runtime.stderr].join(' | ')}`);
+  else if (r.runtime.failed) out.push(`runtime: failed (${r.runtime.failed}): ${[...r.runtime.lines, ...r.runtime.stderr].join(' | ')}`);
   else for (const l of r.runtime.lines) out.push(`runtime: ${l}`);
   out.push('');
   out.push('targets:');
