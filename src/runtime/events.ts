@@ -24,8 +24,8 @@ export interface SinkOptions {
   onEvent?: (e: RuntimeEvent) => void;
   /** Where a listener's exception goes (never thrown). */
   onListenerError: (error: unknown) => void;
-  /** The turn's stream (buffers without waiting for its reader). */
-  push: (e: RuntimeEvent) => void;
+  /** The turn's stream, when it has a reader (buffers without waiting for it). */
+  push: ((e: RuntimeEvent) => void) | undefined;
   rendering: Record<string, string | null>;
 }
 
@@ -40,7 +40,7 @@ export class EventSink {
     if (this.closed) return;
     const event = { ...input, at_ms: this.opts.now() } as RuntimeEvent;
     this.events.push(event);
-    this.opts.push(event);
+    this.opts.push?.(event);
     const listener = this.opts.onEvent;
     if (listener === undefined) return;
     try {

@@ -35,6 +35,7 @@ import type {
   Message,
   RoutingEvent,
   Runtime,
+  RuntimeEvent,
   RuntimeOptions,
   TurnRequest,
   TurnResult,
@@ -69,8 +70,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const { root, flags } = checkRequest(req);
     const cancel = new AbortController();
     const queue = new EventQueue(() => cancel.abort(new Error('the stream was closed')));
-    const result = runTurn(req, root, flags, queue, cancel.signal);
-    result.catch(() => undefined); // settles like turn(); awaited or not, never unhandled
+    const result = runTurn(req, root, flags, (e) => queue.push(e), cancel.signal);
+    // Settles like turn(); awaited or not, never unhandled. The reader is never left waiting (even on an agentc bug).
+    result.then(
+      () => queue.end(),
+      () => queue.end(),
+    );
     return {
       result,
       cancel: () => cancel.abort(new Error('cancelled')),
@@ -78,15 +83,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     };
   }
 
+  /** `stream`, collected (TurnResult.events are the events the stream delivered). */
   async function turn(req: TurnRequest): Promise<TurnResult> {
     const s = stream(req);
     for await (const _event of s) {
-      // collected by the sink: TurnResult.events
+      // the sink records them
     }
     return s.result;
   }
 
-  async function runTurn(req: TurnRequest, root: BundleAgent, flags: string[], queue: EventQueue, cancelled: AbortSignal): Promise<TurnResult> {
+  async function runTurn(req: TurnRequest, root: BundleAgent, flags: string[], push: ((e: RuntimeEvent) => void) | undefined, cancelled: AbortSignal): Promise<TurnResult> {
     const t0 = clock();
     const now = () => Math.round(clock() - t0);
     const trace = parseTraceparent(req.traceparent);
@@ -96,7 +102,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       now,
       onEvent: options.onEvent,
       onListenerError: (e) => reportError(e, { agent: root.id, span_id: rootSpanId, kind: 'hook' }),
-      push: (e) => queue.push(e),
+      push,
       rendering: root.dispatch?.status_rendering ?? {},
     });
     const inherited: Record<string, string | undefined> = {};
@@ -125,7 +131,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const cost = state.costUsd;
       sink.emit({ type: 'turn_end', agent: root.id, trace_id: traceId, outcome, usage: { ...state.usage }, ...(cost === null ? {} : { cost_usd: cost }) });
       sink.close();
-      queue.end();
     };
 
     const input: Message = { role: 'user', content: req.message };
