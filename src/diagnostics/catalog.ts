@@ -52,6 +52,7 @@ export const CATALOG = {
   'fan-out-cap': { code: 'AGC4008', group: 'orchestration', severity: 'error', summary: 'fan_out_cap is at least 1 and at most the number of sub-agents.', message: '{detail}' },
   'model-capability': { code: 'AGC4009', group: 'orchestration', severity: 'error', summary: "An agent's model supports the tools and parallel calls the agent needs.", message: '{detail}' },
   'status-event-unrendered': { code: 'AGC4010', group: 'orchestration', severity: 'warning', summary: 'Every status event a sub-agent can emit has a status_rendering entry.', message: 'Sub-agent "{agent}" can emit status event "{name}", but orchestrator "{card}" has no status_rendering entry for it.' },
+  'relay-structured-answer': { code: 'AGC4012', group: 'orchestration', severity: 'warning', summary: 'An orchestrator in relay mode has no sub-agent with an output schema.', message: 'Orchestrator "{card}" relays its sub-agents\' answers to the user (dispatch.stream: relay), but "{agent}" answers with JSON (it has an output schema).' },
   'unreachable-agent': { code: 'AGC4011', group: 'orchestration', severity: 'warning', summary: 'Every non-orchestrator card is reachable from some orchestrator.', message: 'Card "{card}" is not a sub-agent of any orchestrator, so no user request can reach it.' },
 
   // Budgets (AGC5xxx)
