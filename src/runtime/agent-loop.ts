@@ -114,7 +114,9 @@ async function execute(turn: TurnState, frame: Frame, p: PlannedCall, slot?: Rel
         if (frame.isRoot && p.tool !== undefined) recordOutcome(turn.routing.toolOutcomes, p.tool, p.failure);
         return failed(p.failure, p.message);
     }
-  } catch {
+  } catch (e) {
+    // Only an agentc bug gets here: every expected failure is already a typed result.
+    turn.reportError(e, { agent: frame.agent.id, span_id: frame.spanId, kind: 'tool', tool: safeName(p.call.name) });
     return failed('error', toolFailureMessage('error', safeName(p.call.name)));
   }
 }

@@ -84,6 +84,28 @@ describe('scripted replay on the example workspace', () => {
     expect(r.stderr).toBe('› Checking your points…\n› Looking through products…\nrouting: rewards=ok shop=ok (cap 3, within)\n');
   });
 
+  test('--format jsonl: one event per line as it happens, turn_start first and turn_end last; the deltas are the text', async () => {
+    const r = await run({ script: join(SCRIPTS, 'points-and-products.yaml'), format: 'jsonl' });
+    expect(r.code).toBe(0);
+    const events = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as RuntimeEvent);
+    expect(events[0].type).toBe('turn_start');
+    expect(events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok' });
+    const text = events.find((e) => e.type === 'text');
+    expect(text?.type === 'text' && text.text).toBe(events.flatMap((e) => (e.type === 'text_delta' ? [e.delta] : [])).join(''));
+    expect(r.stderr).toBe('');
+  });
+
+  test('--format text on a terminal: the text streams to stdout, statuses dimmed on stderr', async () => {
+    const chunks: string[] = [];
+    let stderr = '';
+    const cli: CliIO = { stdout: (t) => void chunks.push(t), stderr: (t) => void (stderr += t), cwd: REPO, env: {}, isTTY: true };
+    const code = await runCommand({ agent: 'fetch_assistant', message: 'points and cold brew?', format: 'text', cwd: REPO, script: join(SCRIPTS, 'points-and-products.yaml') }, cli);
+    expect(code).toBe(0);
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(chunks.join('')).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.\n');
+    expect(stderr).toContain('\x1b[2m› Checking your points…\x1b[22m\n');
+  });
+
   test('a script that runs out of replies for the root → exit 2 naming the agent', async () => {
     const r = await run({ script: join(SCRIPTS, 'root-exhausted.yaml') });
     expect(r.code).toBe(2);
