@@ -78,10 +78,19 @@ async function invoke(llm: LlmClient, req: LlmRequest, signal: AbortSignal, writ
   }
   const reply: LlmResponse = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
   const texts: string[] = [];
-  const iterator = llm.stream(req)[Symbol.asyncIterator]();
+  if (signal.aborted) throw signal.reason ?? new Error('aborted');
+  // One abort listener per call (not per chunk): every next() races the same promise.
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  let iterator: AsyncIterator<LlmChunk> | undefined;
   try {
+    iterator = llm.stream(req)[Symbol.asyncIterator]();
     for (;;) {
-      const step = await untilAborted(Promise.resolve().then(() => iterator.next()), signal);
+      const step = await Promise.race([iterator.next(), aborted]);
       if (step.done === true) break;
       const chunk = step.value as Partial<LlmChunk> | null;
       if (chunk === null || typeof chunk !== 'object') continue;
@@ -106,8 +115,10 @@ async function invoke(llm: LlmClient, req: LlmRequest, signal: AbortSignal, writ
       }
     }
   } catch (e) {
-    closeQuietly(iterator);
+    if (iterator !== undefined) closeQuietly(iterator);
     throw e;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
   reply.text = texts.join('');
   return reply;
