@@ -120,6 +120,6 @@ const request = (i) => ({ agent: ROOT, message: 'points, a product and my order'
   const base = fig['turn/complete'];
   console.log(
     `runtime overhead per turn: turn()/complete ${Math.round(base)} µs, turn()/stream ${Math.round(fig['turn/stream'])} µs (${(fig['turn/stream'] / base).toFixed(2)}x), ` +
-      `stream() ${Math.round(fig.stream)} µs (${(fig.stream / base).toFixed(2)}x) (medians of ${ROUNDS} interleaved rounds × ${PER_ROUND} turns; fan-out of 3, 5 model calls; before streaming: 150 µs per turn on bench/runtime.mjs)`,
+      `stream() ${Math.round(fig.stream)} µs (${(fig.stream / base).toFixed(2)}x) (medians of ${ROUNDS} interleaved rounds × ${PER_ROUND} turns; fan-out of 3, 5 model calls; the figure recorded for turn() before streaming was 150 µs on bench/runtime.mjs)`,
   );
 }

@@ -170,7 +170,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     }
     sink.emit({ type: 'text', agent: root.id, text });
     finish('ok');
-    return { text, events: [...sink.events], outcomes: sortedRecord(state.routing.outcomes), trace_id: traceId, usage: { ...state.usage } };
+    const result: TurnResult = { text, events: [...sink.events], outcomes: sortedRecord(state.routing.outcomes), trace_id: traceId, usage: { ...state.usage } };
+    if (state.costUsd !== null) result.cost_usd = state.costUsd;
+    return result;
   }
 
   function checkRequest(req: TurnRequest): { root: BundleAgent; flags: string[] } {

@@ -405,6 +405,8 @@ export interface TurnResult {
   trace_id: string;
   /** Summed over every model call of the turn. */
   usage: Usage;
+  /** The turn's cost, when every model it used declares pricing. */
+  cost_usd?: number;
 }
 
 export interface Runtime {

@@ -140,6 +140,7 @@ describe('a streaming turn', () => {
     expect(of(r.events, 'agent_end')[0].cost_usd).toBeCloseTo((500 + 50 * 10) / 1e6, 12);
     expect(r.events.at(-1)).toMatchObject({ type: 'turn_end' });
     expect((r.events.at(-1) as Ev<'turn_end'>).cost_usd).toBeCloseTo((2500 + 150 * 10) / 1e6, 12);
+    expect(r.cost_usd).toBe((r.events.at(-1) as Ev<'turn_end'>).cost_usd);
     expect(of(r.events, 'model_end').every((e) => typeof e.cost_usd === 'number')).toBe(true);
   });
 
