@@ -74,6 +74,7 @@ async function relayAnswers(turn: TurnState, frame: Frame, plan: PlannedCall[]):
       await execute(turn, frame, p, slot);
       if (slot === undefined) return;
       if (p.kind === 'dropped') relay.finish(slot.index, RELAY_DROPPED);
+      // Bad arguments are the orchestrator model's mistake: the user hears "ran into a problem", not "wrong shape".
       else if (p.kind === 'fail') relay.finish(slot.index, agentFailureMessage(p.failure === 'schema_violation' ? 'error' : p.failure, relayAgent(p, frame)));
       else relay.finish(slot.index);
     }),
