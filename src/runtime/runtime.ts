@@ -188,6 +188,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       throw new RuntimeUsageError('turn() needs context.principal: the user the turn runs on behalf of.');
     }
     if (typeof ctx.episode !== 'string' || ctx.episode === '') throw new RuntimeUsageError('turn() needs context.episode.');
+    if (Object.prototype.hasOwnProperty.call(ctx, 'flags') && !(bundle.dynamicContext?.fields ?? []).includes('flags')) {
+      // It used to be ignored silently; flags select cohorts per request now.
+      throw new RuntimeUsageError('context.flags is not a context field: pass feature flags on the request itself, as { flags: ["…"] }.');
+    }
     return { root, flags: checkFlags(req.flags) };
   }
 

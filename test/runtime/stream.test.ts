@@ -349,6 +349,8 @@ describe('per-turn cohorts, the failsafe count, request hints, traceparent, onEr
     expect(s.calls[0].system.prefix_sha256).not.toBe(s.calls[1].system.prefix_sha256);
     expect(() => s.runtime.stream({ agent: 'concierge', message: 'x', context: CTX, flags: ['v3'] })).toThrow(RuntimeUsageError);
     expect(() => s.runtime.stream({ agent: 'concierge', message: 'x', context: CTX, flags: ['v3'] })).toThrow('Unknown feature flag "v3". Did you mean "v2"? Known flags: v2.');
+    // Flags in the context were silently ignored before; now they are a usage error pointing at the request field.
+    await expect(s.runtime.turn({ agent: 'concierge', message: 'x', context: { ...CTX, flags: 'v2' } })).rejects.toThrow('pass feature flags on the request itself');
   });
 
   test('the intent-count failsafe counts every call the model emitted, valid or not', async () => {
