@@ -158,6 +158,8 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
   recorder.markStart();
   let turn: TurnResult;
   let printed = '';
+  /** Whether the terminal's cursor is after some text of the answer (stdout and stderr share it). */
+  let midLine = false;
   const dim = useColor(io) ? (s: string) => `\x1b[2m${s}\x1b[22m` : (s: string) => s;
   try {
     const stream = runtime.stream({ agent: opts.agent, message: opts.message, context, flags });
@@ -167,10 +169,11 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
         if (e.type === 'text_delta') {
           io.stdout(e.delta);
           printed += e.delta;
+          midLine = !e.delta.endsWith('\n');
         } else if (e.type === 'status') {
           // On its own line, also when the answer is mid-line on the same terminal.
-          const midLine = printed !== '' && !printed.endsWith('\n');
           io.stderr(`${midLine ? '\n' : ''}${dim(`› ${e.text}`)}\n`);
+          midLine = false;
         }
       }
     }
