@@ -58,4 +58,6 @@ test('examples/relay: relay mode streams billing live and travel after it, thoug
   const firstErr = writes.findIndex(([s]) => s === 'err');
   expect(writes.findIndex(([s, t]) => s === 'out' && t === 'Let ')).toBeLessThan(firstErr);
   expect(writes[firstErr][1]).toBe('\n› Looking up your invoices…\n');
+  // The line is broken once: the next status follows on its own line, without a blank one.
+  expect(writes.filter(([st]) => st === 'err').map(([, t]) => t)[1]).toBe('› Searching trips…\n');
 });
