@@ -15,7 +15,7 @@
  * nothing is emitted after the turn settles.
  */
 import type { BundleAgent } from '../bundle/types.js';
-import { closest } from '../diagnostics/did-you-mean.js';
+import { closest } from './did-you-mean.js';
 import { runAgentLoop } from './agent-loop.js';
 import { runWithBudget } from './deadline.js';
 import { EventQueue } from './event-queue.js';
