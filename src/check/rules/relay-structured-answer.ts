@@ -2,7 +2,7 @@ import type { Rule } from '../rule.js';
 import { sortedCards } from '../support.js';
 
 /** An orchestrator in relay mode (dispatch.stream: relay) has no sub-agent with an `output` schema: its answer would reach the user as JSON. */
-export const relayStructuredAnswer: Rule = {
+export const relayStructuredAnswer: Rule<'relay-structured-answer'> = {
   id: 'relay-structured-answer',
   run(program, report) {
     for (const card of sortedCards(program)) {
@@ -13,9 +13,10 @@ export const relayStructuredAnswer: Rule = {
         report({
           file: card.file.path,
           range: card.locate(['sub_agents', i]),
+          message: 'jsonToUser',
           data: { agent: id, card: card.data.id },
-          hint: `Use dispatch.stream: compose in "${card.data.id}" (its model then words the result), or drop the output schema of "${id}".`,
-          related: [{ file: sub.file.path, range: sub.locate(['output'], 'key'), message: `"${id}" answers with this schema` }],
+          hint: { id: 'compose', data: { agent: id, card: card.data.id } },
+          related: [{ file: sub.file.path, range: sub.locate(['output'], 'key'), message: 'answersWithSchema', data: { agent: id } }],
         });
       });
     }
