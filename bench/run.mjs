@@ -16,7 +16,9 @@
 // 3. Incremental rebuild (when `agentc build --watch` exists): one watcher, N
 //    one-block edits, time from the write to the watcher's "build:" line;
 //    target ≤ 10% of the full build's median.
-// 4. The runtime benchmarks in RUNTIME_BENCHES (bench/runtime*.mjs), when present: their lines as printed.
+// 4. bench/runtime.mjs (owned elsewhere), bench/providers.mjs (provider clients
+//    against local mocks, cold start) and bench/runtime-stream.mjs (streaming turns),
+//    when present: their lines as printed.
 //
 // Prints a table (medians, min–max, ratios, CPU time, peak RSS, targets, PASS/FAIL), or one
 // JSON object with --json. Exit 0, or 1 with --strict when a target fails; 2 when a
@@ -131,7 +133,7 @@ const watch = args.watch ? await benchWatch(results.build.medianMs) : { skipped:
 if (watch.medianMs !== undefined) {
   targets.push(target('incremental rebuild', `${(watch.ratioToBuild * 100).toFixed(1)}% of full build`, `≤ ${TARGET_INCREMENTAL_RATIO * 100}% of full build`, watch.ratioToBuild <= TARGET_INCREMENTAL_RATIO));
 }
-const runtime = args.runtime ? await benchRuntime() : { skipped: 'disabled with --no-runtime' };
+const runtime = args.runtime ? await benchRuntime(['runtime.mjs', 'providers.mjs', 'runtime-stream.mjs']) : { skipped: 'disabled with --no-runtime' };
 
 const report = {
   workspace: { path: relative(repo, ws), generator: stamp.generator, ...stamp.stats },
@@ -315,25 +317,20 @@ function vmHwmKb(pid) {
   }
 }
 
-/** Runtime benchmarks (each prints its own lines), run in this order; register a new one here. */
-const RUNTIME_BENCHES = [
-  'runtime.mjs',
-  'runtime-stream.mjs',
-];
-
-async function benchRuntime() {
-  const present = RUNTIME_BENCHES.filter((name) => existsSync(join(benchDir, name)));
-  if (present.length === 0) return { skipped: 'no bench/runtime*.mjs exists yet' };
-  const lines = [];
-  let ms = 0;
+/** Runs each runtime bench script present (in order); their stdout lines are reported as printed. */
+async function benchRuntime(names) {
+  const present = names.filter((n) => existsSync(join(benchDir, n)));
+  if (present.length === 0) return { skipped: 'bench/runtime.mjs does not exist yet' };
+  const all = { lines: [], ms: 0 };
   for (const name of present) {
     log(`  runtime: node bench/${name} …`);
     const r = await measure([join(benchDir, name)]);
-    lines.push(...r.stdout.split('\n').filter((l) => l.trim() !== ''));
-    if (r.code !== 0) return { failed: `bench/${name} exit ${r.code ?? r.signal}`, lines, stderr: r.stderr.trim().split('\n').slice(-5) };
-    ms += r.ms;
+    const lines = r.stdout.split('\n').filter((l) => l.trim() !== '');
+    if (r.code !== 0) return { failed: `bench/${name} exit ${r.code ?? r.signal}`, lines: [...all.lines, ...lines], stderr: r.stderr.trim().split('\n').slice(-5) };
+    all.lines.push(...lines);
+    all.ms = round1(all.ms + r.ms);
   }
-  return { lines, ms: round1(ms) };
+  return all;
 }
 
 function target(name, value, limit, pass) {

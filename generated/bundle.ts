@@ -5389,7 +5389,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "bb0ced084353aefb75cbf3ffd02c1dec7b718e973e11cfc6fa967700ccfaad7f",
+  "hash": "353a702f6b698f8b04805511f2e08622f30a5d6f11236bc4f5442278f51ca1f8",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,
@@ -5397,15 +5397,25 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "claude-haiku-4-5",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.1,
+        "input": 1,
+        "output": 5
+      },
       "provider": "anthropic",
       "tools": true
     },
     "gpt-4-turbo": {
+      "api": "openai-chat",
       "approximateTokens": false,
       "contextWindow": 128000,
       "encoding": "cl100k_base",
       "model": "gpt-4-turbo",
       "parallelToolCalls": true,
+      "pricing": {
+        "input": 10,
+        "output": 30
+      },
       "provider": "openai",
       "tools": true
     },
@@ -5415,6 +5425,11 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "gpt-4.1-mini",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.1,
+        "input": 0.4,
+        "output": 1.6
+      },
       "provider": "openai",
       "tools": true
     },
@@ -5424,6 +5439,11 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "gpt-5.4-mini",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.025,
+        "input": 0.25,
+        "output": 2
+      },
       "provider": "openai",
       "reasoningEffort": "low",
       "tools": true
@@ -5434,6 +5454,11 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "gpt-5.4-nano",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.005,
+        "input": 0.05,
+        "output": 0.4
+      },
       "provider": "openai",
       "tools": true
     }
