@@ -3,7 +3,7 @@
  * imported only when it runs, so `agentc check` never loads the runtime, the
  * diff engine or TypeScript.
  *
- * Exit codes (SPEC §3.2): 0 clean, 1 findings, 2 usage error or agentc failure.
+ * Exit codes (docs/cli.md#exit-codes): 0 clean, 1 findings, 2 usage error or agentc failure.
  * Any exception that escapes a command is an agentc bug: reported in one line
  * (stack with AGENTC_DEBUG=1), exit 2 — never a raw stack trace.
  */
@@ -150,7 +150,7 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .option('--endpoint <url>', 'base URL for every provider (default OPENAI_BASE_URL / ANTHROPIC_BASE_URL; keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)')
       .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
       .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'jsonl', 'json']).default('text')),
-    'agentc run fetch_assistant "How many points do I have?" --script demo.yaml --format json',
+    'agentc run fetch_assistant "How many points do I have?" --script examples/mixed-intent.yaml --format json',
   ).action(async (agent: string, message: string, opts) => {
     const { runCommand } = await import('./commands/run.js');
     setExit(await runCommand({ cwd: root(opts), agent, message, script: opts.script ? resolve(io.cwd, opts.script) : undefined, endpoint: opts.endpoint, format: opts.format, flags: opts.flags }, io));
@@ -178,6 +178,17 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
   ).action(async (opts) => {
     const { rulesCommand } = await import('./commands/rules.js');
     setExit(await rulesCommand({ format: opts.format, root: root(opts) }, io));
+  });
+
+  withExample(
+    program
+      .command('explain <rule>')
+      .description("print a rule's documentation page (by rule id or code)")
+      .option('--raw', 'print the page as markdown'),
+    'agentc explain unknown-tool   (or: agentc explain AGC2001)',
+  ).action(async (name: string, opts) => {
+    const { explainCommand } = await import('./commands/explain.js');
+    setExit(await explainCommand({ name, raw: opts.raw === true }, io));
   });
 
   void run;

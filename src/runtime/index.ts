@@ -1,6 +1,6 @@
 /**
  * `@agentc/runtime`: the small orchestrator runtime that executes a bundle
- * (SPEC §5). The generated `orchestrator.ts` imports exactly these names.
+ * (docs/runtime.md). The generated `orchestrator.ts` imports exactly these names.
  *
  *   const runtime = createRuntime({ bundle, llm: createOpenAIClient({ baseURL, apiKey }), tools: handlers });
  *   const { text, events, outcomes, trace_id } = await runtime.turn({

@@ -1,5 +1,5 @@
 /**
- * `createRuntime`: executes turns against a bundle (SPEC §5).
+ * `createRuntime`: executes turns against a bundle (docs/runtime.md).
  *
  * Invariants: `stream` validates the request at once (RuntimeUsageError) and
  * starts the turn; its events arrive as they happen and the work never waits

@@ -11,7 +11,7 @@ import type { AnthropicTool, Bundle, BundleModel, NeutralTool, OpenAITool } from
 
 export type { AnthropicTool, Bundle, BundleModel, NeutralTool, OpenAITool };
 
-/** What can go wrong with one tool call or one sub-agent (SPEC §5 step 5). */
+/** What can go wrong with one tool call or one sub-agent (docs/runtime.md step 5). */
 export type FailureKind =
   | 'timeout'
   | 'error'
@@ -156,7 +156,7 @@ export interface TextEvent {
   text: string;
 }
 
-/** A principal mismatch (SPEC §5.5): alert-worthy, carries no payload. */
+/** A principal mismatch (docs/runtime.md#envelopes-and-principals): alert-worthy, carries no payload. */
 export interface SecurityEvent {
   type: 'security';
   at_ms: number;

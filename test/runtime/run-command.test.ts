@@ -1,5 +1,5 @@
 /**
- * `agentc run` (SPEC §6.1): scripted replay on the real example workspace,
+ * `agentc run` (docs/run-script.md): scripted replay on the real example workspace,
  * the json output contract, usage errors (exit 2), workspace errors (exit 1).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

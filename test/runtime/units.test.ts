@@ -137,7 +137,7 @@ test('toChatRequest: no tools → no tools/parallel_tool_calls keys; reasoning e
 });
 
 describe('parseScript', () => {
-  test('accepts the SPEC §6.1 example', () => {
+  test('accepts a script with every kind of reply and tool behaviour', () => {
     const parsed = parseScript({
       llm: {
         concierge: [

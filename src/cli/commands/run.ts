@@ -1,6 +1,6 @@
 /**
  * `agentc run <agent> "<message>" [--script FILE | --endpoint URL]`: one turn
- * through the runtime (SPEC §6.1), on a bundle compiled in memory.
+ * through the runtime (docs/run-script.md), on a bundle compiled in memory.
  *
  * Exit codes: 0 the turn answered; 1 the workspace has errors (diagnostics on
  * stderr) or the root agent itself failed; 2 bad usage — both of
