@@ -35,7 +35,7 @@ export async function runAgentLoop(turn: TurnState, frame: Frame, history: Messa
     if (reply.toolCalls.length === 0) return reply.text;
 
     let calls = normalizeIds(reply.toolCalls);
-    // SPEC: count what the model emitted, before the cap — unknown or invalid calls included.
+    // Count what the model emitted, before the cap — unknown or invalid calls included.
     const emitted = calls.filter((c) => dispatch?.table[c.name]?.kind !== 'tool').length;
     const declared = failsafe ? declaredIntentCount(calls, dispatch) : null;
     let retriedNow = false;

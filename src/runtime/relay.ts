@@ -1,6 +1,6 @@
 /**
  * Relay mode (`dispatch.stream: relay`): the root's sub-agents answer the user
- * directly, in the order the calls were made (seed 000's FIFO streaming).
+ * directly, in the order the calls were made (docs/runtime-streaming.md).
  *
  * Invariants: slot i's words reach the user only after every slot before it
  * has finished — the earliest unfinished slot streams live, later ones buffer
