@@ -662,6 +662,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_email_link_status": {
             "envelope": true,
@@ -1174,6 +1175,7 @@ export const bundle = {
           "searching_products": "Looking through products…",
           "searching_restaurants": "Finding restaurants nearby…"
         },
+        "stream": "compose",
         "table": {
           "ask_ereceipts": {
             "agent": "ereceipts",
@@ -2402,6 +2404,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "check_offer_eligibility": {
             "envelope": true,
@@ -2909,6 +2912,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_game_progress": {
             "envelope": true,
@@ -3231,6 +3235,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_restaurant_offers": {
             "envelope": true,
@@ -3571,6 +3576,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_retailer_policies": {
             "envelope": false,
@@ -3892,6 +3898,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "calculate_redemption": {
             "envelope": false,
@@ -4320,6 +4327,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_product_details": {
             "envelope": false,
@@ -4858,6 +4866,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "create_support_ticket": {
             "envelope": false,
@@ -5382,7 +5391,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "9ae7a5872017b37a07b78906c375b6301f9a7d71b1ceec397a726fdaec82097e",
+  "hash": "416cfb657fc0f07b3afa11644f77c5809d5a7acc5a0c2be8048c615ab713645c",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,

@@ -17,6 +17,7 @@ import { platformBlockOwner } from './platform-block-owner.js';
 import { promptBudget } from './prompt-budget.js';
 import { providerSchema } from './provider-schema.js';
 import { recursionDepth } from './recursion-depth.js';
+import { relayStructuredAnswer } from './relay-structured-answer.js';
 import { renderSize } from './render-size.js';
 import { roleShape } from './role-shape.js';
 import { statusEventUnrendered } from './status-event-unrendered.js';
@@ -63,6 +64,7 @@ export const RULES: readonly Rule[] = [
   modelCapability,
   statusEventUnrendered,
   unreachableAgent,
+  relayStructuredAnswer,
   promptBudget,
   tokenBudget,
   blockBudget,
