@@ -1,0 +1,183 @@
+/**
+ * ImportSource → workspace files (cards, blocks, tool contracts, config models)
+ * and the report's data. Invariants: pure (reads nothing, writes nothing); the
+ * output depends only on the source and options, never on time or machine;
+ * every id change, guessed model, placeholder and filled-in default is recorded.
+ */
+import { stringify } from 'yaml';
+import { AGENT_ID, IdMap, TOOL_ID } from './ids.js';
+import { escapeHandlebars, splitAtHeadings } from './instructions.js';
+import { guessModel, type GuessedModel } from './models.js';
+import type { Dropped, ImportFormat, ImportSource, ImportedTool } from './types.js';
+
+export interface WorkspaceFile {
+  path: string;
+  content: string;
+}
+
+export interface IdChange {
+  kind: 'agent' | 'tool';
+  source: string;
+  id: string;
+}
+
+export interface Note {
+  file: string;
+  field: string;
+  message: string;
+}
+
+export interface AgentSummary {
+  id: string;
+  source: string;
+  file: string;
+  role: 'orchestrator' | 'native';
+  blocks: string[];
+  tools: string[];
+  subAgents: string[];
+}
+
+export interface PlannedWorkspace {
+  files: WorkspaceFile[];
+  agents: AgentSummary[];
+  ids: IdChange[];
+  models: GuessedModel[];
+  /** Tool contracts written as placeholders (the source only names them). */
+  placeholders: string[];
+  /** Tool contracts written with parameters from the source. */
+  contracts: string[];
+  dropped: Dropped[];
+  notes: Note[];
+}
+
+export interface PlanOptions {
+  format: ImportFormat;
+  owner: string;
+  /** Text of the target's agentc.config.ts, when it has one (models are merged into it). */
+  existingConfig?: string;
+  /** The model used when the source names none. */
+  defaultModel: string;
+}
+
+export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWorkspace {
+  const agentIds = new IdMap(AGENT_ID);
+  const toolIds = new IdMap(TOOL_ID);
+  const ids: IdChange[] = [];
+  const notes: Note[] = [];
+  const dropped = [...src.dropped];
+  const files: WorkspaceFile[] = [];
+  const agents: AgentSummary[] = [];
+  const models = new Map<string, GuessedModel>();
+  const byKey = new Map(src.agents.map((a) => [a.key, a]));
+  for (const a of src.agents) agentIds.id(a.key);
+  const toolsByName = new Map<string, ImportedTool>();
+  for (const t of src.tools) if (!toolsByName.has(t.name)) toolsByName.set(t.name, t);
+  for (const t of toolsByName.values()) toolIds.id(t.name);
+
+  for (const a of src.agents) {
+    const id = agentIds.id(a.key);
+    if (a.name !== id) ids.push({ kind: 'agent', source: a.name, id });
+    const modelFrom = a.model ?? opts.defaultModel;
+    if (a.model === undefined) notes.push({ file: a.file, field: `${a.name}.model`, message: `no model in the source; used "${opts.defaultModel}"` });
+    const model = guessModel(modelFrom);
+    models.set(model.key, model);
+
+    let description = a.description?.trim();
+    if (!description) {
+      description = `Imported ${opts.format} agent "${a.name}" (the source gives no description).`;
+      notes.push({ file: a.file, field: `${a.name}.description`, message: 'no description in the source; wrote a placeholder (the orchestrator routes on it: replace it)' });
+    }
+
+    const blocks: string[] = [];
+    if (a.instructions !== undefined && a.instructions.trim() !== '') {
+      const { body, lostBackslashLines } = escapeHandlebars(a.instructions);
+      for (const line of lostBackslashLines) {
+        dropped.push({ file: a.file, field: `${a.name}.instructions`, reason: `a backslash directly before "{{" (instruction line ${line}) cannot be written in a prompt block; it was removed` });
+      }
+      if (body.includes('\\{{')) notes.push({ file: a.file, field: `${a.name}.instructions`, message: 'literal "{{" escaped as "\\{{" so the model reads it unchanged' });
+      const parts = splitAtHeadings(body);
+      parts.forEach((part, i) => {
+        const blockId = parts.length === 1 ? `${id}-instructions` : `${id}-instructions-${i + 1}`;
+        blocks.push(blockId);
+        const fm = stringify({ category: 'instructions', owner: opts.owner }, { lineWidth: 0 });
+        files.push({ path: `blocks/${id}/${blockId}.md`, content: `---\n${fm}---\n${part}\n` });
+      });
+    } else {
+      notes.push({ file: a.file, field: `${a.name}.instructions`, message: 'no instructions in the source: the card has no prompt blocks of its own' });
+    }
+
+    const tools = a.tools.map((t) => toolIds.id(t));
+    const subAgents: string[] = [];
+    for (const k of a.subAgents) {
+      if (!byKey.has(k)) {
+        dropped.push({ file: a.file, field: `${a.name}.sub_agents`, reason: `"${k}" is not an agent found in the imported files` });
+        continue;
+      }
+      const sid = agentIds.id(k);
+      if (!subAgents.includes(sid)) subAgents.push(sid);
+    }
+    const role = subAgents.length > 0 ? 'orchestrator' : 'native';
+    const card: Record<string, unknown> = { id, description, role, owner: opts.owner, model: model.key };
+    if (tools.length > 0) card.tools = [...new Set(tools)];
+    card.prompt_blocks = blocks;
+    if (subAgents.length > 0) card.sub_agents = subAgents;
+    const header = `# yaml-language-server: $schema=../schemas/agent-card.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${a.file} (${a.name}).\n`;
+    files.push({ path: `cards/${id}.yaml`, content: header + stringify(card, { lineWidth: 0 }) });
+    agents.push({ id, source: a.name, file: a.file, role, blocks, tools: [...new Set(tools)], subAgents });
+  }
+
+  const placeholders: string[] = [];
+  const contracts: string[] = [];
+  for (const t of toolsByName.values()) {
+    const name = toolIds.id(t.name);
+    if (t.name !== name) ids.push({ kind: 'tool', source: t.name, id: name });
+    const placeholder = t.parameters === undefined;
+    (placeholder ? placeholders : contracts).push(name);
+    const description = placeholder
+      ? `PLACEHOLDER: the ${opts.format} source names the tool "${t.name}"${t.description ? ` (${t.description})` : ''} but does not define its parameters. Replace this description and the parameters with the tool's real contract.`
+      : (t.description?.trim() || `Tool "${t.name}" imported from ${t.file}.`);
+    if (!placeholder && !t.description?.trim()) notes.push({ file: t.file, field: `${t.name}.description`, message: 'no tool description in the source; wrote a placeholder' });
+    const contract = { name, description, parameters: t.parameters ?? { type: 'object', properties: {}, additionalProperties: true } };
+    const header = `# yaml-language-server: $schema=../tool-contract.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${t.file}${placeholder ? ' (placeholder: parameters unknown)' : ''}.\n`;
+    files.push({ path: `schemas/tools/${name}.yaml`, content: header + stringify(contract, { lineWidth: 0 }) });
+  }
+
+  const guessed = [...models.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  const config = opts.existingConfig === undefined ? newConfig(opts.format, guessed) : mergeConfig(opts.existingConfig, guessed, notes);
+  if (config !== undefined) files.push({ path: 'agentc.config.ts', content: config });
+  files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+  return { files, agents, ids, models: guessed, placeholders, contracts, dropped, notes };
+}
+
+function modelEntry(m: GuessedModel, indent: string): string {
+  return (
+    `${indent}// GUESSED by agentc import from "${m.from}": provider, contextWindow and encoding inferred from the name; check them.\n` +
+    `${indent}${JSON.stringify(m.key)}: { provider: ${JSON.stringify(m.provider)}, model: ${JSON.stringify(m.model)}, contextWindow: ${m.contextWindow}, encoding: '${m.encoding}', tools: true },\n`
+  );
+}
+
+function newConfig(format: ImportFormat, models: GuessedModel[]): string {
+  return (
+    `import { defineConfig } from 'agentc';\n\n` +
+    `// Written by \`agentc import ${format}\`. Entries marked GUESSED were inferred from the\n// model's name alone: check provider, contextWindow and encoding.\n` +
+    `export default defineConfig({\n  models: {\n${models.map((m) => modelEntry(m, '    ')).join('')}  },\n` +
+    `  platform: { owner: 'platform', requiredBlocks: [] },\n});\n`
+  );
+}
+
+/** Adds the models the existing config lacks right after its `models: {`; undefined when nothing changes. */
+function mergeConfig(text: string, models: GuessedModel[], notes: Note[]): string | undefined {
+  const missing = models.filter((m) => !new RegExp(`(^|[\\s{,])(['"]?)${escapeRe(m.key)}\\2\\s*:`, 'm').test(text));
+  if (missing.length === 0) return undefined;
+  const open = /(^[ \t]*)models\s*:\s*\{[ \t]*\n/m.exec(text);
+  if (!open) {
+    for (const m of missing) notes.push({ file: 'agentc.config.ts', field: 'models', message: `could not find "models: {" in the existing config: add model "${m.key}" (${m.provider} ${m.model}) by hand` });
+    return undefined;
+  }
+  const at = open.index + open[0].length;
+  return text.slice(0, at) + missing.map((m) => modelEntry(m, `${open[1]}  `)).join('') + text.slice(at);
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
