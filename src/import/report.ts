@@ -47,7 +47,7 @@ export interface ImportReport {
     problems: string[];
     skipped: string[];
   }[];
-  ids: { kind: 'agent' | 'tool'; source: string; id: string }[];
+  ids: { kind: 'agent' | 'tool'; source: string; id: string; file: string }[];
   models: { key: string; from: string; provider: string; model: string; contextWindow: number; encoding: string; guessed: true }[];
   written: WrittenFile[];
   check: CheckSummary | null;
@@ -109,7 +109,7 @@ export function renderReportText(r: ImportReport): string {
   }
   if (r.ids.length > 0) {
     lines.push('', 'Ids normalized to agentc\'s rules:');
-    for (const i of r.ids) lines.push(`  ${i.kind} ${JSON.stringify(i.source)} → ${i.id}`);
+    for (const i of r.ids) lines.push(`  ${i.kind} ${JSON.stringify(i.source)} (${i.file}) → ${i.id}`);
   }
   if (r.models.length > 0) {
     lines.push('', 'Models added to the registry, GUESSED from the name (check them in agentc.config.ts):');

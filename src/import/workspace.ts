@@ -19,6 +19,8 @@ export interface IdChange {
   kind: 'agent' | 'tool';
   source: string;
   id: string;
+  /** The file the name comes from. */
+  file: string;
 }
 
 export interface Note {
@@ -69,14 +71,20 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
   const agents: AgentSummary[] = [];
   const models = new Map<string, GuessedModel>();
   const byKey = new Map(src.agents.map((a) => [a.key, a]));
-  for (const a of src.agents) agentIds.id(a.key);
+  // Ids come from names; a name shared by agents of different files is qualified by its file's stem.
+  const nameCount = new Map<string, number>();
+  for (const a of src.agents) nameCount.set(a.name, (nameCount.get(a.name) ?? 0) + 1);
+  const idSource = new Map(src.agents.map((a) => [a.key, nameCount.get(a.name)! > 1 ? `${fileStem(a.file)}_${a.name}` : a.name]));
+  const agentId = (key: string) => agentIds.id(idSource.get(key) ?? key);
+  for (const a of src.agents) agentId(a.key);
+  const fanOutCap = defaultFanOutCap(opts.existingConfig);
   const toolsByName = new Map<string, ImportedTool>();
   for (const t of src.tools) if (!toolsByName.has(t.name)) toolsByName.set(t.name, t);
   for (const t of toolsByName.values()) toolIds.id(t.name);
 
   for (const a of src.agents) {
-    const id = agentIds.id(a.key);
-    if (a.name !== id) ids.push({ kind: 'agent', source: a.name, id });
+    const id = agentId(a.key);
+    if (a.name !== id) ids.push({ kind: 'agent', source: a.name, id, file: a.file });
     const modelFrom = a.model ?? opts.defaultModel;
     if (a.model === undefined) notes.push({ file: a.file, field: `${a.name}.model`, message: `no model in the source; used "${opts.defaultModel}"` });
     const model = guessModel(modelFrom);
@@ -113,7 +121,7 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
         dropped.push({ file: a.file, field: `${a.name}.sub_agents`, reason: `"${k}" is not an agent found in the imported files` });
         continue;
       }
-      const sid = agentIds.id(k);
+      const sid = agentId(k);
       if (!subAgents.includes(sid)) subAgents.push(sid);
     }
     const role = subAgents.length > 0 ? 'orchestrator' : 'native';
@@ -121,6 +129,8 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
     if (tools.length > 0) card.tools = [...new Set(tools)];
     card.prompt_blocks = blocks;
     if (subAgents.length > 0) card.sub_agents = subAgents;
+    // A cap above the number of sub-agents can never be reached (fan-out-cap).
+    if (subAgents.length > 0 && subAgents.length < fanOutCap) card.dispatch = { fan_out_cap: subAgents.length };
     const header = `# yaml-language-server: $schema=../schemas/agent-card.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${a.file} (${a.name}).\n`;
     files.push({ path: `cards/${id}.yaml`, content: header + stringify(card, { lineWidth: 0 }) });
     agents.push({ id, source: a.name, file: a.file, role, blocks, tools: [...new Set(tools)], subAgents });
@@ -130,7 +140,7 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
   const contracts: string[] = [];
   for (const t of toolsByName.values()) {
     const name = toolIds.id(t.name);
-    if (t.name !== name) ids.push({ kind: 'tool', source: t.name, id: name });
+    if (t.name !== name) ids.push({ kind: 'tool', source: t.name, id: name, file: t.file });
     const placeholder = t.parameters === undefined;
     (placeholder ? placeholders : contracts).push(name);
     const description = placeholder
@@ -176,6 +186,16 @@ function mergeConfig(text: string, models: GuessedModel[], notes: Note[]): strin
   }
   const at = open.index + open[0].length;
   return text.slice(0, at) + missing.map((m) => modelEntry(m, `${open[1]}  `)).join('') + text.slice(at);
+}
+
+function fileStem(file: string): string {
+  return file.split('/').pop()!.replace(/\.[^.]*$/, '');
+}
+
+/** config.dispatch.fanOutCap of the existing config (a light scan), else agentc's default. */
+function defaultFanOutCap(config: string | undefined): number {
+  const m = config === undefined ? undefined : /fanOutCap\s*:\s*(\d+)/.exec(config);
+  return m ? Number(m[1]) : 3;
 }
 
 function escapeRe(s: string): string {
