@@ -76,11 +76,12 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
   for (const a of src.agents) nameCount.set(a.name, (nameCount.get(a.name) ?? 0) + 1);
   const idSource = new Map(src.agents.map((a) => [a.key, nameCount.get(a.name)! > 1 ? `${fileStem(a.file)}_${a.name}` : a.name]));
   const agentId = (key: string) => agentIds.id(idSource.get(key) ?? key);
-  for (const a of src.agents) agentId(a.key);
+  // Names that are already valid ids claim them first, so they keep their spelling.
+  for (const valid of [true, false]) for (const a of src.agents) if (AGENT_ID.valid.test(idSource.get(a.key)!) === valid) agentId(a.key);
   const fanOutCap = defaultFanOutCap(opts.existingConfig);
   const toolsByName = new Map<string, ImportedTool>();
   for (const t of src.tools) if (!toolsByName.has(t.name)) toolsByName.set(t.name, t);
-  for (const t of toolsByName.values()) toolIds.id(t.name);
+  for (const valid of [true, false]) for (const t of toolsByName.values()) if (TOOL_ID.valid.test(t.name) === valid) toolIds.id(t.name);
 
   for (const a of src.agents) {
     const id = agentId(a.key);
