@@ -52,7 +52,9 @@ export class IdMap {
 export function normalize(source: string, rule: IdRule): string {
   if (rule.valid.test(source)) return source;
   // camelCase → snake_case before lower-casing, so "HistoryTutor" reads as history_tutor.
-  const spaced = source.replace(/([a-z0-9])([A-Z])/g, `$1${rule.sep}$2`);
+  // Accents dropped (é → e) before anything else, so ids stay readable.
+  const plain = source.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const spaced = plain.replace(/([a-z0-9])([A-Z])/g, `$1${rule.sep}$2`);
   const text = rule.lower ? spaced.toLowerCase() : spaced;
   let out = '';
   for (const ch of text) out += rule.keep.test(ch) ? ch : rule.sep;

@@ -76,3 +76,11 @@ export function uniqueKey(src: ImportSource, name: string, file: string): string
   for (let n = 2; taken(key); n++) key = `${file}#${name}#${n}`;
   return key;
 }
+
+/** A string field's value; any other type is reported as dropped (undefined/null: absent). */
+export function stringField(src: ImportSource, file: string, field: string, v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  src.dropped.push({ file, field, reason: `not a string (${Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : typeof v})` });
+  return undefined;
+}

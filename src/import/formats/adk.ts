@@ -9,7 +9,7 @@
  */
 import { dirname, join } from 'node:path';
 import { collectFiles, parseYaml, readText, shownPath, type InputFile } from '../read.js';
-import { emptySource, isRecord, uniqueKey, type ImportSource } from '../types.js';
+import { emptySource, isRecord, stringField, uniqueKey, type ImportSource } from '../types.js';
 
 const KEPT = new Set(['name', 'description', 'model', 'instruction', 'tools', 'sub_agents', 'agent_class']);
 const DROPPED: Record<string, string> = {
@@ -53,6 +53,7 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
     }
     const stem = file.shown.split('/').pop()!.replace(/\.ya?ml$/, '');
     const name = typeof d.name === 'string' && d.name !== '' ? d.name : stem;
+    if (name === stem && d.name !== stem) src.dropped.push({ file: file.shown, field: 'name', reason: `${d.name === undefined ? 'missing' : 'not a name'}: used the file name "${stem}"` });
     const key = uniqueKey(src, name, file.shown);
     const agentClass = typeof d.agent_class === 'string' ? d.agent_class : 'LlmAgent';
     if (agentClass !== 'LlmAgent' && agentClass !== 'Agent') {
@@ -92,8 +93,8 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
       key,
       name,
       file: file.shown,
-      description: typeof d.description === 'string' ? d.description : undefined,
-      instructions: typeof d.instruction === 'string' ? d.instruction : undefined,
+      description: stringField(src, file.shown, 'description', d.description),
+      instructions: stringField(src, file.shown, 'instruction', d.instruction),
       model,
       tools,
       subAgents,

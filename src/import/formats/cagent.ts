@@ -6,7 +6,7 @@
  * report); every other key is reported.
  */
 import { collectFiles, parseYaml, readText } from '../read.js';
-import { emptySource, isRecord, uniqueKey, type ImportSource } from '../types.js';
+import { emptySource, isRecord, stringField, uniqueKey, type ImportSource } from '../types.js';
 
 const AGENT_KEYS = new Set(['model', 'description', 'instruction', 'toolsets', 'sub_agents', 'handoffs']);
 const AGENT_DROPPED: Record<string, string> = {
@@ -51,6 +51,7 @@ export function importCagent(cwd: string, paths: readonly string[]): ImportSourc
     for (const name of Object.keys(doc.agents)) keys.set(name, uniqueKey(src, name, file.shown));
     for (const [name, raw] of Object.entries(doc.agents)) {
       const key = keys.get(name)!;
+      if (!isRecord(raw)) src.problems.push({ file: file.shown, message: `agents.${name} is not a mapping` });
       const a = isRecord(raw) ? raw : {};
       const at = (f: string) => `agents.${name}.${f}`;
       const tools: string[] = [];
@@ -72,7 +73,7 @@ export function importCagent(cwd: string, paths: readonly string[]): ImportSourc
           src.dropped.push({ file: file.shown, field: at('handoffs'), reason: 'a handoff passes the whole conversation on; agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)' });
         }
       }
-      let model = typeof a.model === 'string' ? a.model : undefined;
+      let model = stringField(src, file.shown, at('model'), a.model);
       if (model !== undefined && model.includes(',')) {
         src.dropped.push({ file: file.shown, field: at('model'), reason: `an alloy of models ("${model}"): agentc uses one model per card (took the first)` });
         model = model.split(',')[0]!.trim();
@@ -87,8 +88,8 @@ export function importCagent(cwd: string, paths: readonly string[]): ImportSourc
         key,
         name,
         file: file.shown,
-        description: typeof a.description === 'string' ? a.description : undefined,
-        instructions: typeof a.instruction === 'string' ? a.instruction : undefined,
+        description: stringField(src, file.shown, at('description'), a.description),
+        instructions: stringField(src, file.shown, at('instruction'), a.instruction),
         model,
         tools,
         subAgents,

@@ -5,7 +5,7 @@
  * that is the system prompt. Invariant: every other front-matter key is reported.
  */
 import { collectFiles, readText, splitFrontMatter } from '../read.js';
-import { emptySource, isRecord, uniqueKey, type ImportSource } from '../types.js';
+import { emptySource, isRecord, stringField, uniqueKey, type ImportSource } from '../types.js';
 
 const DROPPED_REASONS: Record<string, string> = {
   disallowedTools: 'agentc lists the tools a card may use; a deny list has no equivalent',
@@ -30,13 +30,14 @@ export function importClaudeCode(cwd: string, paths: readonly string[]): ImportS
     const fm = splitFrontMatter(text, file.shown, src.problems, file.walked ? src.skipped : src.problems);
     if (!fm) continue;
     if (!isRecord(fm.data)) {
-      src.problems.push({ file: file.shown, message: 'the front matter is not a mapping' });
+      // undefined: the YAML did not parse, already reported.
+      if (fm.data !== undefined) src.problems.push({ file: file.shown, message: 'the front matter is not a mapping' });
       continue;
     }
     const d = fm.data;
     const stem = file.shown.split('/').pop()!.replace(/\.md$/, '');
     const name = typeof d.name === 'string' && d.name.trim() !== '' ? d.name.trim() : stem;
-    if (typeof d.name !== 'string') src.dropped.push({ file: file.shown, field: 'name', reason: `missing: used the file name "${stem}"` });
+    if (typeof d.name !== 'string') src.dropped.push({ file: file.shown, field: 'name', reason: `${d.name === undefined ? 'missing' : 'not a string'}: used the file name "${stem}"` });
     const tools: string[] = [];
     if (d.tools === undefined) {
       src.dropped.push({ file: file.shown, field: 'tools', reason: 'absent: Claude Code gives the agent every tool of the main thread; agentc has no "all tools", so the card has none — add the contracts it needs' });
@@ -47,7 +48,7 @@ export function importClaudeCode(cwd: string, paths: readonly string[]): ImportS
         if (!src.tools.some((x) => x.name === t)) src.tools.push({ name: t, description: `Claude Code tool ${t}`, file: file.shown });
       }
     }
-    let model = typeof d.model === 'string' ? d.model.trim() : undefined;
+    let model = stringField(src, file.shown, 'model', d.model)?.trim();
     if (model === 'inherit') {
       src.dropped.push({ file: file.shown, field: 'model', reason: '"inherit" (use the main conversation\'s model) has no equivalent: a card names its model' });
       model = undefined;
@@ -60,7 +61,7 @@ export function importClaudeCode(cwd: string, paths: readonly string[]): ImportS
       key: uniqueKey(src, name, file.shown),
       name,
       file: file.shown,
-      description: typeof d.description === 'string' ? d.description : undefined,
+      description: stringField(src, file.shown, 'description', d.description),
       instructions: fm.body,
       model,
       tools,

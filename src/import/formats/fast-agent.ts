@@ -9,7 +9,7 @@
  * and reported.
  */
 import { collectFiles, parseYaml, readText, splitFrontMatter } from '../read.js';
-import { emptySource, isRecord, uniqueKey, type ImportSource } from '../types.js';
+import { emptySource, isRecord, stringField, uniqueKey, type ImportSource } from '../types.js';
 
 const KEPT = new Set(['type', 'name', 'description', 'instruction', 'model', 'servers', 'tools', 'agents', 'sequence', 'fan_out', 'fan_in', 'generator', 'evaluator']);
 const DROPPED: Record<string, string> = {
@@ -54,13 +54,14 @@ export function importFastAgent(cwd: string, paths: readonly string[]): ImportSo
     const type = typeof d.type === 'string' ? d.type : 'agent';
     const stem = file.shown.split('/').pop()!.replace(/\.[a-z]+$/, '');
     const name = typeof d.name === 'string' && d.name !== '' ? d.name : stem;
-    const instruction = typeof d.instruction === 'string' ? d.instruction : body;
+    const instruction = stringField(src, file.shown, 'instruction', d.instruction) ?? body;
     if (typeof d.instruction === 'string' && body !== undefined && body.trim() !== '') {
       src.dropped.push({ file: file.shown, field: 'body', reason: 'the card has both an `instruction` field and a body; the field was used' });
     }
     const refs: string[] = [];
     for (const f of ['sequence', 'fan_out', 'fan_in', 'agents', 'generator', 'evaluator']) {
       const v = d[f];
+      if (v !== undefined && !Array.isArray(v) && typeof v !== 'string') src.dropped.push({ file: file.shown, field: f, reason: 'not a list of agent names' });
       for (const r of Array.isArray(v) ? v : typeof v === 'string' ? [v] : []) if (!refs.includes(String(r))) refs.push(String(r));
     }
     if (type !== 'agent' && type !== 'custom') {
@@ -72,6 +73,8 @@ export function importFastAgent(cwd: string, paths: readonly string[]): ImportSo
       if (!src.tools.some((t) => t.name === n)) src.tools.push({ name: n, description, file: file.shown });
     };
     const filters = isRecord(d.tools) ? d.tools : {};
+    if (d.tools !== undefined && !isRecord(d.tools)) src.dropped.push({ file: file.shown, field: 'tools', reason: 'not a mapping of server → tool names' });
+    if (d.servers !== undefined && !Array.isArray(d.servers)) src.dropped.push({ file: file.shown, field: 'servers', reason: 'not a list of MCP server names' });
     for (const s of Array.isArray(d.servers) ? d.servers.map(String) : []) {
       const only = filters[s];
       if (Array.isArray(only) && only.length > 0) for (const t of only) addTool(String(t), `tool ${String(t)} of MCP server ${s}`);
@@ -89,9 +92,9 @@ export function importFastAgent(cwd: string, paths: readonly string[]): ImportSo
       key,
       name,
       file: file.shown,
-      description: typeof d.description === 'string' ? d.description : undefined,
+      description: stringField(src, file.shown, 'description', d.description),
       instructions: instruction,
-      model: typeof d.model === 'string' ? d.model : undefined,
+      model: stringField(src, file.shown, 'model', d.model),
       tools,
       subAgents: [],
     });
