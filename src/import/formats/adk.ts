@@ -59,6 +59,7 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
     if (agentClass !== 'LlmAgent' && agentClass !== 'Agent') {
       src.dropped.push({ file: file.shown, field: 'agent_class', reason: `${agentClass} runs its sub-agents in a fixed order or loop; agentc's orchestrator lets its model route (imported as an orchestrator over the same sub-agents)` });
     }
+    for (const f of ['tools', 'sub_agents']) if (d[f] !== undefined && !Array.isArray(d[f])) src.dropped.push({ file: file.shown, field: f, reason: 'not a list' });
     const tools: string[] = [];
     for (const [i, t] of (Array.isArray(d.tools) ? d.tools : []).entries()) {
       const tname = isRecord(t) && typeof t.name === 'string' ? t.name : typeof t === 'string' ? t : undefined;

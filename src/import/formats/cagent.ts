@@ -55,6 +55,7 @@ export function importCagent(cwd: string, paths: readonly string[]): ImportSourc
       const a = isRecord(raw) ? raw : {};
       const at = (f: string) => `agents.${name}.${f}`;
       const tools: string[] = [];
+      for (const f of ['toolsets', 'sub_agents', 'handoffs']) if (a[f] !== undefined && !Array.isArray(a[f])) src.dropped.push({ file: file.shown, field: at(f), reason: 'not a list' });
       for (const [i, ts] of (Array.isArray(a.toolsets) ? a.toolsets : []).entries()) {
         if (!isRecord(ts) || typeof ts.type !== 'string') {
           src.dropped.push({ file: file.shown, field: at(`toolsets[${i}]`), reason: 'a toolset without a type' });
@@ -105,7 +106,11 @@ function toolsetTools(ts: Record<string, unknown>, file: string, field: string, 
   const names: string[] = [];
   const addTool = (name: string, description?: string, parameters?: Record<string, unknown>) => {
     names.push(name);
-    if (!src.tools.some((t) => t.name === name)) src.tools.push({ name, description, parameters, file });
+    const first = src.tools.find((t) => t.name === name);
+    if (!first) src.tools.push({ name, description, parameters, file });
+    else if (JSON.stringify(first.parameters) !== JSON.stringify(parameters)) {
+      src.dropped.push({ file, field: `${field}.${name}`, reason: `another definition of the tool "${name}" (from ${first.file}) was kept` });
+    }
   };
   if (type === 'script' && isRecord(ts.shell)) {
     for (const [name, def] of Object.entries(ts.shell)) {

@@ -110,6 +110,7 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
     return t ? keyOf.get(t) : undefined;
   };
 
+  const toolCalls = new Map<TsNode, string>();
   // Pass 2: fields. asTool({ toolDescription }) describes an agent that has no handoffDescription.
   const pendingDescriptions = new Map<string, string>();
   for (const a of agentNodes) {
@@ -162,7 +163,8 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
           continue;
         }
         if (callee.getText() === 'tool') {
-          const t = readTool(e, a.file, src, tm, ctx, prop, follow);
+          const t = toolCalls.get(e) ?? readTool(e, a.file, src, tm, ctx, prop, follow);
+          if (t) toolCalls.set(e, t);
           if (t) tools.push(t);
           continue;
         }
@@ -222,7 +224,11 @@ function readTool(call: Expression, file: string, src: ImportSource, tm: TsMorph
   }
   const name = stringLiteral(prop(opts, 'name'), ctx) ?? varName ?? `tool_line_${call.getStartLineNumber()}`;
   const at = (f: string) => `tool ${name}.${f}`;
-  if (src.tools.some((t) => t.name === name)) return name;
+  const first = src.tools.find((t) => t.name === name);
+  if (first) {
+    src.dropped.push({ file, field: `tool ${name}`, reason: `a second tool() named "${name}" (line ${call.getStartLineNumber()}); the definition in ${first.file} was kept` });
+    return name;
+  }
   const description = stringLiteral(prop(opts, 'description'), ctx);
   let parameters: JsonSchema | undefined;
   const p = follow(prop(opts, 'parameters'));
