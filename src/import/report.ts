@@ -9,7 +9,7 @@ import type { ImportFormat, ImportSource } from './types.js';
 
 export interface WrittenFile {
   path: string;
-  action: 'create' | 'overwrite' | 'unchanged';
+  action: 'create' | 'overwrite' | 'update' | 'unchanged';
 }
 
 export interface CheckSummary {
@@ -104,7 +104,7 @@ export function renderReportText(r: ImportReport): string {
   );
   if (r.written.length > 0) {
     lines.push('', `Workspace ${r.out} (${c.written} file${c.written === 1 ? '' : 's'} written):`);
-    const note = { create: '', overwrite: '  (overwritten)', unchanged: '  (unchanged)' } as const;
+    const note = { create: '', overwrite: '  (overwritten)', update: '  (updated)', unchanged: '  (unchanged)' } as const;
     for (const w of r.written) lines.push(`  ${w.path}${note[w.action]}`);
   }
   if (r.ids.length > 0) {

@@ -13,6 +13,8 @@ import type { Dropped, ImportFormat, ImportSource, ImportedTool } from './types.
 export interface WorkspaceFile {
   path: string;
   content: string;
+  /** Merged from the existing file (the config's models): an update, never a conflict. */
+  merged?: true;
 }
 
 export interface IdChange {
@@ -155,7 +157,7 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
 
   const guessed = [...models.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   const config = opts.existingConfig === undefined ? newConfig(opts.format, guessed) : mergeConfig(opts.existingConfig, guessed, notes);
-  if (config !== undefined) files.push({ path: 'agentc.config.ts', content: config });
+  if (config !== undefined) files.push(opts.existingConfig !== undefined ? { path: 'agentc.config.ts', content: config, merged: true } : { path: 'agentc.config.ts', content: config });
   files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
   return { files, agents, ids, models: guessed, placeholders, contracts, dropped, notes };
 }

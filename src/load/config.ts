@@ -36,7 +36,7 @@ export async function loadConfig(root: string, relPath: string): Promise<ConfigL
   try {
     const { createJiti } = await import('jiti');
     const jiti = createJiti(abs, {
-      alias: { agentc: selfEntry },
+      alias: { '@agentc/cli': selfEntry, agentc: selfEntry },
       moduleCache: false,
       interopDefault: true,
     });

@@ -57,15 +57,13 @@ export async function importCommand(opts: ImportOptions, io: CliIO): Promise<num
     const schemas = readSchemaFiles();
     if (schemas.ok) files.push(...schemas.files.filter((f) => !existsSync(resolve(root, f.path))));
   }
-  // The merged config is meant to replace the existing one: that is not an overwrite of user work.
+  // The config with models merged in is `merged`: an update of the existing file, never a conflict.
   const force = opts.force === true;
-  const planned = planInit(root, files, force);
-  const configOnly = !planned.ok && planned.blocked.length === 0 && planned.conflicts.every((c) => c === 'agentc.config.ts' && existingConfig !== undefined);
-  const final = configOnly ? planInit(root, files, true) : planned;
+  const final = planInit(root, files, force);
   if (!final.ok) {
     const lines: string[] = [];
     for (const b of final.blocked) lines.push(`  ${b.path}: ${b.reason}`);
-    const conflicts = final.conflicts.filter((c) => c !== 'agentc.config.ts');
+    const conflicts = final.conflicts;
     if (conflicts.length > 0 && !force) {
       lines.unshift(`agentc import: ${conflicts.length} file(s) in ${shownPath(io.cwd, root) || '.'} already exist and differ from the import:`);
       for (const c of conflicts) lines.push(`  ${c}`);

@@ -1,6 +1,7 @@
 /** Pieces every reporter shares: options, paths, locations and the summary line. */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compareDiagnostics, countBySeverity, type Diagnostic, type Range } from '../diagnostic.js';
+import { formatInt } from '../format-number.js';
 
 export type ReportFormat = 'pretty' | 'text' | 'json' | 'github' | 'sarif';
 
@@ -42,7 +43,7 @@ export function location(file: string, range: Range | undefined): string {
 }
 
 export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${formatInt(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /**
