@@ -171,7 +171,7 @@ function modelEntry(m: GuessedModel, indent: string): string {
 
 function newConfig(format: ImportFormat, models: GuessedModel[]): string {
   return (
-    `import { defineConfig } from 'agentc';\n\n` +
+    `import { defineConfig } from '@agentc/cli';\n\n` +
     `// Written by \`agentc import ${format}\`. Entries marked GUESSED were inferred from the\n// model's name alone: check provider, contextWindow and encoding.\n` +
     `export default defineConfig({\n  models: {\n${models.map((m) => modelEntry(m, '    ')).join('')}  },\n` +
     `  platform: { owner: 'platform', requiredBlocks: [] },\n});\n`

@@ -49,6 +49,16 @@ describe('adk', () => {
     expect(code).toBe(0);
   });
 
+  it('AgentTool with a config_path is a sub-agent', async () => {
+    const { json, out } = await run('adk', {
+      'root_agent.yaml': `name: root\ndescription: ${DESC('root')}\ninstruction: Use the searcher.\ntools:\n  - name: AgentTool\n    args:\n      agent:\n        config_path: ./search_agent.yaml\n      skip_summarization: false\n`,
+      'search_agent.yaml': `name: search_agent\ndescription: ${DESC('search')}\ninstruction: Search.\ntools:\n  - name: google_search\n`,
+    }, ['root_agent.yaml']);
+    expect(card(out, 'root').sub_agents).toEqual(['search_agent']);
+    expect(card(out, 'root').tools).toBeUndefined();
+    expect(droppedOf(json, 'root_agent.yaml')).toEqual(['tools[0].args.skip_summarization']);
+  });
+
   it('reports a config_path cycle and a missing file instead of looping', async () => {
     const { json, code } = await run('adk', {
       'root_agent.yaml': `name: a\ndescription: ${DESC('a')}\ninstruction: A.\nsub_agents:\n  - config_path: b.yaml\n  - config_path: missing.yaml\n`,

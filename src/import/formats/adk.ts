@@ -3,7 +3,8 @@
  * `description`, `model`, `instruction`, `tools` (`- name: …`), and `sub_agents`
  * as `- config_path: other.yaml` (relative to the file) or `- code: module.attr`.
  * `agent_class` is LlmAgent (default) or a workflow agent (SequentialAgent,
- * ParallelAgent, LoopAgent). Invariant: config paths are followed to any depth,
+ * ParallelAgent, LoopAgent); a tool `AgentTool` with `args.agent.config_path` is
+ * an agent used as a tool, i.e. a sub-agent. Invariant: config paths are followed to any depth,
  * each file read once (a path cycle is reported, not looped); every key agentc
  * does not carry over is reported.
  */
@@ -61,6 +62,7 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
     }
     for (const f of ['tools', 'sub_agents']) if (d[f] !== undefined && !Array.isArray(d[f])) src.dropped.push({ file: file.shown, field: f, reason: 'not a list' });
     const tools: string[] = [];
+    const agentToolSubs: string[] = [];
     for (const [i, t] of (Array.isArray(d.tools) ? d.tools : []).entries()) {
       const tname = isRecord(t) && typeof t.name === 'string' ? t.name : typeof t === 'string' ? t : undefined;
       if (!tname) {
@@ -68,6 +70,17 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
         continue;
       }
       const short = tname.split('.').pop()!;
+      // AgentTool wraps another agent config: in agentc that is a sub-agent.
+      const agentArg = isRecord(t) && isRecord(t.args) && isRecord(t.args.agent) ? t.args.agent : undefined;
+      if (short === 'AgentTool' && agentArg && typeof agentArg.config_path === 'string') {
+        const abs = join(dirname(file.abs), agentArg.config_path);
+        const sub = visit({ abs, shown: shownPath(cwd, abs) }, file.shown);
+        if (sub !== undefined && !agentToolSubs.includes(sub)) agentToolSubs.push(sub);
+        for (const k of Object.keys(t.args as Record<string, unknown>).sort()) {
+          if (k !== 'agent') src.dropped.push({ file: file.shown, field: `tools[${i}].args.${k}`, reason: 'an AgentTool option with no agentc equivalent' });
+        }
+        continue;
+      }
       tools.push(short);
       if (!src.tools.some((x) => x.name === short)) src.tools.push({ name: short, description: `ADK tool ${tname}`, file: file.shown });
       if (isRecord(t) && t.args !== undefined) src.dropped.push({ file: file.shown, field: `tools[${i}].args`, reason: 'arguments that construct the tool are implementation detail' });
@@ -83,6 +96,7 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
         src.dropped.push({ file: file.shown, field: `sub_agents[${i}]`, reason: `a ${what} is defined in Python and cannot be read statically` });
       }
     }
+    for (const sub of agentToolSubs) if (!subAgents.includes(sub)) subAgents.push(sub);
     let model: string | undefined;
     if (typeof d.model === 'string') model = d.model;
     else if (d.model !== undefined) src.dropped.push({ file: file.shown, field: 'model', reason: 'not a model name' });
