@@ -1,9 +1,9 @@
 // Regenerates schemas/vendor/a2a-agent-card.schema.json from the AgentCard type
 // that @a2a-js/sdk (the A2A project's JavaScript SDK, Apache-2.0) ships.
 // Run after upgrading @a2a-js/sdk: node scripts/gen-a2a-schema.mjs
+// `--out FILE` writes the schema there instead (the test compares it with the committed one).
 import { createGenerator } from 'ts-json-schema-generator';
 import { writeFileSync, copyFileSync, readFileSync, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,6 +25,10 @@ const schema = createGenerator({
   topRef: true,
 }).createSchema('AgentCard');
 schema.$comment = `Generated from the AgentCard type of @a2a-js/sdk ${pkg.version} by scripts/gen-a2a-schema.mjs; do not edit.`;
-writeFileSync(join(root, 'schemas', 'vendor', 'a2a-agent-card.schema.json'), `${JSON.stringify(schema, null, 2)}\n`);
-copyFileSync(join(sdkDir, 'LICENSE'), join(root, 'schemas', 'vendor', 'LICENSE.a2a-js-sdk'));
-void createRequire;
+const outAt = process.argv.indexOf('--out');
+const text = `${JSON.stringify(schema, null, 2)}\n`;
+if (outAt > 0) writeFileSync(process.argv[outAt + 1], text);
+else {
+  writeFileSync(join(root, 'schemas', 'vendor', 'a2a-agent-card.schema.json'), text);
+  copyFileSync(join(sdkDir, 'LICENSE'), join(root, 'schemas', 'vendor', 'LICENSE.a2a-js-sdk'));
+}

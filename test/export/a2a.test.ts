@@ -73,3 +73,12 @@ describe('agentc export a2a', () => {
     expect(validateAgentCard({ ...good, capabilities: { streaming: 'yes' } }).ok).toBe(false);
   });
 });
+
+describe('the vendored A2A schema', () => {
+  it('is exactly what scripts/gen-a2a-schema.mjs generates from the installed @a2a-js/sdk', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const out = join(tempDir(), 'schema.json');
+    execFileSync(process.execPath, [join(REPO, 'scripts', 'gen-a2a-schema.mjs'), '--out', out]);
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(REPO, 'schemas', 'vendor', 'a2a-agent-card.schema.json'), 'utf8'));
+  }, 60_000);
+});
