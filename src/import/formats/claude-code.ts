@@ -35,6 +35,11 @@ export function importClaudeCode(cwd: string, paths: readonly string[]): ImportS
       continue;
     }
     const d = fm.data;
+    // Claude Code requires name and description: other Markdown met while walking a directory (docs) is not an agent.
+    if (file.walked && (typeof d.name !== 'string' || typeof d.description !== 'string')) {
+      src.skipped.push({ file: file.shown, message: 'front matter without name and description: not a Claude Code subagent' });
+      continue;
+    }
     const stem = file.shown.split('/').pop()!.replace(/\.md$/, '');
     const name = typeof d.name === 'string' && d.name.trim() !== '' ? d.name.trim() : stem;
     if (typeof d.name !== 'string') src.dropped.push({ file: file.shown, field: 'name', reason: `${d.name === undefined ? 'missing' : 'not a string'}: used the file name "${stem}"` });

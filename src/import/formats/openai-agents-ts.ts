@@ -75,8 +75,8 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
 
   // Pass 1: every agent definition, keyed by its node.
   const isAgentCall = (n: TsNode): n is Expression => {
-    if (Node.isNewExpression(n)) return n.getExpression().getText() === 'Agent';
-    if (Node.isCallExpression(n)) return n.getExpression().getText() === 'Agent.create';
+    if (Node.isNewExpression(n)) return /^(\w+\.)?Agent$/.test(n.getExpression().getText());
+    if (Node.isCallExpression(n)) return /^(\w+\.)?Agent\.create$/.test(n.getExpression().getText());
     return false;
   };
   const agentNodes: { node: Expression; options: ObjectLiteralExpression | undefined; file: string }[] = [];
@@ -162,7 +162,7 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
           }
           continue;
         }
-        if (callee.getText() === 'tool') {
+        if (/^(\w+\.)?tool$/.test(callee.getText())) {
           const t = toolCalls.get(e) ?? readTool(e, a.file, src, tm, ctx, prop, follow);
           if (t) toolCalls.set(e, t);
           if (t) tools.push(t);
@@ -184,7 +184,7 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
     for (const [i, el] of (hExpr && Node.isArrayLiteralExpression(hExpr) ? hExpr.getElements() : []).entries()) {
       let target: Expression | undefined = el as Expression;
       const e = follow(target);
-      if (e && Node.isCallExpression(e) && e.getExpression().getText() === 'handoff') {
+      if (e && Node.isCallExpression(e) && /^(\w+\.)?handoff$/.test(e.getExpression().getText())) {
         target = e.getArguments()[0] as Expression | undefined;
         if (e.getArguments().length > 1) drop(`handoffs[${i}]`, 'handoff() options (onHandoff, inputType, toolNameOverride, inputFilter…) run code or rename the tool; not converted');
       }
