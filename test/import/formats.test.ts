@@ -42,7 +42,7 @@ describe('adk', () => {
     expect(card(out, 'lead').role).toBe('orchestrator');
     expect(card(out, 'worker_one').tools).toEqual(['google_search', 'lookup']);
     expect(json.ids).toEqual([{ kind: 'agent', source: 'worker-one', id: 'worker_one', file: 'app/team/workers/worker.yaml' }]);
-    expect(droppedOf(json, 'app/root_agent.yaml')).toEqual(['sub_agents[1]', 'before_agent_callbacks']);
+    expect(droppedOf(json, 'app/root_agent.yaml')).toEqual(['sub_agents[1]', 'sub_agents', 'before_agent_callbacks']);
     expect(droppedOf(json, 'app/team/lead.yaml')).toEqual(['agent_class']);
     expect(droppedOf(json, 'app/team/workers/worker.yaml')).toEqual(['tools[1].args', 'output_key']);
     expect(json.check.errorCount).toBe(0);

@@ -55,7 +55,7 @@ describe('import of the samples', () => {
 
   it('adk: root_agent.yaml with sub_agents config paths', async () => {
     const { code, json, out } = await importJson('adk', ['adk']);
-    expect(json.counts).toMatchObject({ files: 4, agents: 4, blocks: 4, tools: 0, models: 1, dropped: 0, renamedIds: 0, problems: 0 });
+    expect(json.counts).toMatchObject({ files: 4, agents: 4, blocks: 4, tools: 0, models: 1, dropped: 1, renamedIds: 0, problems: 0 });
     expect(json.check.errorCount).toBe(0);
     expect(code).toBe(0);
     expect(read(out, 'cards/root_agent.yaml')).toContain('sub_agents:\n  - code_tutor_agent\n  - math_tutor_agent\n');

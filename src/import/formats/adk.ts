@@ -96,6 +96,9 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
         src.dropped.push({ file: file.shown, field: `sub_agents[${i}]`, reason: `a ${what} is defined in Python and cannot be read statically` });
       }
     }
+    if (subAgents.length > 0 && (agentClass === 'LlmAgent' || agentClass === 'Agent')) {
+      src.dropped.push({ file: file.shown, field: 'sub_agents', reason: 'an ADK LlmAgent transfers the conversation to a sub-agent (transfer_to_agent); agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)' });
+    }
     for (const sub of agentToolSubs) if (!subAgents.includes(sub)) subAgents.push(sub);
     let model: string | undefined;
     if (typeof d.model === 'string') model = d.model;
