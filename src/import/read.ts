@@ -83,12 +83,13 @@ export interface FrontMatter {
 
 /** `---\n<yaml>\n---\n<body>`; undefined (and a problem) when the file has no front matter. */
 export function splitFrontMatter(text: string, file: string, problems: Problem[], noFrontMatter: Problem[] = problems): FrontMatter | undefined {
-  const m = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/.exec(text);
+  // The closing --- is a line of its own (a --- inside a value does not end the front matter).
+  const m = /^---[ \t]*\n(?:([\s\S]*?)\n)?---[ \t]*(?:\n|$)/.exec(text);
   if (!m) {
     noFrontMatter.push({ file, message: 'no YAML front matter (a file starting with a "---" line)' });
     return undefined;
   }
-  const data = parseYaml(m[1]!, file, problems);
+  const data = parseYaml(m[1] ?? '', file, problems);
   return { data, body: text.slice(m[0].length) };
 }
 

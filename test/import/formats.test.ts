@@ -59,6 +59,12 @@ describe('adk', () => {
     expect(droppedOf(json, 'root_agent.yaml')).toEqual(['tools[0].args.skip_summarization']);
   });
 
+  it('session-state placeholders in an instruction are kept literally and reported', async () => {
+    const { json, out } = await run('adk', { 'root_agent.yaml': `name: greeter\ndescription: ${DESC('greeting')}\ninstruction: |\n  Greet {user_name} in {app:language?}; JSON like {"a": 1} stays.\n` });
+    expect(json.files[0]!.dropped.map((d) => d.reason.split(' from')[0])).toEqual(['ADK fills {user_name}', 'ADK fills {app:language?}']);
+    expect(read(out, 'blocks/greeter/greeter-instructions.md')).toContain('Greet {user_name} in {app:language?}; JSON like {"a": 1} stays.');
+  });
+
   it('reports a config_path cycle and a missing file instead of looping', async () => {
     const { json, code } = await run('adk', {
       'root_agent.yaml': `name: a\ndescription: ${DESC('a')}\ninstruction: A.\nsub_agents:\n  - config_path: b.yaml\n  - config_path: missing.yaml\n`,
@@ -110,6 +116,11 @@ describe('claude-code', () => {
     expect(read(out, 'agentc.config.ts')).toContain('"opus": { provider: "anthropic", model: "claude-opus-4-1"');
     expect(json.check.errorCount).toBe(0);
     expect(code).toBe(0);
+  });
+
+  it('a --- inside a front-matter value does not end the front matter', async () => {
+    const { out } = await run('claude-code', { 'a.md': `---\nname: dashes\ndescription: Splits work --- then merges it, for the release team only.\n---\nBody.\n` });
+    expect(card(out, 'dashes').description).toBe('Splits work --- then merges it, for the release team only.');
   });
 
   it('a file without front matter named on the command line is a problem', async () => {

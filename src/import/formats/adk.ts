@@ -100,6 +100,11 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
       src.dropped.push({ file: file.shown, field: 'sub_agents', reason: 'an ADK LlmAgent transfers the conversation to a sub-agent (transfer_to_agent); agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)' });
     }
     for (const sub of agentToolSubs) if (!subAgents.includes(sub)) subAgents.push(sub);
+    // ADK fills {state_key}, {app:key}, {artifact.name} and {key?} from session state at run time.
+    const instruction = typeof d.instruction === 'string' ? d.instruction : '';
+    for (const v of new Set(instruction.match(/(?<!\{)\{[A-Za-z_][\w.:]*\??\}(?!\})/g) ?? [])) {
+      src.dropped.push({ file: file.shown, field: 'instruction', reason: `ADK fills ${v} from session state at run time; agentc keeps it as literal text (per-request values belong in config.dynamicContext)` });
+    }
     let model: string | undefined;
     if (typeof d.model === 'string') model = d.model;
     else if (d.model !== undefined) src.dropped.push({ file: file.shown, field: 'model', reason: 'not a model name' });
