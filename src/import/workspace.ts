@@ -134,7 +134,7 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
     if (subAgents.length > 0) card.sub_agents = subAgents;
     // A cap above the number of sub-agents can never be reached (fan-out-cap).
     if (subAgents.length > 0 && subAgents.length < fanOutCap) card.dispatch = { fan_out_cap: subAgents.length };
-    const header = `# yaml-language-server: $schema=../schemas/agent-card.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${a.file} (${a.name}).\n`;
+    const header = `# yaml-language-server: $schema=../schemas/agent-card.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${oneLine(a.file)} (${oneLine(a.name)}).\n`;
     files.push({ path: `cards/${id}.yaml`, content: header + stringify(card, { lineWidth: 0 }) });
     agents.push({ id, source: a.name, file: a.file, role, blocks, tools: [...new Set(tools)], subAgents });
   }
@@ -151,7 +151,7 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
       : (t.description?.trim() || `Tool "${t.name}" imported from ${t.file}.`);
     if (!placeholder && !t.description?.trim()) notes.push({ file: t.file, field: `${t.name}.description`, message: 'no tool description in the source; wrote a placeholder' });
     const contract = { name, description, parameters: t.parameters ?? { type: 'object', properties: {}, additionalProperties: true } };
-    const header = `# yaml-language-server: $schema=../tool-contract.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${t.file}${placeholder ? ' (placeholder: parameters unknown)' : ''}.\n`;
+    const header = `# yaml-language-server: $schema=../tool-contract.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${oneLine(t.file)}${placeholder ? ' (placeholder: parameters unknown)' : ''}.\n`;
     files.push({ path: `schemas/tools/${name}.yaml`, content: header + stringify(contract, { lineWidth: 0 }) });
   }
 
@@ -164,7 +164,7 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
 
 function modelEntry(m: GuessedModel, indent: string): string {
   return (
-    `${indent}// GUESSED by agentc import from "${m.from}": provider, contextWindow and encoding inferred from the name; check them.\n` +
+    `${indent}// GUESSED by agentc import from ${oneLine(JSON.stringify(m.from))}: provider, contextWindow and encoding inferred from the name; check them.\n` +
     `${indent}${JSON.stringify(m.key)}: { provider: ${JSON.stringify(m.provider)}, model: ${JSON.stringify(m.model)}, contextWindow: ${m.contextWindow}, encoding: '${m.encoding}', tools: true },\n`
   );
 }
@@ -189,6 +189,14 @@ function mergeConfig(text: string, models: GuessedModel[], notes: Note[]): strin
   }
   const at = open.index + open[0].length;
   return text.slice(0, at) + missing.map((m) => modelEntry(m, `${open[1]}  `)).join('') + text.slice(at);
+}
+
+/**
+ * Text for a comment line: source text never ends a comment (a model name with a
+ * line break must not become code in agentc.config.ts, nor a key in a card).
+ */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, ' ');
 }
 
 function fileStem(file: string): string {

@@ -3,7 +3,7 @@
  * one-line refusal (exit 1 or 2), never an internal error.
  */
 import { describe, expect, it } from 'vitest';
-import { agentc, tempDir, writeTree } from './helpers.js';
+import { agentc, read, tempDir, writeTree } from './helpers.js';
 
 const CASES: Record<string, Record<string, string>> = {
   'claude-code': {
@@ -54,5 +54,20 @@ describe('robustness', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nope: no such file or directory');
     expect((await agentc(['import', 'crewai', '.'], src)).code).toBe(2);
+  });
+});
+
+describe('source text never becomes code or structure', () => {
+  it('a model name or agent name with line breaks stays inside its comment or string', async () => {
+    const src = tempDir();
+    await writeTree(src, {
+      'team.yaml': 'agents:\n  root:\n    model: "gpt-4o\\nthrow new Error(\'injected\')\\u2028globalThis.x = 1"\n    description: "Answers every question about the team and its schedule, and nothing else."\n    instruction: Hi.\n',
+    });
+    const out = tempDir();
+    const r = await agentc(['import', 'cagent', '.', '--out', out], src);
+    expect(r.stderr).not.toContain('injected');
+    expect(r.code).toBe(0);
+    const config = read(out, 'agentc.config.ts');
+    for (const line of config.split(/\r?\n|\u2028|\u2029/)) expect(line.trimStart().startsWith('throw')).toBe(false);
   });
 });
