@@ -89,6 +89,7 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
     });
   }
   const keyOf = new Map<TsNode, string>();
+  const nameOf = new Map<TsNode, string>();
   const prop = (o: ObjectLiteralExpression | undefined, name: string): Expression | undefined => {
     const p = o?.getProperty(name);
     if (!p) return undefined;
@@ -104,6 +105,7 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
     let key = name;
     for (let n = 2; src.agents.some((x) => x.key === key) || [...keyOf.values()].includes(key); n++) key = `${a.file}#${name}#${n}`;
     keyOf.set(a.node, key);
+    nameOf.set(a.node, name);
   }
   const agentKey = (e: Expression | undefined): string | undefined => {
     const t = follow(e);
@@ -115,7 +117,7 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
   const pendingDescriptions = new Map<string, string>();
   for (const a of agentNodes) {
     const key = keyOf.get(a.node)!;
-    const name = key.includes('#') ? key.split('#')[1]! : key;
+    const name = nameOf.get(a.node)!;
     const at = (f: string) => `${name}.${f}`;
     const drop = (field: string, reason: string) => src.dropped.push({ file: a.file, field: at(field), reason });
     let description = stringLiteral(prop(a.options, 'handoffDescription'), ctx);
