@@ -34,6 +34,8 @@ export interface ImportedAgent {
   tools: string[];
   /** Keys of sub-agents / handoff targets, in source order. */
   subAgents: string[];
+  /** JSON Schema of a structured result, when the source declares one statically. */
+  output?: JsonSchema;
 }
 
 export interface Dropped {

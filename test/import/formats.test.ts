@@ -190,6 +190,7 @@ const agent = new Agent({
   model: 'gpt-4.1-mini',
   tools: [bookTrip, broken, webSearchTool()],
   modelSettings: { temperature: 0 },
+  outputType: z.object({ booking_id: z.string(), total: z.number().describe('In EUR') }),
 });
 
 const dynamic = new Agent({
@@ -236,6 +237,7 @@ export const triage = Agent.create({
     expect(card(out, 'triage').sub_agents).toEqual(['trip_agent', 'helper', 'dynamic', 'remote']);
     expect(card(out, 'trip_agent').tools).toEqual(['book_trip', 'broken', 'web_search']);
     expect(card(out, 'trip_agent').model).toBe('gpt-4.1-mini');
+    expect(card(out, 'trip_agent').output).toEqual({ type: 'object', properties: { booking_id: { type: 'string' }, total: { type: 'number', description: 'In EUR' } }, required: ['booking_id', 'total'], additionalProperties: false });
     expect(read(out, 'blocks/trip_agent/trip_agent-instructions.md')).toContain('\nYou book trips. Be brief.\n');
     expect(read(out, 'blocks/triage/triage-instructions.md')).toContain('\nRoute the user.\n');
     expect(read(out, 'schemas/tools/broken.yaml')).toContain('PLACEHOLDER');
@@ -249,6 +251,7 @@ export const triage = Agent.create({
     expect(by('Triage.handoffs[1]')).toContain('handoff() options');
     expect(by('tool book_trip.execute')).toContain('ToolHandlers');
     expect(by('tool book_trip.strict')).toContain('strict');
+    expect(json.check.diagnostics.filter((x) => x.severity === 'error')).toEqual([]);
   });
 });
 

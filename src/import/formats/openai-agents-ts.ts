@@ -17,7 +17,6 @@ type TsMorph = typeof import('ts-morph');
 
 const AGENT_DROPPED: Record<string, string> = {
   modelSettings: 'sampling settings: set tuning in the card (not converted automatically)',
-  outputType: 'not converted: describe a structured result with the card\'s `output` JSON Schema',
   inputGuardrails: 'guardrails run code; agentc never executes user code',
   outputGuardrails: 'guardrails run code; agentc never executes user code',
   toolUseBehavior: 'the runtime decides when a turn ends; no equivalent',
@@ -136,6 +135,13 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
       model = stringLiteral(m, ctx);
       if (model === undefined) drop('model', 'not a model name string (a Model object or a value computed at run time)');
     }
+    let output: JsonSchema | undefined;
+    const outExpr = prop(a.options, 'outputType');
+    if (outExpr) {
+      const z = zodToJsonSchema(outExpr, ctx);
+      if (z.schema && z.schema.type === 'object') output = z.schema;
+      else drop('outputType', z.unsupported.length > 0 ? `unsupported zod construct(s): ${z.unsupported.join('; ')}` : 'not a zod object schema (agentc\'s `output` is an object schema)');
+    }
     const tools: string[] = [];
     const subAgents: string[] = [];
     const toolsExpr = follow(prop(a.options, 'tools'));
@@ -201,10 +207,10 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
     if (handoffCount > 0) drop('handoffs', 'a handoff passes the conversation on; agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)');
     for (const p of a.options?.getProperties() ?? []) {
       const pn = Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) || Node.isMethodDeclaration(p) ? p.getName() : p.getText().slice(0, 40);
-      if (['name', 'instructions', 'handoffDescription', 'model', 'tools', 'handoffs'].includes(pn)) continue;
+      if (['name', 'instructions', 'handoffDescription', 'model', 'tools', 'handoffs', 'outputType'].includes(pn)) continue;
       drop(pn, AGENT_DROPPED[pn] ?? 'an Agent option with no agentc equivalent');
     }
-    src.agents.push({ key, name, file: a.file, description, instructions, model, tools, subAgents });
+    src.agents.push({ key, name, file: a.file, description, instructions, model, tools, subAgents, ...(output ? { output } : {}) });
   }
   for (const [k, d] of pendingDescriptions) {
     const agent = src.agents.find((x) => x.key === k);
