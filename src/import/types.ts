@@ -36,6 +36,30 @@ export interface ImportedAgent {
   subAgents: string[];
   /** JSON Schema of a structured result, when the source declares one statically. */
   output?: JsonSchema;
+  /** The source's output-token limit (→ tuning.max_output_tokens). */
+  maxOutputTokens?: number;
+}
+
+/** A positive whole number, or undefined. */
+export function positiveInt(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
+}
+
+/**
+ * Reads the output-token limit `key` of a settings mapping; every other key of it
+ * is reported as dropped under `field`.
+ */
+export function takeMaxTokens(src: ImportSource, file: string, field: string, settings: unknown, key: string): number | undefined {
+  if (!isRecord(settings)) {
+    if (settings !== undefined) src.dropped.push({ file, field, reason: 'not a mapping' });
+    return undefined;
+  }
+  const max = positiveInt(settings[key]);
+  for (const k of Object.keys(settings).sort()) {
+    if (k === key && max !== undefined) continue;
+    src.dropped.push({ file, field: `${field}.${k}`, reason: k === key ? 'not a positive whole number' : 'a sampling setting with no agentc equivalent' });
+  }
+  return max;
 }
 
 export interface Dropped {

@@ -133,6 +133,7 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
     card.prompt_blocks = blocks;
     if (subAgents.length > 0) card.sub_agents = subAgents;
     if (a.output !== undefined) card.output = a.output;
+    if (a.maxOutputTokens !== undefined) card.tuning = { max_output_tokens: a.maxOutputTokens };
     // A cap above the number of sub-agents can never be reached (fan-out-cap).
     if (subAgents.length > 0 && subAgents.length < fanOutCap) card.dispatch = { fan_out_cap: subAgents.length };
     const header = `# yaml-language-server: $schema=../schemas/agent-card.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${oneLine(a.file)} (${oneLine(a.name)}).\n`;

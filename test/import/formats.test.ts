@@ -79,7 +79,7 @@ describe('adk', () => {
 
 describe('cagent', () => {
   it('a handoff cycle is imported as is and reported by check as sub-agent-cycle', async () => {
-    const { json, code } = await run('cagent', {
+    const { json, code, out } = await run('cagent', {
       'team.yaml': `version: "2"\nmodels:\n  fast:\n    provider: openai\n    model: gpt-4.1-mini\n    max_tokens: 2000\nagents:\n  root:\n    model: fast\n    description: ${DESC('triage')}\n    instruction: Hand off.\n    handoffs: [helper]\n  helper:\n    model: fast\n    description: ${DESC('helper')}\n    instruction: Help, then hand back.\n    handoffs: [root]\n    add_date: true\n    toolsets:\n      - type: script\n        shell:\n          list_files:\n            cmd: ls "$dir"\n            description: Lists a directory.\n            args:\n              dir: { type: string, description: The directory. }\n            required: [dir]\n`,
     });
     const errors = json.check.diagnostics.filter((d) => d.severity === 'error');
@@ -87,7 +87,9 @@ describe('cagent', () => {
     expect(errors.every((d) => d.rule === 'sub-agent-cycle')).toBe(true);
     expect(code).toBe(1);
     expect(json.counts).toMatchObject({ agents: 2, contracts: 1, placeholders: 0, models: 1 });
-    expect(droppedOf(json, 'team.yaml')).toEqual(['version', 'models.fast.max_tokens', 'agents.root.handoffs', 'agents.helper.toolsets[0].shell.list_files.cmd', 'agents.helper.handoffs', 'agents.helper.add_date']);
+    // models.fast.max_tokens is the output limit of the cards that use it.
+    expect(card(out, 'helper').tuning).toEqual({ max_output_tokens: 2000 });
+    expect(droppedOf(json, 'team.yaml')).toEqual(['version', 'agents.root.handoffs', 'agents.helper.toolsets[0].shell.list_files.cmd', 'agents.helper.handoffs', 'agents.helper.add_date']);
   });
 
   it('script tools become contracts with their args; models: references resolve', async () => {
@@ -140,6 +142,7 @@ describe('fast-agent', () => {
     expect(card(out, 'router').sub_agents).toEqual(['search', 'writer']);
     expect(card(out, 'search').tools).toEqual(['web_search']);
     expect(droppedOf(json, 'cards/router.yaml')).toEqual(['type']);
+    expect(card(out, 'writer').tuning).toEqual({ max_output_tokens: 500 });
     expect(droppedOf(json, 'cards/search.md')).toEqual(['use_history', 'instruction']);
     expect(json.files.find((f) => f.file === 'cards/search.md')!.dropped[1]!.reason).toContain('{{currentDate}}');
     expect(read(out, 'blocks/search/search-instructions.md')).toContain('Search on \\{{currentDate}}.');
@@ -189,7 +192,7 @@ const agent = new Agent({
   handoffDescription: 'Books trips: flights, hotels and trains for the signed-in traveller.',
   model: 'gpt-4.1-mini',
   tools: [bookTrip, broken, webSearchTool()],
-  modelSettings: { temperature: 0 },
+  modelSettings: { temperature: 0, maxTokens: 900 },
   outputType: z.object({ booking_id: z.string(), total: z.number().describe('In EUR') }),
 });
 
@@ -246,7 +249,8 @@ export const triage = Agent.create({
     expect(by('tool broken.parameters')).toContain('z.union');
     expect(by('dynamic.instructions')).toContain('function');
     expect(by('remote.instructions')).toContain('remoteInstructions');
-    expect(by('Trip Agent.modelSettings')).toContain('tuning');
+    expect(by('Trip Agent.modelSettings.temperature')).toContain('sampling setting');
+    expect(card(out, 'trip_agent').tuning).toEqual({ max_output_tokens: 900 });
     expect(by('Trip Agent.tools[2]')).toContain('webSearchTool');
     expect(by('Triage.handoffs[1]')).toContain('handoff() options');
     expect(by('tool book_trip.execute')).toContain('ToolHandlers');

@@ -10,11 +10,10 @@
  */
 import { dirname, join } from 'node:path';
 import { collectFiles, parseYaml, readText, shownPath, type InputFile } from '../read.js';
-import { emptySource, isRecord, stringField, uniqueKey, type ImportSource } from '../types.js';
+import { emptySource, isRecord, stringField, takeMaxTokens, uniqueKey, type ImportSource } from '../types.js';
 
 const KEPT = new Set(['name', 'description', 'model', 'instruction', 'tools', 'sub_agents', 'agent_class']);
 const DROPPED: Record<string, string> = {
-  generate_content_config: 'sampling parameters: set tuning in the card (not converted automatically)',
   input_schema: 'not converted: declare the handoff fields as the card\'s `input`',
   output_schema: 'not converted: declare the result as the card\'s `output`',
   output_key: 'ADK session state has no agentc equivalent',
@@ -108,8 +107,9 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
     let model: string | undefined;
     if (typeof d.model === 'string') model = d.model;
     else if (d.model !== undefined) src.dropped.push({ file: file.shown, field: 'model', reason: 'not a model name' });
+    const maxOutputTokens = takeMaxTokens(src, file.shown, 'generate_content_config', d.generate_content_config, 'max_output_tokens');
     for (const k of Object.keys(d).sort()) {
-      if (KEPT.has(k)) continue;
+      if (KEPT.has(k) || k === 'generate_content_config') continue;
       src.dropped.push({ file: file.shown, field: k, reason: DROPPED[k] ?? (k.endsWith('_callbacks') ? 'callbacks run Python code; agentc never executes user code' : 'an ADK setting with no agentc equivalent') });
     }
     src.agents.push({
@@ -121,6 +121,7 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
       model,
       tools,
       subAgents,
+      ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     });
     keyByPath.set(file.abs, key);
     return key;

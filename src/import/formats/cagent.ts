@@ -6,7 +6,7 @@
  * report); every other key is reported.
  */
 import { collectFiles, parseYaml, readText } from '../read.js';
-import { emptySource, isRecord, stringField, uniqueKey, type ImportSource } from '../types.js';
+import { emptySource, isRecord, positiveInt, stringField, uniqueKey, type ImportSource } from '../types.js';
 
 const AGENT_KEYS = new Set(['model', 'description', 'instruction', 'toolsets', 'sub_agents', 'handoffs']);
 const AGENT_DROPPED: Record<string, string> = {
@@ -42,8 +42,8 @@ export function importCagent(cwd: string, paths: readonly string[]): ImportSourc
     for (const [mname, m] of Object.entries(models)) {
       if (!isRecord(m)) continue;
       for (const k of Object.keys(m).sort()) {
-        if (k === 'provider' || k === 'model') continue;
-        src.dropped.push({ file: file.shown, field: `models.${mname}.${k}`, reason: k === 'max_tokens' ? 'not converted: set tuning.max_output_tokens in the cards' : 'a model parameter with no agentc equivalent in the registry' });
+        if (k === 'provider' || k === 'model' || (k === 'max_tokens' && positiveInt(m.max_tokens) !== undefined)) continue;
+        src.dropped.push({ file: file.shown, field: `models.${mname}.${k}`, reason: 'a model parameter with no agentc equivalent in the registry' });
       }
     }
     // Keys of this file's agents, so that references resolve within the file.
@@ -80,6 +80,7 @@ export function importCagent(cwd: string, paths: readonly string[]): ImportSourc
         model = model.split(',')[0]!.trim();
       }
       const m = model !== undefined ? models[model] : undefined;
+      const maxOutputTokens = isRecord(m) ? positiveInt(m.max_tokens) : undefined;
       if (isRecord(m) && typeof m.model === 'string') model = typeof m.provider === 'string' ? `${m.provider}/${m.model}` : m.model;
       for (const k of Object.keys(a).sort()) {
         if (AGENT_KEYS.has(k)) continue;
@@ -94,6 +95,7 @@ export function importCagent(cwd: string, paths: readonly string[]): ImportSourc
         model,
         tools,
         subAgents,
+        ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
       });
     }
   }

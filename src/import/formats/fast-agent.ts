@@ -9,14 +9,13 @@
  * and reported.
  */
 import { collectFiles, parseYaml, readText, splitFrontMatter } from '../read.js';
-import { emptySource, isRecord, stringField, uniqueKey, type ImportSource } from '../types.js';
+import { emptySource, isRecord, stringField, takeMaxTokens, uniqueKey, type ImportSource } from '../types.js';
 
 const KEPT = new Set(['type', 'name', 'description', 'instruction', 'model', 'servers', 'tools', 'agents', 'sequence', 'fan_out', 'fan_in', 'generator', 'evaluator']);
 const DROPPED: Record<string, string> = {
   default: 'which agent fast-agent starts with: in agentc, the orchestrator is the card with sub_agents',
   use_history: 'conversation history handling is a runtime setting',
   human_input: 'agentc sub-agents cannot ask the user directly',
-  request_params: 'sampling parameters: set tuning in the card (not converted automatically)',
   skills: 'fast-agent skills have no agentc equivalent',
   messages: 'seeded conversation history has no agentc equivalent',
   resources: 'MCP resources have no agentc equivalent',
@@ -80,8 +79,9 @@ export function importFastAgent(cwd: string, paths: readonly string[]): ImportSo
       if (Array.isArray(only) && only.length > 0) for (const t of only) addTool(String(t), `tool ${String(t)} of MCP server ${s}`);
       else addTool(`mcp_${s}`, `every tool of the MCP server "${s}"`);
     }
+    const maxOutputTokens = takeMaxTokens(src, file.shown, 'request_params', d.request_params, 'maxTokens');
     for (const k of Object.keys(d).sort()) {
-      if (KEPT.has(k)) continue;
+      if (KEPT.has(k) || k === 'request_params') continue;
       src.dropped.push({ file: file.shown, field: k, reason: DROPPED[k] ?? 'a fast-agent setting with no agentc equivalent' });
     }
     for (const v of new Set((instruction ?? '').match(/\{\{[^{}]*\}\}/g) ?? [])) {
@@ -97,6 +97,7 @@ export function importFastAgent(cwd: string, paths: readonly string[]): ImportSo
       model: stringField(src, file.shown, 'model', d.model),
       tools,
       subAgents: [],
+      ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     });
     pending.push({ key, refs });
   }

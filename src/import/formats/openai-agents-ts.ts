@@ -10,13 +10,12 @@
  */
 import type { Expression, Node as TsNode, ObjectLiteralExpression, Project, SourceFile } from 'ts-morph';
 import { collectFiles } from '../read.js';
-import { emptySource, type ImportSource, type JsonSchema } from '../types.js';
+import { emptySource, takeMaxTokens, type ImportSource, type JsonSchema } from '../types.js';
 import { literalValue, stringLiteral, zodToJsonSchema, type ZodContext } from './zod.js';
 
 type TsMorph = typeof import('ts-morph');
 
 const AGENT_DROPPED: Record<string, string> = {
-  modelSettings: 'sampling settings: set tuning in the card (not converted automatically)',
   inputGuardrails: 'guardrails run code; agentc never executes user code',
   outputGuardrails: 'guardrails run code; agentc never executes user code',
   toolUseBehavior: 'the runtime decides when a turn ends; no equivalent',
@@ -135,6 +134,13 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
       model = stringLiteral(m, ctx);
       if (model === undefined) drop('model', 'not a model name string (a Model object or a value computed at run time)');
     }
+    let maxOutputTokens: number | undefined;
+    const ms = follow(prop(a.options, 'modelSettings'));
+    if (ms) {
+      const v = Node.isObjectLiteralExpression(ms) ? jsonValue(ms, tm, ctx) : undefined;
+      if (v === undefined) drop('modelSettings', 'not an object of literals that can be read statically');
+      else maxOutputTokens = takeMaxTokens(src, a.file, at('modelSettings'), v, 'maxTokens');
+    }
     let output: JsonSchema | undefined;
     const outExpr = prop(a.options, 'outputType');
     if (outExpr) {
@@ -207,10 +213,10 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
     if (handoffCount > 0) drop('handoffs', 'a handoff passes the conversation on; agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)');
     for (const p of a.options?.getProperties() ?? []) {
       const pn = Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) || Node.isMethodDeclaration(p) ? p.getName() : p.getText().slice(0, 40);
-      if (['name', 'instructions', 'handoffDescription', 'model', 'tools', 'handoffs', 'outputType'].includes(pn)) continue;
+      if (['name', 'instructions', 'handoffDescription', 'model', 'tools', 'handoffs', 'outputType', 'modelSettings'].includes(pn)) continue;
       drop(pn, AGENT_DROPPED[pn] ?? 'an Agent option with no agentc equivalent');
     }
-    src.agents.push({ key, name, file: a.file, description, instructions, model, tools, subAgents, ...(output ? { output } : {}) });
+    src.agents.push({ key, name, file: a.file, description, instructions, model, tools, subAgents, ...(output ? { output } : {}), ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) });
   }
   for (const [k, d] of pendingDescriptions) {
     const agent = src.agents.find((x) => x.key === k);
