@@ -38,7 +38,8 @@ export function collectFiles(cwd: string, paths: readonly string[], accept: (nam
       return;
     }
     for (const name of names) {
-      if (name === 'node_modules' || name.startsWith('.') && name !== '.claude' && name !== 'agents') continue;
+      // Hidden directories (.git, .venv…) and node_modules hold no agents; Claude Code's live in .claude/.
+      if (name === 'node_modules' || (name.startsWith('.') && name !== '.claude')) continue;
       const abs = join(dir, name);
       const st = statOrUndefined(abs);
       if (st?.isDirectory()) {
