@@ -41,5 +41,5 @@ export function useColor(io: CliIO): boolean {
   return io.isTTY && !('NO_COLOR' in io.env && io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') && io.env.TERM !== 'dumb';
 }
 
-/** Exit codes of SPEC §3.2. */
+/** Exit codes of docs/cli.md#exit-codes. */
 export const EXIT = { ok: 0, findings: 1, failure: 2 } as const;

@@ -17,7 +17,7 @@ export interface RelatedInformation {
   message: string;
 }
 
-/** The public diagnostic shape (SPEC §3). `file` is workspace-relative with `/` separators. */
+/** The public diagnostic shape (docs/cli.md#diagnostics). `file` is workspace-relative with `/` separators. */
 export interface Diagnostic {
   code: string;
   rule: RuleId;
@@ -90,7 +90,7 @@ export class DiagnosticBag {
   }
 }
 
-/** Sort order of SPEC §3: file, line, column, code (diagnostics without a file first). */
+/** Sort order of docs/cli.md#diagnostics: file, line, column, code (diagnostics without a file first). */
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   const fa = a.file ?? '';
   const fb = b.file ?? '';

@@ -24,7 +24,7 @@ export function cohortName(key: string): string {
   return key === '' ? 'default' : key;
 }
 
-/** The generated prompt file of a cohort (SPEC §4), used as the diff's file name. */
+/** The generated prompt file of a cohort (docs/cli.md#agentc-build), used as the diff's file name. */
 export function promptFile(agent: string, key: string): string {
   return key === '' ? `prompts/${agent}.md` : `prompts/${agent}@${key}.md`;
 }

@@ -1,5 +1,5 @@
 /**
- * Parses blocks/**\/<id>.md (SPEC §1.2). Grammar:
+ * Parses blocks/**\/<id>.md (docs/formats/prompt-block.md). Grammar:
  *
  *   block       = "---" NL front-matter NL "---" [NL body]
  *   front-matter = YAML mapping (category, owner, …)

@@ -1,10 +1,10 @@
-/** Parses cards/<id>.yaml into a normalized Card (SPEC §1.1). */
+/** Parses cards/<id>.yaml into a normalized Card (docs/formats/agent-card.md). */
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { Card, CardData, JsonSchema } from './types.js';
 import { parseMappingFile } from './mapping-file.js';
 
-/** The handoff a sub-agent takes when its card declares no `input` (SPEC §1.1). */
+/** The handoff a sub-agent takes when its card declares no `input` (docs/formats/agent-card.md). */
 export const DEFAULT_INPUT: Record<string, JsonSchema> = {
   query: { type: 'string', description: "The user's request, in their own words." },
   prior_context: { type: 'string', description: 'Summary of earlier turns that this request depends on.' },

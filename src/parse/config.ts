@@ -1,5 +1,5 @@
 /**
- * Validates the loaded config value and applies defaults (SPEC §1.4). Ranges in
+ * Validates the loaded config value and applies defaults (docs/formats/config.md). Ranges in
  * agentc.config.ts are found by a light scan of the source text (the config is
  * code, so there is no YAML tree): the key path is followed through the object
  * literal, which is exact for the usual `defineConfig({ … })` shape.

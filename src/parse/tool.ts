@@ -1,4 +1,4 @@
-/** Parses schemas/tools/<name>.{yaml,json} into a Tool (SPEC §1.3). JSON is parsed as YAML 1.2 (a superset) to keep positions. */
+/** Parses schemas/tools/<name>.{yaml,json} into a Tool (docs/formats/tool-contract.md). JSON is parsed as YAML 1.2 (a superset) to keep positions. */
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { JsonSchema, Tool } from './types.js';

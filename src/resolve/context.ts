@@ -1,5 +1,5 @@
 /**
- * The compile-time context a block template is rendered against (SPEC §1.2),
+ * The compile-time context a block template is rendered against (docs/formats/prompt-block.md),
  * written down as data. The check phase resolves every template read against
  * this shape; the resolve phase renders with a value built by `buildRenderContext`,
  * which produces exactly this shape (every key present, so strict-mode lookups of

@@ -1,5 +1,5 @@
 /**
- * `createRuntime`: executes turns against a bundle (SPEC §5).
+ * `createRuntime`: executes turns against a bundle (docs/runtime.md).
  *
  * Invariants: a turn resolves with the root's answer, or rejects with a
  * TurnError (the root itself could not answer), a ScriptExhaustedError (the

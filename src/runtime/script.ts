@@ -1,5 +1,5 @@
 /**
- * Validates the data of a run script (SPEC §6.1) — YAML parsing is the CLI's —
+ * Validates the data of a run script (docs/run-script.md) — YAML parsing is the CLI's —
  * and derives the turn context from it.
  *
  * Invariants: `parseScript` never throws; every problem names its data path

@@ -1,5 +1,5 @@
 /**
- * The scripted LLM client and tool handlers (SPEC §6.1): replays a turn exactly.
+ * The scripted LLM client and tool handlers (docs/run-script.md): replays a turn exactly.
  *
  * Invariants: each agent's replies are consumed strictly in order, one per
  * model call — including the fallback retry and the intent-count retry, which

@@ -1,5 +1,5 @@
 /**
- * Invokes one sub-agent for one validated `ask_*` call (SPEC §5 step 4).
+ * Invokes one sub-agent for one validated `ask_*` call (docs/runtime.md step 4).
  *
  * Invariants: the sub-agent reads only its own earlier turns (session key
  * episode + its id) plus one new user message holding exactly its declared

@@ -11,7 +11,7 @@ import type { AnthropicTool, Bundle, BundleModel, NeutralTool, OpenAITool } from
 
 export type { AnthropicTool, Bundle, BundleModel, NeutralTool, OpenAITool };
 
-/** What can go wrong with one tool call or one sub-agent (SPEC §5 step 5). */
+/** What can go wrong with one tool call or one sub-agent (docs/runtime.md step 5). */
 export type FailureKind =
   | 'timeout'
   | 'error'
@@ -99,6 +99,8 @@ export interface ErrorInfo {
   kind: 'model' | 'tool' | 'session' | 'hook';
   /** The tool, when kind is 'tool'. */
   tool?: string;
+  /** The model key (in `bundle.models`), when kind is 'model' and it is known. */
+  model?: string;
 }
 
 export interface ToolContext {
@@ -143,7 +145,7 @@ export interface TextEvent {
   text: string;
 }
 
-/** A principal mismatch (SPEC §5.5): alert-worthy, carries no payload. */
+/** A principal mismatch (docs/runtime.md#envelopes-and-principals): alert-worthy, carries no payload. */
 export interface SecurityEvent {
   type: 'security';
   kind: 'principal_mismatch';
@@ -206,6 +208,8 @@ export interface TurnStartEvent {
   agent: string;
   trace_id: string;
   span_id: string;
+  /** The caller's span, from `TurnRequest.traceparent` (telemetry makes it the turn span's parent). */
+  parent_span_id?: string;
 }
 
 /** Text the user sees, as it arrives. `agent` is whose words these are (a sub-agent's in relay mode). */

@@ -31,7 +31,7 @@ describe('--help', () => {
     for (const c of COMMANDS) expect(r.stdout).toMatch(new RegExp(`\\n  ${c}\\b`));
   });
 
-  // SPEC §6 "Every command: … --help with an example": the top-level help has none (src/cli/main.ts adds examples per command only).
+  // docs/cli.md "Every command: … --help with an example": the top-level help has none (src/cli/main.ts adds examples per command only).
   it('agentc --help includes an example too', async () => {
     expect((await runCli(['--help'])).stdout).toContain('Example:');
   });

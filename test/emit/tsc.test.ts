@@ -1,5 +1,5 @@
 /**
- * The generated TypeScript must pass `tsc --strict --noEmit` (SPEC §4), be
+ * The generated TypeScript must pass `tsc --strict --noEmit` (docs/cli.md#agentc-build), be
  * usable with the provider SDKs' tool types, and reject a service that misses a
  * tool or implements one with the wrong argument types.
  *

@@ -47,7 +47,7 @@ describe('text', () => {
 });
 
 describe('json', () => {
-  it('has the SPEC shape, keys in order, valid when there are only warnings', () => {
+  it('has the documented shape, keys in order, valid when there are only warnings', () => {
     const d: Diagnostic = {
       related: [{ message: 'declared here', file: 'b.yaml' }],
       hint: 'h',

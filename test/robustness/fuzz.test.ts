@@ -3,7 +3,7 @@
  * the example workspace's cards, blocks and two tool contracts (line deletes/duplicates/swaps,
  * YAML and Handlebars punctuation, tabs, NUL, random unicode, truncation,
  * a value replaced by one of another type) never make compile() throw, every
- * diagnostic has the SPEC §3 shape and points inside its file, and compiling
+ * diagnostic has the docs/cli.md#diagnostics shape and points inside its file, and compiling
  * twice gives the same diagnostics.
  *
  * Seeded and time-boxed (~20 s); a failure prints the seed and the shrunk

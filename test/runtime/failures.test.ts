@@ -1,5 +1,5 @@
 /**
- * SPEC §5 step 5: every failure is a typed tool result in plain words; siblings
+ * docs/runtime.md step 5: every failure is a typed tool result in plain words; siblings
  * keep running; envelopes are checked; the root's own failures reject the turn.
  */
 import { describe, expect, test } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * One turn, step by step (SPEC §5 steps 1–6), on the fixture bundle with the
+ * One turn, step by step (docs/runtime.md steps 1–6), on the fixture bundle with the
  * scripted model. Timing and failure behaviour have their own files.
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * `agentc build [--check] [--out DIR]`: check, then emit generated/ (SPEC §4).
+ * `agentc build [--check] [--out DIR]`: check, then emit generated/ (docs/cli.md#agentc-build).
  *
  * - Any error: the report is printed, nothing is written, exit 1.
  * - `--check`: nothing is written; exit 1 naming every stale, missing or extra file.

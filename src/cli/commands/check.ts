@@ -1,5 +1,5 @@
 /**
- * `agentc check [FILES…]`: every check, one report, an exit code (SPEC §3.2).
+ * `agentc check [FILES…]`: every check, one report, an exit code (docs/cli.md#agentc-check).
  * With FILES (for lint-staged and pre-commit hooks) the whole workspace is still
  * resolved and checked, but only diagnostics located in those files are reported
  * and counted; a file outside the workspace is ignored with a note on stderr.

@@ -1,5 +1,5 @@
 /**
- * `agentc rules`: the rule catalog, grouped as in SPEC §3.1 — code, rule id,
+ * `agentc rules`: the rule catalog, grouped as in docs/rules/README.md — code, rule id,
  * default severity, the invariant each rule enforces, and every message and
  * hint template it can produce (`{key}` is filled from the diagnostic's data).
  */
@@ -17,7 +17,7 @@ export interface RulesOptions {
   root?: string;
 }
 
-/** Headings of the catalog's groups, in SPEC order. */
+/** Headings of the catalog's groups, in the order of docs/rules/README.md. */
 const GROUP_TITLES: Record<string, string> = {
   parsing: 'Parsing and shape',
   references: 'References',

@@ -14,7 +14,7 @@ export interface RenderOptions {
    * Absolute directory the user ran agentc from. With `root`, the pretty, text,
    * github and sarif reports print paths relative to it (clickable in a terminal,
    * repository-relative in CI). The json report always keeps workspace-relative
-   * paths (SPEC §3).
+   * paths (docs/cli.md#diagnostics).
    */
   cwd?: string;
   /** Absolute workspace root the diagnostics' `file` paths are relative to. */
@@ -32,7 +32,7 @@ export function displayPath(file: string, opts: Pick<RenderOptions, 'cwd' | 'roo
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
-/** Reports are always in SPEC order, whatever order the caller passes. */
+/** Reports are always in docs/cli.md#diagnostics order, whatever order the caller passes. */
 export function sorted(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(compareDiagnostics);
 }

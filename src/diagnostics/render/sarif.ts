@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../catalog.js';
+import { ruleDocUrl } from '../docs-url.js';
 import type { Diagnostic, Range } from '../diagnostic.js';
 import { displayPath, sorted, type RenderOptions } from './common.js';
 
@@ -44,6 +45,9 @@ export interface SarifRule {
   id: string;
   name?: string;
   shortDescription: { text: string };
+  fullDescription: { text: string };
+  /** The rule's page, docs/rules/<rule-id>.md. */
+  helpUri: string;
   /** Every message template of the rule, by message id; `{key}` is filled from the diagnostic's data. */
   messageStrings: Record<string, { text: string }>;
   /** Every hint template of the rule, one per line. */
@@ -78,6 +82,8 @@ export function sarifRules(): SarifRule[] {
       // SARIF1001: a name that only differs from the id in case must be omitted.
       ...(name.toLowerCase() === id.toLowerCase() ? {} : { name }),
       shortDescription: { text: entry.summary },
+      fullDescription: { text: `${entry.code} ${id}: ${entry.summary}` },
+      helpUri: ruleDocUrl(id),
       messageStrings: messageStrings(id),
       ...help(id),
       defaultConfiguration: { level: entry.severity },
