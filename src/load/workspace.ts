@@ -11,7 +11,7 @@
  * and is left out; only an unreadable root, or one with none of the workspace's
  * entries (config, cards/, blocks/, schemas/), is fatal.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { DiagnosticBag } from '../diagnostics/diagnostic.js';
@@ -21,6 +21,17 @@ import { decodeText, SourceFile } from './source.js';
 export const MAX_FILE_BYTES = 1024 * 1024;
 
 export const CONFIG_NAMES = ['agentc.config.ts', 'agentc.config.mts', 'agentc.config.js', 'agentc.config.mjs'];
+
+/** The config file's name in `root`, if it has one (synchronous: called before anything else is read). */
+export function findConfigPath(root: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return undefined;
+  }
+  return CONFIG_NAMES.find((n) => names.includes(n));
+}
 
 export interface Workspace {
   root: string;

@@ -1,0 +1,96 @@
+/**
+ * Runs in a worker thread (see ./config.ts): evaluates agentc.config.ts with
+ * jiti and posts back a structured-clone-safe snapshot of its default export.
+ *
+ * Invariants: this thread is the only place user config code runs; every
+ * getter is read here; functions, symbols and class instances are replaced by
+ * markers (see ./config-value.ts) so the value always crosses the thread
+ * boundary; anything the config does that agentc must hear about — a throw
+ * (of anything, `null` included), a rejection, `process.exit`, a write to
+ * stdout — is posted as a message, never printed raw. Writes to stdout go to
+ * stderr, so a report on stdout stays clean.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { toTransferable, type ConfigWorkerMessage, type ConfigWorkerInput, type SerializedError } from './config-value.js';
+
+const input = workerData as ConfigWorkerInput;
+const port = parentPort!;
+let loaded = false;
+const post = (m: ConfigWorkerMessage): void => port.postMessage(m);
+
+/** Where the config called us from: the stack of a fresh Error, taken in the caller's frame. */
+const callerStack = (): string => new Error().stack ?? '';
+
+const stderrWrite = process.stderr.write.bind(process.stderr);
+process.stdout.write = ((chunk: unknown, ...rest: unknown[]): boolean => {
+  post({ type: 'stdout', afterLoad: loaded, stack: callerStack() });
+  return (stderrWrite as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
+}) as typeof process.stdout.write;
+
+const realExit = process.exit.bind(process);
+process.exit = ((code?: number | string | null) => {
+  post({ type: 'exit', afterLoad: loaded, code: code === undefined || code === null ? 0 : Number(code), stack: callerStack() });
+  return realExit(typeof code === 'number' ? code : 0);
+}) as typeof process.exit;
+
+process.on('uncaughtException', (e) => post({ type: 'error', afterLoad: loaded, via: 'uncaught', error: serializeError(e) }));
+process.on('unhandledRejection', (e) => post({ type: 'error', afterLoad: loaded, via: 'rejection', error: serializeError(e) }));
+
+async function run(): Promise<void> {
+  try {
+    const { createJiti } = await import('jiti');
+    const jiti = createJiti(input.abs, {
+      // Both package names resolve to this package, installed in the workspace or not.
+      alias: { agentc: input.selfEntry, '@agentc/cli': input.selfEntry },
+      moduleCache: false,
+      interopDefault: true,
+    });
+    const mod = (await jiti.import(input.abs)) as Record<string, unknown> | undefined;
+    const hasDefault = mod !== null && typeof mod === 'object' && 'default' in mod;
+    // Read everything now, while errors can still be placed in the config: a getter or a proxy may throw.
+    const value = toTransferable(hasDefault ? mod.default : mod);
+    post({ type: 'value', hasDefault, value });
+    loaded = true;
+  } catch (e) {
+    post({ type: 'error', afterLoad: false, via: 'load', error: serializeError(e) });
+  }
+}
+
+/** Plain data about a thrown value (an Error's fields; anything else described in words). */
+function serializeError(e: unknown): SerializedError {
+  if (e !== null && typeof e === 'object') {
+    const err = e as { message?: unknown; stack?: unknown; loc?: { line?: unknown; column?: unknown }; code?: unknown };
+    let message: string;
+    try {
+      message = typeof err.message === 'string' ? err.message : `it threw a value that is not an Error (${describeThrown(e)})`;
+    } catch {
+      message = 'it threw an object whose message cannot be read';
+    }
+    const safe = <T>(f: () => T): T | undefined => {
+      try {
+        return f();
+      } catch {
+        return undefined;
+      }
+    };
+    const stack = safe(() => (typeof err.stack === 'string' ? err.stack : undefined));
+    const loc = safe(() => (err.loc && typeof err.loc.line === 'number' && typeof err.loc.column === 'number' ? { line: err.loc.line, column: err.loc.column } : undefined));
+    const code = safe(() => (typeof err.code === 'string' ? err.code : undefined));
+    return { message, ...(stack ? { stack } : {}), ...(loc ? { loc } : {}), ...(code ? { code } : {}) };
+  }
+  return { message: `it threw ${describeThrown(e)}, not an Error` };
+}
+
+function describeThrown(e: unknown): string {
+  if (e === null) return 'null';
+  if (e === undefined) return 'undefined';
+  if (typeof e === 'string') return JSON.stringify(e.length > 200 ? `${e.slice(0, 200)}…` : e);
+  if (typeof e === 'object') return 'an object';
+  try {
+    return String(e);
+  } catch {
+    return typeof e;
+  }
+}
+
+void run();
