@@ -40,6 +40,8 @@ export interface Workspace {
   tools: SourceFile[];
   /** Workspace-relative path of the config file, if there is one. */
   configPath: string | undefined;
+  /** Block sub-folders that could not be read (each already a diagnostic): any block id may be in them. */
+  unreadDirs: string[];
 }
 
 export interface LoadResult {
@@ -56,26 +58,39 @@ export interface LoadResult {
  */
 export type FileCache = Map<string, { size: number; mtimeMs: number; file: SourceFile }>;
 
-export async function loadWorkspace(root: string, cache?: FileCache): Promise<LoadResult> {
+export async function loadWorkspace(root: string, cache?: FileCache, readDir: ReadDir = nodeReadDir): Promise<LoadResult> {
   const diagnostics = new DiagnosticBag();
-  const workspace: Workspace = { root, cards: [], blocks: [], tools: [], configPath: undefined };
+  const workspace: Workspace = { root, cards: [], blocks: [], tools: [], configPath: undefined, unreadDirs: [] };
   try {
     const s = await stat(root);
     if (!s.isDirectory()) return { workspace, diagnostics, fatal: `${root} is not a directory` };
   } catch {
     return { workspace, diagnostics, fatal: `cannot read workspace directory ${root}` };
   }
-  const [cardPaths, blockPaths, toolPaths, rootEntries] = await Promise.all([
-    listFiles(root, 'cards', false, /\.ya?ml$/),
-    listFiles(root, 'blocks', true, /\.md$/),
-    listFiles(root, join('schemas', 'tools'), false, /\.(ya?ml|json)$/),
-    readdir(root).catch(() => [] as string[]),
-  ]);
+  let rootEntries: string[];
+  try {
+    rootEntries = await readdir(root);
+  } catch (e) {
+    return { workspace, diagnostics, fatal: `cannot read workspace directory ${root} (${(e as NodeJS.ErrnoException).code ?? 'I/O error'})` };
+  }
   workspace.configPath = CONFIG_NAMES.find((n) => rootEntries.includes(n));
   if (!workspace.configPath && !['cards', 'blocks', 'schemas'].some((d) => rootEntries.includes(d))) {
     // Checking the wrong directory must not read as "No problems found".
     return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };
   }
+  const [cards, blocks, tools] = await Promise.all([
+    listFiles(root, 'cards', false, /\.ya?ml$/, readDir),
+    listFiles(root, 'blocks', true, /\.md$/, readDir),
+    listFiles(root, join('schemas', 'tools'), false, /\.(ya?ml|json)$/, readDir),
+  ]);
+  const unreadable = [cards, blocks, tools].find((l) => l.unreadable !== undefined)?.unreadable;
+  if (unreadable) return { workspace, diagnostics, fatal: unreadable };
+  for (const sub of blocks.unreadableSubdirs) {
+    // Its blocks are unknown: references to them are not reported as unknown (see Workspace.unreadDirs).
+    diagnostics.add({ rule: 'frontmatter', file: sub.path, data: { detail: `Cannot read the folder ${sub.path}/ (${sub.code}): the blocks in it are not checked.` }, hint: 'Make the folder readable, or remove it.' });
+  }
+  workspace.unreadDirs = blocks.unreadableSubdirs.map((d) => d.path);
+  const [cardPaths, blockPaths, toolPaths] = [cards.paths, blocks.paths, tools.paths];
   const read = async (paths: string[], kind: 'yaml' | 'block'): Promise<SourceFile[]> => {
     const files = await Promise.all(paths.map((p) => (cache ? readCached(root, p, kind, diagnostics, cache) : readSource(root, p, kind, diagnostics))));
     return files.filter((f): f is SourceFile => f !== undefined);
@@ -107,23 +122,58 @@ async function readCached(root: string, path: string, kind: 'yaml' | 'block', ba
   return file;
 }
 
-async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp): Promise<string[]> {
-  let entries: { name: string; isFile(): boolean; isSymbolicLink(): boolean; parentPath?: string; path?: string }[];
-  try {
-    entries = (await readdir(join(root, dir), { withFileTypes: true, recursive })) as typeof entries;
-  } catch {
-    return [];
+interface Listing {
+  /** Workspace-relative, `/`-separated, sorted. */
+  paths: string[];
+  /** Set when `dir` itself exists but cannot be read (fatal: its files would silently count as none). */
+  unreadable: string | undefined;
+  /** Sub-folders that cannot be read, with the error code (each a diagnostic). */
+  unreadableSubdirs: { path: string; code: string }[];
+}
+
+/** The reader listFiles uses (a seam for tests that cannot make a folder unreadable, e.g. as root). */
+export type ReadDir = (abs: string) => Promise<DirEntry[]>;
+type DirEntry = { name: string; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean };
+const nodeReadDir: ReadDir = (abs) => readdir(abs, { withFileTypes: true });
+
+/**
+ * Files below `root/dir` whose names match, walked one folder at a time (an
+ * explicit stack, no recursion). A missing `dir` is empty; any other error is
+ * reported, never read as "empty".
+ */
+async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp, readDir: ReadDir = nodeReadDir): Promise<Listing> {
+  const listing: Listing = { paths: [], unreadable: undefined, unreadableSubdirs: [] };
+  const pending = [join(root, dir)];
+  while (pending.length > 0) {
+    const abs = pending.pop()!;
+    let entries: DirEntry[];
+    try {
+      entries = await readDir(abs);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'I/O error';
+      const rel = toPosix(relative(root, abs));
+      if (abs === join(root, dir)) {
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') listing.unreadable = `cannot read ${rel}/ (${code}): its files would be missed`;
+      } else listing.unreadableSubdirs.push({ path: rel, code });
+      continue;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const child = join(abs, e.name);
+      // Symlinked directories are not followed, so a link loop cannot make the walk endless.
+      if (e.isDirectory()) {
+        if (recursive) pending.push(child);
+        continue;
+      }
+      if (!pattern.test(e.name)) continue;
+      // A symlink to a file is read like the file (a shared block, say); a dangling or looping link is skipped.
+      if (!e.isFile() && !(e.isSymbolicLink() && (await stat(child).catch(() => undefined))?.isFile())) continue;
+      listing.paths.push(toPosix(relative(root, child)));
+    }
   }
-  const out: string[] = [];
-  for (const e of entries) {
-    if (!pattern.test(e.name) || e.name.startsWith('.')) continue;
-    const abs = join(e.parentPath ?? e.path ?? join(root, dir), e.name);
-    // A symlink to a file is read like the file (a shared block, say); symlinked directories are not
-    // followed (readdir does not), so a link loop cannot make the walk endless; a dangling or looping link is skipped.
-    if (!e.isFile() && !(e.isSymbolicLink() && (await stat(abs).catch(() => undefined))?.isFile())) continue;
-    out.push(toPosix(relative(root, abs)));
-  }
-  return out.sort();
+  listing.paths.sort();
+  listing.unreadableSubdirs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return listing;
 }
 
 async function readSource(root: string, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag): Promise<SourceFile | undefined> {
