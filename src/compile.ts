@@ -68,7 +68,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   await yieldToEventLoop();
   const program = resolveProgram(root, parsed, files);
   await yieldToEventLoop();
-  bag.push(...runChecks(program));
+  bag.pushAll(runChecks(program));
 
   const diagnostics = sortDiagnostics(dedupeDiagnostics(applyRuleSettings(bag.items, parsed.config.data.rules)));
   const hasError = diagnostics.some((d) => d.severity === 'error');

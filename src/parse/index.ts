@@ -52,13 +52,13 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     if (!cache) return parse(f, bag);
     const hit = cache.get(f.path);
     if (hit && hit.text === f.text) {
-      bag.push(...hit.diagnostics);
+      bag.pushAll(hit.diagnostics);
       return hit.result as T | undefined;
     }
     const own = new DiagnosticBag();
     const result = parse(f, own);
     cache.set(f.path, { text: f.text, result, diagnostics: own.items });
-    bag.push(...own.items);
+    bag.pushAll(own.items);
     return result;
   };
   if (cache) {

@@ -10,7 +10,7 @@
  */
 import { countBySeverity, type Diagnostic } from '../diagnostic.js';
 import { sanitize } from './ansi.js';
-import { displayPath, location, sorted, summaryLine, type RenderOptions } from './common.js';
+import { displayPath, location, MAX_PRINTED, omittedLine, printable, sorted, summaryLine, type RenderOptions } from './common.js';
 
 /** Annotations GitHub displays per type and step. */
 export const GITHUB_ANNOTATION_LIMIT = 10;
@@ -28,12 +28,14 @@ export function escapeProperty(s: string): string {
 }
 
 export function renderGithub(diagnostics: readonly Diagnostic[], opts: Pick<RenderOptions, 'cwd' | 'root'>): string {
-  const lines = sorted(diagnostics).map((d) => githubCommand(d, opts));
+  const { shown, omitted } = printable(diagnostics, MAX_PRINTED);
+  const lines = shown.map((d) => githubCommand(d, opts));
+  if (omitted > 0) lines.push(`::notice title=${escapeProperty('agentc')}::${escapeData(omittedLine(omitted))}`);
   const { errors, warnings } = countBySeverity(diagnostics);
   if (errors > GITHUB_ANNOTATION_LIMIT || warnings > GITHUB_ANNOTATION_LIMIT) {
     const message =
       `GitHub shows at most ${GITHUB_ANNOTATION_LIMIT} error and ${GITHUB_ANNOTATION_LIMIT} warning annotations per step; ` +
-      `all ${diagnostics.length} diagnostics are listed in this step's log and in the job summary.`;
+      (omitted > 0 ? `the first ${shown.length} of ${diagnostics.length} diagnostics are listed in this step's log.` : `all ${diagnostics.length} diagnostics are listed in this step's log and in the job summary.`);
     lines.push(`::notice title=${escapeProperty('agentc')}::${escapeData(message)}`);
   }
   lines.push(summaryLine(diagnostics));
