@@ -10,11 +10,25 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** Whether stdout is a terminal (pretty format and colour by default). */
   isTTY: boolean;
+  /** True once the reader of stdout went away (EPIPE): the rest of the output is dropped and the exit code is 0. */
+  stdoutClosed?: () => boolean;
 }
 
 export function processIO(): CliIO {
+  // `agentc rules | head -1`: the reader left, which is not an error of ours. Any
+  // other stdout error is, but still ends in one line and exit 2, not a stack.
+  let closed = false;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') {
+      closed = true;
+      return;
+    }
+    process.stderr.write(`agentc: cannot write to stdout: ${e.code ?? e.message}\n`);
+    process.exit(2);
+  });
   return {
-    stdout: (t) => void process.stdout.write(t),
+    stdoutClosed: () => closed,
+    stdout: (t) => void (closed || process.stdout.write(t)),
     stderr: (t) => void process.stderr.write(t),
     cwd: process.cwd(),
     env: process.env,

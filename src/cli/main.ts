@@ -30,7 +30,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     else io.stderr('This is a bug in agentc. Re-run with AGENTC_DEBUG=1 for details and report it.\n');
     return EXIT.failure;
   }
-  return exitCode;
+  return io.stdoutClosed?.() ? EXIT.ok : exitCode;
 }
 
 type SetExit = (code: number) => void;
