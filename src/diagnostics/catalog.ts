@@ -26,6 +26,7 @@ export const CATALOG = {
   'id-mismatch': { code: 'AGC1004', group: 'parsing', severity: 'error', summary: "A card's id (a tool's name) equals its file's stem.", message: '{kind} "{id}" is declared in {file}; its {field} must equal the file name "{stem}".' },
   'duplicate-id': { code: 'AGC1005', group: 'parsing', severity: 'error', summary: 'No two cards, two blocks or two tools share an id.', message: '{kind} id "{id}" is declared more than once.' },
   'file-too-large': { code: 'AGC1007', group: 'parsing', severity: 'error', summary: 'Workspace files are at most 1 MiB (no prompt source is legitimately larger).', message: '{file} is {size}, over the {max} limit for workspace files.' },
+  'file-name': { code: 'AGC1008', group: 'parsing', severity: 'error', summary: 'Every file agentc reads or writes has a portable name: at most 200 bytes, never a name Windows reserves (con, nul, com1…).', message: '{detail}' },
   'config-load': { code: 'AGC1006', group: 'parsing', severity: 'error', summary: 'agentc.config.ts loads and evaluates to a config object.', message: '{detail}' },
 
   // References (AGC2xxx)

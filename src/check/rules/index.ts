@@ -10,6 +10,7 @@ import { descriptionBudget } from './description-budget.js';
 import { duplicateId } from './duplicate-id.js';
 import { dynamicInPrefix } from './dynamic-in-prefix.js';
 import { fanOutCap } from './fan-out-cap.js';
+import { fileName } from './file-name.js';
 import { modelCapability } from './model-capability.js';
 import { platformBlockDeclared } from './platform-block-declared.js';
 import { platformBlockOwner } from './platform-block-owner.js';
@@ -38,6 +39,7 @@ import { volatileInPrefix } from './volatile-in-prefix.js';
 
 export const RULES: readonly Rule[] = [
   duplicateId,
+  fileName,
   unknownTool,
   unknownModel,
   unknownBlock,
