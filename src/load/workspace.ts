@@ -41,7 +41,7 @@ export interface Workspace {
   /** Workspace-relative path of the config file, if there is one. */
   configPath: string | undefined;
   /** Block sub-folders that could not be read (each already a diagnostic): any block id may be in them. */
-  unreadDirs: string[];
+  unreadDirs?: string[];
 }
 
 export interface LoadResult {

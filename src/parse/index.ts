@@ -28,7 +28,7 @@ export interface Unparsed {
   blocks: Set<string>;
   tools: Set<string>;
   /** A blocks/ sub-folder could not be read: any block id may be one of its files. */
-  someBlocksUnread: boolean;
+  someBlocksUnread?: boolean;
 }
 
 /**
@@ -65,7 +65,7 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     const live = new Set([...ws.cards, ...ws.blocks, ...ws.tools].map((f) => f.path));
     for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
   }
-  const unparsed: Unparsed = { cards: new Set(), blocks: new Set(), tools: new Set(), someBlocksUnread: ws.unreadDirs.length > 0 };
+  const unparsed: Unparsed = { cards: new Set(), blocks: new Set(), tools: new Set(), someBlocksUnread: (ws.unreadDirs?.length ?? 0) > 0 };
   const all = <T>(files: SourceFile[], parse: (f: SourceFile) => T | undefined, failed: Set<string>): T[] =>
     files.flatMap((f) => {
       const r = parse(f);
