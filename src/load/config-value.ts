@@ -29,11 +29,11 @@ export type ConfigWorkerMessage =
 /** Key of a marker object; a config cannot produce it by accident. */
 const MARK = '\u0000agentc-non-data';
 
-type Marker = { [MARK]: 'function' | 'symbol' | 'instance'; name: string };
+type Marker = { [MARK]: 'function' | 'symbol' | 'instance'; name: string; source?: string };
 
 /** Worker side: a structured-clone-safe copy (throws what a getter or proxy throws). */
 export function toTransferable(value: unknown, copies = new Map<object, unknown>()): unknown {
-  if (typeof value === 'function') return marker('function', value.name);
+  if (typeof value === 'function') return { ...marker('function', value.name), source: functionSource(value) };
   if (typeof value === 'symbol') return marker('symbol', value.description ?? '');
   if (typeof value !== 'object' || value === null) return value;
   const done = copies.get(value);
@@ -59,13 +59,27 @@ export function toTransferable(value: unknown, copies = new Map<object, unknown>
   return out;
 }
 
+/** The function's text as validation messages quote it (bounded). */
+function functionSource(f: Function): string {
+  try {
+    const s = Function.prototype.toString.call(f);
+    return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+  } catch {
+    return 'function';
+  }
+}
+
 function marker(kind: Marker[typeof MARK], name: string): Marker {
   return { [MARK]: kind, name };
 }
 
 /** A class instance in the config, as agentc sees it: not plain data. */
 export class NonDataValue {
-  constructor(readonly className: string) {}
+  declare readonly className: string;
+  constructor(className: string) {
+    // Not enumerable: validation must see an instance with no fields of its own, as the config had it.
+    Object.defineProperty(this, 'className', { value: className, enumerable: false });
+  }
 }
 
 /** Parent side: markers → stand-ins (a function, a symbol, a NonDataValue); everything else as received. */
@@ -75,7 +89,7 @@ export function revive(value: unknown, seen = new Map<object, unknown>()): unkno
   if (done !== undefined) return done;
   if (Object.hasOwn(value, MARK)) {
     const m = value as Marker;
-    const out = m[MARK] === 'function' ? namedFunction(m.name) : m[MARK] === 'symbol' ? Symbol(m.name) : new NonDataValue(m.name);
+    const out = m[MARK] === 'function' ? namedFunction(m.name, m.source) : m[MARK] === 'symbol' ? Symbol(m.name) : new NonDataValue(m.name);
     seen.set(value, out);
     return out;
   }
@@ -90,8 +104,9 @@ export function revive(value: unknown, seen = new Map<object, unknown>()): unkno
   return value;
 }
 
-function namedFunction(name: string): () => void {
+function namedFunction(name: string, source = 'function'): () => void {
   const f = (): void => undefined;
   Object.defineProperty(f, 'name', { value: name });
+  Object.defineProperty(f, 'toString', { value: () => source });
   return f;
 }
