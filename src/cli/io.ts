@@ -21,6 +21,8 @@ export function processIO(): CliIO {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') {
       closed = true;
+      // Also when the command has already returned its code (the error arrives after the write).
+      process.exitCode = 0;
       return;
     }
     process.stderr.write(`agentc: cannot write to stdout: ${e.code ?? e.message}\n`);

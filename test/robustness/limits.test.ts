@@ -18,9 +18,9 @@ describe('YAML nested 3,000 levels deep (a 6 KB file): a yaml-syntax error, neve
   const cases: [string, string, [number, number]][] = [
     ['block sequences `- - - …`', `id: rewards\nx:\n${'- '.repeat(3000)}1\n`, [3, 511]],
     ['explicit keys `? ? ? …`', `id: rewards\nx:\n${'? '.repeat(3000)}1\n`, [3, 513]],
-    ['flow maps `{a: {a: …`', `id: rewards\nx: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)}\n`, [2, 1024]],
+    ['flow maps `{a: {a: …`', `id: rewards\nx: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)}\n`, [2, 1028]],
     ['flow sequences `[[[…`', `id: rewards\nx: ${'['.repeat(3000)}${']'.repeat(3000)}\n`, [2, 260]],
-    ['block maps, one level per line (as deep as 1 MiB allows)', `id: rewards\n${Array.from({ length: 1300 }, (_, i) => `${' '.repeat(i)}k:\n`).join('')}`, [258, 256]],
+    ['block maps, one level per line (as deep as 1 MiB allows)', `id: rewards\n${Array.from({ length: 1300 }, (_, i) => `${' '.repeat(i)}k:\n`).join('')}`, [258, 257]],
   ];
   for (const [name, text, [line, column]] of cases) {
     it(name, async () => {
