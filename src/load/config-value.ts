@@ -23,8 +23,8 @@ export interface ConfigWorkerInput {
 export type ConfigWorkerMessage =
   | { type: 'value'; hasDefault: boolean; value: unknown }
   | { type: 'error'; afterLoad: boolean; via: 'load' | 'uncaught' | 'rejection'; error: SerializedError }
-  | { type: 'exit'; afterLoad: boolean; code: number; stack: string }
-  | { type: 'stdout'; afterLoad: boolean; stack: string };
+  | { type: 'exit'; afterLoad: boolean; code: number; stack: string; how: string }
+  | { type: 'stdout'; afterLoad: boolean; stack: string; text: string };
 
 /** Key of a marker object; a config cannot produce it by accident. */
 const MARK = '\u0000agentc-non-data';

@@ -23,15 +23,32 @@ const callerStack = (): string => new Error().stack ?? '';
 
 const stderrWrite = process.stderr.write.bind(process.stderr);
 process.stdout.write = ((chunk: unknown, ...rest: unknown[]): boolean => {
-  post({ type: 'stdout', afterLoad: loaded, stack: callerStack() });
+  if (loaded) {
+    // agentc ends this worker at once: the text travels with the message, to be printed on stderr there.
+    post({ type: 'stdout', afterLoad: true, stack: callerStack(), text: typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8') });
+    return true;
+  }
   return (stderrWrite as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
 }) as typeof process.stdout.write;
 
 const realExit = process.exit.bind(process);
 process.exit = ((code?: number | string | null) => {
-  post({ type: 'exit', afterLoad: loaded, code: code === undefined || code === null ? 0 : Number(code), stack: callerStack() });
+  const n = code === undefined || code === null ? 0 : Number(code);
+  post({ type: 'exit', afterLoad: loaded, code: n, stack: callerStack(), how: `process.exit(${n})` });
   return realExit(typeof code === 'number' ? code : 0);
 }) as typeof process.exit;
+
+// The worker shares agentc's process: a config must not signal or abort it either.
+const realKill = process.kill.bind(process);
+process.kill = ((pid: number, signal?: string | number) => {
+  if (pid !== process.pid && pid !== 0 && pid !== -process.pid) return realKill(pid, signal);
+  post({ type: 'exit', afterLoad: loaded, code: 1, stack: callerStack(), how: `process.kill(process.pid${signal === undefined ? '' : `, ${JSON.stringify(signal)}`})` });
+  return realExit(1);
+}) as typeof process.kill;
+process.abort = (() => {
+  post({ type: 'exit', afterLoad: loaded, code: 1, stack: callerStack(), how: 'process.abort()' });
+  return realExit(1);
+}) as typeof process.abort;
 
 process.on('uncaughtException', (e) => post({ type: 'error', afterLoad: loaded, via: 'uncaught', error: serializeError(e) }));
 process.on('unhandledRejection', (e) => post({ type: 'error', afterLoad: loaded, via: 'rejection', error: serializeError(e) }));

@@ -128,8 +128,9 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
         const when = m.via === 'load' ? '' : m.via === 'rejection' ? ' (a promise rejected and nothing handled it)' : m.afterLoad ? ' (thrown later, from a timer or callback)' : '';
         finish(fail(`${e.message}${when}`, e.range, e.hint));
       } else if (m.type === 'exit') {
-        finish(fail(`${file.path} called process.exit(${m.code}) ${m.afterLoad ? 'after it was loaded' : 'while loading'}: a config must not end the process.`, at(m.stack), 'Remove the process.exit call; throw an Error to report a problem.'));
+        finish(fail(`${file.path} called ${m.how} ${m.afterLoad ? 'after it was loaded' : 'while loading'}: a config must not end the process.`, at(m.stack), 'Remove the call; throw an Error to report a problem.'));
       } else if (m.type === 'stdout' && m.afterLoad) {
+        process.stderr.write(m.text);
         finish(fail(`${file.path} wrote to stdout after it was loaded (from a timer or callback): that output would corrupt agentc's report.`, at(m.stack), 'Log to stderr (console.error), or only while the config loads.'));
       }
     });

@@ -106,6 +106,11 @@ describe('a hostile agentc.config.ts', () => {
     await expectConfigLoad(await withConfigCode('setTimeout(() => process.exit(0), 5);'), { message: /called process\.exit\(0\) after it was loaded/, line: 6 });
   });
 
+  it('process.kill(process.pid) and process.abort(): reported, agentc lives on', async () => {
+    await expectConfigLoad(await withConfigCode("process.kill(process.pid, 'SIGKILL');"), { message: /called process\.kill\(process\.pid, "SIGKILL"\) while loading/, line: 6 });
+    await expectConfigLoad(await withConfigCode('process.abort();'), { message: /called process\.abort\(\) while loading/, line: 6 });
+  });
+
   it('throw null', async () => {
     await expectConfigLoad(await withConfigCode('throw null;'), { message: /could not be loaded: it threw null, not an Error/ });
   });
