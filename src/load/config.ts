@@ -36,6 +36,8 @@ const workerEntry = [join(here, 'config-worker.js'), join(here, '..', '..', 'dis
 
 /** Default bound on loading the config; `AGENTC_CONFIG_TIMEOUT_MS` overrides it (tests use a short one). */
 export const DEFAULT_CONFIG_TIMEOUT_MS = 5000;
+/** Heap of the config worker. */
+const CONFIG_HEAP_MB = 512;
 /** A config larger than this is not read (a link to /dev/zero must not fill memory). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -104,7 +106,8 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
     let received: { hasDefault: boolean; value: unknown } | undefined;
     let settled = false;
     // stdout: true — the worker's stdout is ours to read; whatever reaches it goes to stderr.
-    const worker = new Worker(workerEntry, { workerData: input, stdout: true, env: { ...env } });
+    // A heap limit of its own: a config that allocates without end fails alone, not agentc's process.
+    const worker = new Worker(workerEntry, { workerData: input, stdout: true, env: { ...env }, resourceLimits: { maxOldGenerationSizeMb: CONFIG_HEAP_MB } });
     worker.stdout.on('data', (d: Buffer) => process.stderr.write(d));
     const finish = (load: ConfigLoad): void => {
       if (settled) return;

@@ -8,8 +8,10 @@
  *
  * Invariants: file lists are sorted by path (output never depends on the file
  * system's order); a file that is not text or is too large becomes a diagnostic
- * and is left out; only an unreadable root, or one with none of the workspace's
- * entries (config, cards/, blocks/, schemas/), is fatal.
+ * and is left out; a folder is never read as empty because it cannot be read:
+ * an unreadable root, cards/, blocks/ or schemas/tools/ is fatal (exit 2, named),
+ * an unreadable blocks/ sub-folder a diagnostic naming it; a root with none of
+ * the workspace's entries (config, cards/, blocks/, schemas/) is fatal too.
  */
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
@@ -137,39 +139,40 @@ type DirEntry = { name: string; isFile(): boolean; isDirectory(): boolean; isSym
 const nodeReadDir: ReadDir = (abs) => readdir(abs, { withFileTypes: true });
 
 /**
- * Files below `root/dir` whose names match, walked one folder at a time (an
- * explicit stack, no recursion). A missing `dir` is empty; any other error is
+ * Files below `root/dir` whose names match, walked level by level (the folders
+ * of one level read concurrently; no recursion). Hidden entries (`.name`) are
+ * skipped, folders included. A missing `dir` is empty; any other error is
  * reported, never read as "empty".
  */
 async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp, readDir: ReadDir = nodeReadDir): Promise<Listing> {
   const listing: Listing = { paths: [], unreadable: undefined, unreadableSubdirs: [] };
-  const pending = [join(root, dir)];
-  while (pending.length > 0) {
-    const abs = pending.pop()!;
-    let entries: DirEntry[];
-    try {
-      entries = await readDir(abs);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? 'I/O error';
-      const rel = toPosix(relative(root, abs));
-      if (abs === join(root, dir)) {
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') listing.unreadable = `cannot read ${rel}/ (${code}): its files would be missed`;
-      } else listing.unreadableSubdirs.push({ path: rel, code });
-      continue;
-    }
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const child = join(abs, e.name);
-      // Symlinked directories are not followed, so a link loop cannot make the walk endless.
-      if (e.isDirectory()) {
-        if (recursive) pending.push(child);
+  const top = join(root, dir);
+  let level = [top];
+  while (level.length > 0) {
+    const read = await Promise.all(level.map((abs) => readDir(abs).then((entries) => ({ abs, entries }), (e: NodeJS.ErrnoException) => ({ abs, code: e.code ?? 'I/O error' }))));
+    const next: string[] = [];
+    for (const r of read) {
+      if ('code' in r) {
+        const rel = toPosix(relative(root, r.abs));
+        if (r.abs !== top) listing.unreadableSubdirs.push({ path: rel, code: r.code });
+        else if (r.code !== 'ENOENT' && r.code !== 'ENOTDIR') listing.unreadable = `cannot read ${rel}/ (${r.code}): its files would be missed`;
         continue;
       }
-      if (!pattern.test(e.name)) continue;
-      // A symlink to a file is read like the file (a shared block, say); a dangling or looping link is skipped.
-      if (!e.isFile() && !(e.isSymbolicLink() && (await stat(child).catch(() => undefined))?.isFile())) continue;
-      listing.paths.push(toPosix(relative(root, child)));
+      for (const e of r.entries) {
+        if (e.name.startsWith('.')) continue;
+        const child = join(r.abs, e.name);
+        // Symlinked directories are not followed, so a link loop cannot make the walk endless.
+        if (e.isDirectory()) {
+          if (recursive) next.push(child);
+          continue;
+        }
+        if (!pattern.test(e.name)) continue;
+        // A symlink to a file is read like the file (a shared block, say); a dangling or looping link is skipped.
+        if (!e.isFile() && !(e.isSymbolicLink() && (await stat(child).catch(() => undefined))?.isFile())) continue;
+        listing.paths.push(toPosix(relative(root, child)));
+      }
     }
+    level = next;
   }
   listing.paths.sort();
   listing.unreadableSubdirs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
