@@ -10,6 +10,8 @@
  * stdout — is posted as a message, never printed raw. Writes to stdout go to
  * stderr, so a report on stdout stays clean.
  */
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { toTransferable, type ConfigWorkerMessage, type ConfigWorkerInput, type SerializedError } from './config-value.js';
 
@@ -30,6 +32,33 @@ process.stdout.write = ((chunk: unknown, ...rest: unknown[]): boolean => {
   }
   return (stderrWrite as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
 }) as typeof process.stdout.write;
+
+// fs.writeSync(1, …) / fs.write(1, …) reach the same file descriptor as stdout: routed the same way.
+const fsMutable = fs as unknown as Record<string, unknown>;
+const realWriteSync = fs.writeSync;
+const realWrite = fs.write;
+/** The text a `write(1, data, offset?, length?)` call would put on the descriptor. */
+const writtenText = (data: unknown, offset: unknown, length: unknown): string => {
+  if (typeof data === 'string') return data;
+  const bytes = data as Uint8Array;
+  const start = typeof offset === 'number' ? offset : 0;
+  const end = typeof length === 'number' ? start + length : bytes.byteLength;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', start, end);
+};
+fsMutable.writeSync = (...args: unknown[]): number => {
+  if (args[0] !== 1) return (realWriteSync as (...a: unknown[]) => number)(...args);
+  const text = writtenText(args[1], args[2], args[3]);
+  process.stdout.write(text);
+  return Buffer.byteLength(text);
+};
+fsMutable.write = (...args: unknown[]): void => {
+  if (args[0] !== 1) return (realWrite as (...a: unknown[]) => void)(...args);
+  const last = args[args.length - 1];
+  const text = writtenText(args[1], typeof args[2] === 'function' ? undefined : args[2], typeof args[3] === 'function' ? undefined : args[3]);
+  process.stdout.write(text);
+  if (typeof last === 'function') queueMicrotask(() => (last as (e: null, n: number) => void)(null, Buffer.byteLength(text)));
+};
+syncBuiltinESMExports();
 
 const realExit = process.exit.bind(process);
 process.exit = ((code?: number | string | null) => {

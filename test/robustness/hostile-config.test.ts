@@ -138,6 +138,15 @@ describe('a hostile agentc.config.ts', () => {
     expect(r.stderr).toContain('late write');
   });
 
+  it('fs.writeSync(1, …) is routed like stdout: to stderr while loading, an error after', async () => {
+    const dir = await copyExample('hostile');
+    await edit(dir, CONFIG, (t) => `import { writeSync } from 'node:fs';\n${t.replace('export default', "writeSync(1, 'fd during\\n');\nsetTimeout(() => writeSync(1, 'fd after\\n'), 5);\nexport default")}`);
+    await expectConfigLoad(dir, { message: /wrote to stdout after it was loaded/, line: 8 });
+    const r = await agentc(['check', '--cwd', dir, '--format', 'json']);
+    expect(r.stdout).not.toMatch(/fd during|fd after/);
+    expect(r.stderr).toContain('fd during');
+  });
+
   it('an interval that never stops: bounded, reported', async () => {
     await expectConfigLoad(await withConfigCode('setInterval(() => {}, 1000);'), { message: /keeps running after it was loaded/ });
   });
