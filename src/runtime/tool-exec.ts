@@ -29,7 +29,7 @@ export function failed(kind: FailureKind, message: string): CallResult {
 export async function runTool(turn: TurnState, frame: Frame, tool: string, envelope: boolean, args: Record<string, unknown>): Promise<CallResult> {
   const handler = Object.prototype.hasOwnProperty.call(turn.tools, tool) ? turn.tools[tool] : undefined;
   if (typeof handler !== 'function') return failed('error', toolFailureMessage('error', tool));
-  for (const event of turn.bundle.tools[tool]?.status_events ?? []) turn.sink.status(frame.agent, event);
+  for (const event of (Object.hasOwn(turn.bundle.tools, tool) ? turn.bundle.tools[tool]!.status_events : undefined) ?? []) turn.sink.status(frame.agent, event);
   const ctx: ToolContext = {
     principal: turn.context.principal,
     episode: turn.context.episode,

@@ -80,6 +80,33 @@ describe('tools and parameters named like Object.prototype members', () => {
     expect(JSON.stringify(results)).toEqual(JSON.stringify(NAMES.map((n, i) => [n, { ok: true, result: { from: n, n: i } }])));
   });
 
+  it('an agent, a model and a feature flag named "constructor": check, build, and a routing outcome of its own', async () => {
+    const dir = await tempDir('proto');
+    await cp(BASE, dir, { recursive: true });
+    const billing = await readFile(join(dir, 'cards', 'billing.yaml'), 'utf8');
+    await write(dir, 'cards/constructor.yaml', billing.replace('id: billing', 'id: constructor').replace('model: main-model', 'model: constructor').replace('prompt_blocks: [instructions-billing]', 'prompt_blocks: [instructions-billing, constructor]'));
+    await write(dir, 'blocks/billing/constructor.md', '---\ncategory: capabilities\nowner: billing\nfeature_flag: constructor\n---\n{{#if flags.constructor}}Flag on.{{/if}}\n');
+    const concierge = join(dir, 'cards', 'concierge.yaml');
+    await writeFile(concierge, (await readFile(concierge, 'utf8')).replace('sub_agents: [billing, travel]', 'sub_agents: [billing, travel, constructor]'));
+    const config = join(dir, 'agentc.config.ts');
+    await writeFile(
+      config,
+      (await readFile(config, 'utf8'))
+        .replace('models: {', "models: {\n    constructor: { provider: 'openai', model: 'gpt-4.1-mini', contextWindow: 128_000, encoding: 'o200k_base', tools: true, parallelToolCalls: true },")
+        .replace("flags: ['beta'],", "flags: ['beta', 'constructor'],"),
+    );
+    const { diagnostics } = await compile({ root: dir });
+    expect(summarize(diagnostics)).toBe('');
+    expect((await runCli(['build', '--cwd', dir])).code).toBe(0);
+    expect((await readFile(join(dir, 'generated', 'prompts', 'constructor@constructor.md'), 'utf8'))).toContain('Flag on.');
+    const script = join(dir, 's.yaml');
+    await writeFile(script, 'llm:\n  concierge:\n    - tool_calls: [ { name: ask_constructor, arguments: { query: q, intent_count: 1 } } ]\n    - text: done\n  constructor:\n    - text: from constructor\ncontext: { principal: u, episode: e, flags: [constructor] }\n');
+    const r = await runCli(['run', 'concierge', 'hi', '--cwd', dir, '--script', script, '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const routing = (JSON.parse(r.stdout) as { events: { type: string; outcomes?: Record<string, string> }[] }).events.find((e) => e.type === 'routing');
+    expect(routing?.outcomes).toEqual({ constructor: 'ok' });
+  });
+
   it('createScriptedTools keeps one own handler per name', () => {
     const handlers = createScriptedTools(Object.fromEntries(NAMES.map((n) => [n, { result: { status: 'ok', principal: 'u', payload: {} } }])) as never);
     expect(Object.keys(handlers).sort()).toEqual([...NAMES].sort());
