@@ -44,6 +44,8 @@ export interface Workspace {
   configPath: string | undefined;
   /** Block sub-folders that could not be read (each already a diagnostic): any block id may be in them. */
   unreadDirs?: string[];
+  /** Entries named like workspace files that are not regular files (each already a diagnostic). */
+  notFiles?: string[];
 }
 
 export interface LoadResult {
@@ -92,6 +94,12 @@ export async function loadWorkspace(root: string, cache?: FileCache, readDir: Re
     diagnostics.add({ rule: 'frontmatter', file: sub.path, data: { detail: `Cannot read the folder ${sub.path}/ (${sub.code}): the blocks in it are not checked.` }, hint: 'Make the folder readable, or remove it.' });
   }
   workspace.unreadDirs = blocks.unreadableSubdirs.map((d) => d.path);
+  for (const [listing, rule] of [[cards, 'yaml-syntax'], [blocks, 'frontmatter'], [tools, 'yaml-syntax']] as const) {
+    for (const nf of listing.notFiles) {
+      diagnostics.add({ rule, file: nf.path, data: { detail: `${nf.path} is not a regular file (${nf.kind}): agentc reads workspace files only from regular files.` }, hint: 'Replace it with a file, or remove it.' });
+    }
+  }
+  workspace.notFiles = [...cards.notFiles, ...blocks.notFiles, ...tools.notFiles].map((f) => f.path);
   const [cardPaths, blockPaths, toolPaths] = [cards.paths, blocks.paths, tools.paths];
   const read = async (paths: string[], kind: 'yaml' | 'block'): Promise<SourceFile[]> => {
     const files = await Promise.all(paths.map((p) => (cache ? readCached(root, p, kind, diagnostics, cache) : readSource(root, p, kind, diagnostics))));
@@ -131,11 +139,13 @@ interface Listing {
   unreadable: string | undefined;
   /** Sub-folders that cannot be read, with the error code (each a diagnostic). */
   unreadableSubdirs: { path: string; code: string }[];
+  /** Entries with a workspace file's name that are not regular files (a FIFO, a socket, a device). */
+  notFiles: { path: string; kind: string }[];
 }
 
 /** The reader listFiles uses (a seam for tests that cannot make a folder unreadable, e.g. as root). */
 export type ReadDir = (abs: string) => Promise<DirEntry[]>;
-type DirEntry = { name: string; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean };
+type DirEntry = { name: string; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean; isFIFO?(): boolean; isSocket?(): boolean };
 const nodeReadDir: ReadDir = (abs) => readdir(abs, { withFileTypes: true });
 
 /**
@@ -145,7 +155,7 @@ const nodeReadDir: ReadDir = (abs) => readdir(abs, { withFileTypes: true });
  * reported, never read as "empty".
  */
 async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp, readDir: ReadDir = nodeReadDir): Promise<Listing> {
-  const listing: Listing = { paths: [], unreadable: undefined, unreadableSubdirs: [] };
+  const listing: Listing = { paths: [], unreadable: undefined, unreadableSubdirs: [], notFiles: [] };
   const top = join(root, dir);
   let level = [top];
   while (level.length > 0) {
@@ -168,8 +178,9 @@ async function listFiles(root: string, dir: string, recursive: boolean, pattern:
         }
         if (!pattern.test(e.name)) continue;
         // A symlink to a file is read like the file (a shared block, say); a dangling or looping link is skipped.
-        if (!e.isFile() && !(e.isSymbolicLink() && (await stat(child).catch(() => undefined))?.isFile())) continue;
-        listing.paths.push(toPosix(relative(root, child)));
+        const target = e.isFile() ? 'file' : e.isSymbolicLink() ? await linkTarget(child) : specialKind(e);
+        if (target === 'file') listing.paths.push(toPosix(relative(root, child)));
+        else if (target !== undefined) listing.notFiles.push({ path: toPosix(relative(root, child)), kind: target });
       }
     }
     level = next;
@@ -177,6 +188,19 @@ async function listFiles(root: string, dir: string, recursive: boolean, pattern:
   listing.paths.sort();
   listing.unreadableSubdirs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return listing;
+}
+
+/** What a symlink leads to: 'file', a special file's kind, or undefined (dangling, looping, a directory). */
+async function linkTarget(abs: string): Promise<string | undefined> {
+  const s = await stat(abs).catch(() => undefined);
+  if (s === undefined || s.isDirectory()) return undefined;
+  return s.isFile() ? 'file' : specialKind(s);
+}
+
+function specialKind(e: { isFIFO?(): boolean; isSocket?(): boolean }): string {
+  if (e.isFIFO?.()) return 'a named pipe';
+  if (e.isSocket?.()) return 'a socket';
+  return 'a device';
 }
 
 async function readSource(root: string, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag): Promise<SourceFile | undefined> {

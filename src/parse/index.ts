@@ -66,6 +66,11 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
   }
   const unparsed: Unparsed = { cards: new Set(), blocks: new Set(), tools: new Set(), someBlocksUnread: (ws.unreadDirs?.length ?? 0) > 0 };
+  // Named like a card, block or tool but not a file: its id is unknown, not missing.
+  for (const path of ws.notFiles ?? []) {
+    const set = path.startsWith('cards/') ? unparsed.cards : path.startsWith('blocks/') ? unparsed.blocks : unparsed.tools;
+    set.add(stemOf(path));
+  }
   const all = <T>(files: SourceFile[], parse: (f: SourceFile) => T | undefined, failed: Set<string>): T[] =>
     files.flatMap((f) => {
       const r = parse(f);

@@ -6,11 +6,11 @@
  * Permissions do not stop root, and tests run as root: the CLI then runs as
  * `nobody` (setpriv), for real. As any other user it runs as that user.
  */
-import { spawnSync } from 'node:child_process';
-import { chmod, mkdir } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmod, mkdir, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyExample, removeTempDirs, REPO, STACK_FRAME } from './workspace.js';
+import { checkJson, copyExample, removeTempDirs, REPO, STACK_FRAME, summarize } from './workspace.js';
 
 const BIN = join(REPO, 'bin', 'agentc.js');
 const isRoot = process.getuid?.() === 0;
@@ -78,5 +78,22 @@ describe('unreadable workspace folders', () => {
       ['blocks/rewards', 'Cannot read the folder blocks/rewards/ (EACCES): the blocks in it are not checked.'],
     ]);
     expect(report.diagnostics.some((d) => d.rule === 'unknown-block')).toBe(false);
+  });
+});
+
+describe('workspace entries that are not regular files', () => {
+  it('a card that is a FIFO and a block that links to /dev/zero: an error each, no hang, no cascade', async () => {
+    const ws = await copyExample('special');
+    await rm(join(ws, 'cards', 'rewards.yaml'));
+    execFileSync('mkfifo', [join(ws, 'cards', 'rewards.yaml')]);
+    await symlink('/dev/zero', join(ws, 'blocks', 'shared', 'zero.md'));
+    const { code, report } = await checkJson(ws);
+    expect(code).toBe(1);
+    expect(summarize(report.diagnostics)).toBe(
+      [
+        'frontmatter error blocks/shared/zero.md:- blocks/shared/zero.md is not a regular file (a device): agentc reads workspace files only from regular files.',
+        'yaml-syntax error cards/rewards.yaml:- cards/rewards.yaml is not a regular file (a named pipe): agentc reads workspace files only from regular files.',
+      ].join('\n'),
+    );
   });
 });
