@@ -1,4 +1,4 @@
-import { defineConfig } from 'agentc';
+import { defineConfig } from '@agentc/cli';
 
 // Platform policy and model registry for the Fetch assistant.
 // Owned by the platform team: vertical teams pick a model key from `models`

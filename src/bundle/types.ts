@@ -3,7 +3,37 @@
  * execute a workspace, and everything `agentc diff` compares. Plain JSON data;
  * serialized with sorted keys so that the same input gives the same bytes.
  */
-import type { JsonSchema, ModelEntry, Policy, Role, Tuning } from '../parse/types.js';
+// Card and config shapes the bundle carries (src/parse/types.ts re-exports them).
+export type JsonSchema = Record<string, unknown>;
+export type Role = 'orchestrator' | 'native' | 'external-wrapper' | 'internal-helper';
+
+export interface Tuning {
+  max_output_tokens?: number;
+  reasoning_effort?: string;
+  text_verbosity?: string;
+}
+
+export interface Policy {
+  token_budget?: { input?: number; output?: number };
+  time_budget_ms?: number;
+  tool_whitelist?: string[];
+  max_tool_calls?: number;
+  max_recursion_depth?: number;
+}
+
+export interface ModelEntry {
+  provider: string;
+  model: string;
+  contextWindow: number;
+  encoding?: 'o200k_base' | 'cl100k_base';
+  tools?: boolean;
+  parallelToolCalls?: boolean;
+  reasoningEffort?: string;
+  /** Which wire API serves the model (default per provider: see docs/runtime.md). */
+  api?: 'openai-responses' | 'openai-chat' | 'anthropic-messages';
+  /** USD per million tokens; cached input tokens are priced as `cachedInput`. */
+  pricing?: { input: number; cachedInput?: number; output: number };
+}
 
 export const BUNDLE_FORMAT_VERSION = '1';
 

@@ -15,8 +15,10 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
-  // `agentc rules | head -1`: the reader left, which is not an error of ours. Any
-  // other stdout error is, but still ends in one line and exit 2, not a stack.
+  // `agentc … | head` closes the pipe early, which is not an error of ours: the rest
+  // of stdout is dropped, the command finishes (a build still completes its write)
+  // and the exit code is 0, as with other Unix tools. Any other stdout error still
+  // ends in one line and exit 2, not a stack. A closed stderr ends the run quietly.
   let closed = false;
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') {
@@ -28,6 +30,10 @@ export function processIO(): CliIO {
     process.stderr.write(`agentc: cannot write to stdout: ${e.code ?? e.message}\n`);
     process.exit(2);
   });
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? 0);
+  });
   return {
     stdoutClosed: () => closed,
     stdout: (t) => void (closed || process.stdout.write(t)),
@@ -38,8 +44,15 @@ export function processIO(): CliIO {
   };
 }
 
-/** Colour only on a TTY and never when NO_COLOR is set (https://no-color.org). */
+/**
+ * Colour: FORCE_COLOR (any value but "0"/"false") turns it on even when piped;
+ * FORCE_COLOR=0 and `--no-color` (which the CLI turns into FORCE_COLOR=0) turn
+ * it off; otherwise only on a TTY, never when NO_COLOR is set
+ * (https://no-color.org) or TERM is "dumb". As in Node, FORCE_COLOR wins over NO_COLOR.
+ */
 export function useColor(io: CliIO): boolean {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
   return io.isTTY && !('NO_COLOR' in io.env && io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') && io.env.TERM !== 'dumb';
 }
 

@@ -6,6 +6,7 @@
  * Invariant: codes and rule ids never change meaning once released; new rules
  * take the next free code in their group.
  */
+import { formatInt } from './format-number.js';
 export type Severity = 'error' | 'warning';
 
 export interface CatalogEntry {
@@ -83,8 +84,11 @@ export function isRuleId(id: string): id is RuleId {
 }
 
 /** Fill `{key}` placeholders from data; unknown keys stay visible so a bad template is noticed. */
+/** Fills `{name}` slots; numbers in the one number format ("8,000"). */
 export function formatMessage(template: string, data: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
-    Object.prototype.hasOwnProperty.call(data, key) ? String(data[key]) : whole,
-  );
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    if (!Object.prototype.hasOwnProperty.call(data, key)) return whole;
+    const value = data[key];
+    return typeof value === 'number' ? formatInt(value) : String(value);
+  });
 }

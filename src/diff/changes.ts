@@ -57,6 +57,7 @@
  * | status-rendering-changed      | dangerous | user-visible text (or suppress) changed                          |
  * | status-rendering-added        | safe      | an event that was dropped is now shown                           |
  */
+import { formatInt } from '../diagnostics/format-number.js';
 import type { Change, ChangeLevel, ChangeType, JsonValue } from './types.js';
 
 export interface ChangeEntry {
@@ -117,12 +118,12 @@ export const CHANGE_CATALOG: Readonly<Record<ChangeType, ChangeEntry>> = {
 
 export type ChangeData = Record<string, string | number>;
 
-/** Fill `{key}` placeholders; a missing key is an agentc bug. */
+/** Fill `{key}` placeholders (numbers as "8,000"); a missing key is an agentc bug. */
 export function formatChangeMessage(template: string, data: ChangeData): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = data[key];
     if (value === undefined) throw new Error(`agentc bug: change message placeholder {${key}} has no data`);
-    return String(value);
+    return typeof value === 'number' ? formatInt(value) : String(value);
   });
 }
 
@@ -150,5 +151,5 @@ export function makeChange(
 /** How a value appears in a message: strings quoted, absent as (none), JSON otherwise. */
 export function display(value: JsonValue | undefined): string {
   if (value === undefined) return '(none)';
-  return JSON.stringify(value);
+  return typeof value === 'number' ? formatInt(value) : JSON.stringify(value);
 }

@@ -3,12 +3,7 @@
  * (toLocaleString depends on the machine's ICU data and locale: not deterministic).
  */
 
-/** 1234567 → "1,234,567". */
-export function formatInt(n: number): string {
-  const sign = n < 0 ? '-' : '';
-  const digits = String(Math.trunc(Math.abs(n)));
-  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+export { formatInt } from '../diagnostics/format-number.js';
 
 /** part/whole as a percentage with one decimal ("12.5%"); "<0.1%" for small non-zero shares. */
 export function formatPercent(part: number, whole: number): string {

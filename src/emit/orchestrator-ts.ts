@@ -24,8 +24,8 @@ export function renderOrchestratorTs(bundle: Bundle): string {
   const agentExpr = entry ? 'req.agent ?? DEFAULT_AGENT' : 'req.agent';
 
   return `${GENERATED_HEADER}/* eslint-disable */
-import { createRuntime } from 'agentc/runtime';
-import type { LlmClient, RuntimeEvent, SessionStore, TurnContext, TurnResult } from 'agentc/runtime';
+import { createRuntime } from '@agentc/runtime';
+import type { LlmClient, RuntimeEvent, SessionStore, TurnContext, TurnResult } from '@agentc/runtime';
 import { bundle } from './bundle.js';
 import type { AgentId, FlagName, ToolHandlers } from './bundle.js';
 

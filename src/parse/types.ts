@@ -6,24 +6,12 @@
 import type { TemplateAnalysis } from './template.js';
 import type { Locator } from './yaml.js';
 import type { SourceFile } from '../load/source.js';
+import type { JsonSchema, ModelEntry, Policy, Role, Tuning } from '../bundle/types.js';
 
-export type JsonSchema = Record<string, unknown>;
-export type Role = 'orchestrator' | 'native' | 'external-wrapper' | 'internal-helper';
+/** Shared with the bundle (and so the runtime package): defined in src/bundle/types.ts. */
+export type { JsonSchema, ModelEntry, Policy, Role, Tuning };
+
 export type BlockCategory = 'persona' | 'instructions' | 'capabilities' | 'safety' | 'format' | 'context';
-
-export interface Tuning {
-  max_output_tokens?: number;
-  reasoning_effort?: string;
-  text_verbosity?: string;
-}
-
-export interface Policy {
-  token_budget?: { input?: number; output?: number };
-  time_budget_ms?: number;
-  tool_whitelist?: string[];
-  max_tool_calls?: number;
-  max_recursion_depth?: number;
-}
 
 /** `suppress` hides an event from the user; a string is shown as is. */
 export type StatusRendering = Record<string, string>;
@@ -100,20 +88,6 @@ export interface Tool {
   stem: string;
   data: ToolData;
   locate: Locator;
-}
-
-export interface ModelEntry {
-  provider: string;
-  model: string;
-  contextWindow: number;
-  encoding?: 'o200k_base' | 'cl100k_base';
-  tools?: boolean;
-  parallelToolCalls?: boolean;
-  reasoningEffort?: string;
-  /** Which wire API serves the model (default per provider: see docs/runtime.md). */
-  api?: 'openai-responses' | 'openai-chat' | 'anthropic-messages';
-  /** USD per million tokens; cached input tokens are priced as `cachedInput`. */
-  pricing?: { input: number; cachedInput?: number; output: number };
 }
 
 export type RuleSetting = 'error' | 'warning' | 'off';

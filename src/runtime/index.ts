@@ -1,5 +1,5 @@
 /**
- * `agentc/runtime`: the small orchestrator runtime that executes a bundle
+ * `@agentc/runtime`: the small orchestrator runtime that executes a bundle
  * (SPEC §5). The generated `orchestrator.ts` imports exactly these names.
  *
  *   const runtime = createRuntime({ bundle, llm: createOpenAIClient({ baseURL, apiKey }), tools: handlers });

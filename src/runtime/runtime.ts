@@ -10,7 +10,7 @@
  * emitted after `turn` settles.
  */
 import type { BundleAgent } from '../bundle/types.js';
-import { closest } from '../diagnostics/did-you-mean.js';
+import { closest } from './did-you-mean.js';
 import { runAgentLoop } from './agent-loop.js';
 import { runWithBudget } from './deadline.js';
 import { EventSink } from './events.js';

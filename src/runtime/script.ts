@@ -7,7 +7,7 @@
  * an accepted script satisfies the `Script` type exactly (unknown keys are
  * errors, with a did-you-mean).
  */
-import { didYouMean } from '../diagnostics/did-you-mean.js';
+import { didYouMean } from './did-you-mean.js';
 import type { Script } from './scripted-client.js';
 import type { TurnContext } from './types.js';
 

@@ -1,5 +1,5 @@
 /**
- * The public types of `agentc/runtime`. The generated `orchestrator.ts` is written
+ * The public types of `@agentc/runtime`. The generated `orchestrator.ts` is written
  * against exactly these names; fields may be added, never renamed or removed.
  *
  * Invariants the types encode:

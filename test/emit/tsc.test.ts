@@ -30,7 +30,7 @@ const HANDLERS = `{
 const GOOD = `
 import type OpenAI from 'openai';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { LlmClient } from 'agentc/runtime';
+import type { LlmClient } from '@agentc/runtime';
 import { createOrchestrator } from './orchestrator.js';
 import {
   anthropicTools,
@@ -105,14 +105,14 @@ export const tools: ToolHandlers = {
   record_feedback: () => null,
 };`,
   'unknown-agent': `
-import type { LlmClient } from 'agentc/runtime';
+import type { LlmClient } from '@agentc/runtime';
 import { createOrchestrator } from './orchestrator.js';
 import type { ToolHandlers } from './bundle.js';
 declare const llm: LlmClient;
 declare const tools: ToolHandlers;
 export const t = createOrchestrator({ llm, tools }).turn({ agent: 'nope', message: 'm', context: { principal: 'u', episode: 'e' } });`,
   'unknown-flag': `
-import type { LlmClient } from 'agentc/runtime';
+import type { LlmClient } from '@agentc/runtime';
 import { createOrchestrator } from './orchestrator.js';
 import type { ToolHandlers } from './bundle.js';
 declare const llm: LlmClient;
@@ -220,7 +220,7 @@ export const h: ToolHandlers = {
 
   // The generated modules compile against the real runtime library, not a stand-in.
   const runtime = join(REPO_ROOT, 'src', 'runtime', 'index.ts');
-  const program = ts.createProgram(roots, { ...OPTIONS, paths: { 'agentc/runtime': [runtime] } });
+  const program = ts.createProgram(roots, { ...OPTIONS, paths: { '@agentc/runtime': [runtime] } });
   errorsByFile = new Map();
   globalErrors = [];
   for (const d of ts.getPreEmitDiagnostics(program)) {

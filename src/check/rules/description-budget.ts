@@ -1,3 +1,4 @@
+import { formatInt } from '../../diagnostics/format-number.js';
 import type { Rule } from '../rule.js';
 import { configRelated, sortedCards } from '../support.js';
 
@@ -24,7 +25,7 @@ export const descriptionBudget: Rule = {
           file: card.file.path,
           range: card.locate(['description']),
           data: {
-            detail: `Card "${card.data.id}"'s description is ${tokens} tokens, over budgets.descriptionMaxTokens (${max}); ${routedBy} read${parents.length === 1 ? 's' : ''} every sub-agent description on every turn.`,
+            detail: `Card "${card.data.id}"'s description is ${formatInt(tokens)} tokens, over budgets.descriptionMaxTokens (${formatInt(max)}); ${routedBy} read${parents.length === 1 ? 's' : ''} every sub-agent description on every turn.`,
           },
           hint: 'Keep what the sub-agent owns and what it does not; move instructions into its own prompt blocks.',
           related: configRelated(program, ['budgets', 'descriptionMaxTokens'], 'limit set here'),

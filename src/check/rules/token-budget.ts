@@ -1,3 +1,4 @@
+import { formatInt } from '../../diagnostics/format-number.js';
 import type { Rule } from '../rule.js';
 import { cohortSuffix, sortedCards } from '../support.js';
 
@@ -17,14 +18,14 @@ export const tokenBudget: Rule = {
         for (const cohort of agent.cohorts) {
           const total = cohort.tokens + agent.handoffTokens;
           if (total <= input) continue;
-          const handoff = agent.handoffTokens > 0 ? ` + largest handoff ${agent.handoffTokens}` : '';
+          const handoff = agent.handoffTokens > 0 ? ` + largest handoff ${formatInt(agent.handoffTokens)}` : '';
           report({
             file: card.file.path,
             range: card.locate(['policy', 'token_budget', 'input']),
             data: {
-              detail: `Card "${card.data.id}"${cohortSuffix(cohort.key)} needs ${total} input tokens (prompt ${cohort.tokens}${handoff}), over its policy.token_budget.input of ${input}.`,
+              detail: `Card "${card.data.id}"${cohortSuffix(cohort.key)} needs ${formatInt(total)} input tokens (prompt ${formatInt(cohort.tokens)}${handoff}), over its policy.token_budget.input of ${formatInt(input)}.`,
             },
-            hint: `Raise policy.token_budget.input to at least ${total}, or shorten its prompt blocks.`,
+            hint: `Raise policy.token_budget.input to at least ${formatInt(total)}, or shorten its prompt blocks.`,
           });
         }
       }
@@ -35,7 +36,7 @@ export const tokenBudget: Rule = {
           file: card.file.path,
           range: card.locate(['tuning', 'max_output_tokens']),
           data: {
-            detail: `Card "${card.data.id}" allows ${max} output tokens (tuning.max_output_tokens), over its policy.token_budget.output of ${output}.`,
+            detail: `Card "${card.data.id}" allows ${formatInt(max)} output tokens (tuning.max_output_tokens), over its policy.token_budget.output of ${formatInt(output)}.`,
           },
           hint: `Lower tuning.max_output_tokens to ${output}, or raise policy.token_budget.output to ${max}.`,
           related: [{ file: card.file.path, range: card.locate(['policy', 'token_budget', 'output']), message: `output budget ${output}` }],

@@ -185,8 +185,11 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
   return EXIT.ok;
 }
 
-function json(value: unknown): string {
-  return `${JSON.stringify(sortKeysDeep(value), null, 2)}\n`;
+/** Version of the `--format json` report (schemas/run-report.schema.json). */
+export const RUN_FORMAT_VERSION = '1';
+
+function json(value: object): string {
+  return `${JSON.stringify(sortKeysDeep({ formatVersion: RUN_FORMAT_VERSION, ...value }), null, 2)}\n`;
 }
 
 function scriptProblem(file: string, locate: Locator | undefined, path: (string | number)[], message: string): string {

@@ -1,6 +1,7 @@
 /** Pieces every reporter shares: options, paths, locations and the summary line. */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compareDiagnostics, countBySeverity, type Diagnostic, type Range } from '../diagnostic.js';
+import { formatInt } from '../format-number.js';
 
 export type ReportFormat = 'pretty' | 'text' | 'json' | 'github' | 'sarif';
 
@@ -56,7 +57,7 @@ export function printable(diagnostics: readonly Diagnostic[], max: number): { sh
 
 /** `… and 99,950 more (…)`: the line that says a report was capped. */
 export function omittedLine(omitted: number): string {
-  return `… and ${omitted.toLocaleString('en-US')} more not shown (use --format json or sarif for all of them).`;
+  return `… and ${formatInt(omitted)} more not shown (use --format json or sarif for all of them).`;
 }
 
 /** `file:line:col`, `file` when there is no range. */
@@ -65,7 +66,7 @@ export function location(file: string, range: Range | undefined): string {
 }
 
 export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${formatInt(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /**

@@ -8,6 +8,7 @@
  * additionally `:` and `,`. Invariant: every command is exactly one line, so no
  * workspace text can start a command of its own.
  */
+import { formatInt } from '../format-number.js';
 import { countBySeverity, type Diagnostic } from '../diagnostic.js';
 import { sanitize } from './ansi.js';
 import { displayPath, location, MAX_PRINTED, omittedLine, printable, sorted, summaryLine, type RenderOptions } from './common.js';
@@ -35,7 +36,9 @@ export function renderGithub(diagnostics: readonly Diagnostic[], opts: Pick<Rend
   if (errors > GITHUB_ANNOTATION_LIMIT || warnings > GITHUB_ANNOTATION_LIMIT) {
     const message =
       `GitHub shows at most ${GITHUB_ANNOTATION_LIMIT} error and ${GITHUB_ANNOTATION_LIMIT} warning annotations per step; ` +
-      (omitted > 0 ? `the first ${shown.length} of ${diagnostics.length} diagnostics are listed in this step's log.` : `all ${diagnostics.length} diagnostics are listed in this step's log and in the job summary.`);
+      (omitted > 0
+        ? `the first ${formatInt(shown.length)} of ${formatInt(diagnostics.length)} diagnostics are listed in this step's log.`
+        : `all ${formatInt(diagnostics.length)} diagnostics are listed in this step's log and in the job summary.`);
     lines.push(`::notice title=${escapeProperty('agentc')}::${escapeData(message)}`);
   }
   lines.push(summaryLine(diagnostics));
