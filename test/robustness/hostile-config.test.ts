@@ -174,11 +174,14 @@ describe('a hostile agentc.config.ts', () => {
   });
 
   it("resolves both `from 'agentc'` and `from '@agentc/cli'` in a workspace that installed nothing", async () => {
-    const dir = await copyExample('hostile');
-    await edit(dir, CONFIG, (t) => t.replace("from 'agentc'", "from '@agentc/cli'"));
-    const r = await agentc(['check', '--cwd', dir, '--format', 'json']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ errorCount: 0, warningCount: 0 });
+    for (const name of ['agentc', '@agentc/cli']) {
+      const dir = await copyExample('hostile');
+      await edit(dir, CONFIG, (t) => t.replace(/from '(@agentc\/cli|agentc)'/, `from '${name}'`).replace('export default', '// alias\nexport default'));
+      expect(await readFile(join(dir, CONFIG), 'utf8')).toContain(`from '${name}'`);
+      const r = await agentc(['check', '--cwd', dir, '--format', 'json']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ errorCount: 0, warningCount: 0 });
+    }
   });
 
   it('functions and symbols in the config still reach validation as non-data (and are quoted as written)', async () => {
