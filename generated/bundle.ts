@@ -5380,7 +5380,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "c1a5d92a6556fdc9fe3bc30804dd55132a2a34351fc7c9864b680c9470f6bc3f",
+  "hash": "26b45f3c8eac2c89d7303c0a98a7a4c3c86e744d9fcb94cdf75f4f75ed63f16b",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,
@@ -5388,15 +5388,25 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "claude-haiku-4-5",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.1,
+        "input": 1,
+        "output": 5
+      },
       "provider": "anthropic",
       "tools": true
     },
     "gpt-4-turbo": {
+      "api": "openai-chat",
       "approximateTokens": false,
       "contextWindow": 128000,
       "encoding": "cl100k_base",
       "model": "gpt-4-turbo",
       "parallelToolCalls": true,
+      "pricing": {
+        "input": 10,
+        "output": 30
+      },
       "provider": "openai",
       "tools": true
     },
@@ -5406,6 +5416,11 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "gpt-4.1-mini",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.1,
+        "input": 0.4,
+        "output": 1.6
+      },
       "provider": "openai",
       "tools": true
     },
@@ -5415,6 +5430,11 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "gpt-5.4-mini",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.025,
+        "input": 0.25,
+        "output": 2
+      },
       "provider": "openai",
       "reasoningEffort": "low",
       "tools": true
@@ -5425,6 +5445,11 @@ export const bundle = {
       "encoding": "o200k_base",
       "model": "gpt-5.4-nano",
       "parallelToolCalls": true,
+      "pricing": {
+        "cachedInput": 0.005,
+        "input": 0.05,
+        "output": 0.4
+      },
       "provider": "openai",
       "tools": true
     }

@@ -70,10 +70,25 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   await yieldToEventLoop();
   bag.pushAll(runChecks(program));
 
-  const diagnostics = sortDiagnostics(dedupeDiagnostics(applyRuleSettings(bag.items, parsed.config.data.rules)));
+  const diagnostics = sortDiagnostics(dedupeDiagnostics(applyRuleSettings(bag.items.map((d) => insideFiles(d, files)), parsed.config.data.rules)));
   const hasError = diagnostics.some((d) => d.severity === 'error');
   const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;
   return { diagnostics, files, program, bundle, fatal: undefined };
+}
+
+/**
+ * Invariant of every report: a range lies inside its file and never ends past
+ * the end of its line. Phases compute exact ranges; this keeps an off-by-one at
+ * the end of a line (a one-character range on an empty line) from reaching users.
+ */
+function insideFiles(d: Diagnostic, files: ReadonlyMap<string, SourceFile>): Diagnostic {
+  const own = d.file !== undefined && d.range ? files.get(d.file) : undefined;
+  const related = d.related?.map((r) => {
+    const f = r.range ? files.get(r.file) : undefined;
+    return f && r.range ? { ...r, range: f.clampRange(r.range) } : r;
+  });
+  if (!own && !related) return d;
+  return { ...d, ...(own && d.range ? { range: own.clampRange(d.range) } : {}), ...(related ? { related } : {}) };
 }
 
 /** Lets timers run between the synchronous phases (the CLI's progress indicator on large workspaces). */
@@ -85,7 +100,7 @@ function yieldToEventLoop(): Promise<void> {
 async function loadConfigCached(root: string, path: string, cache: CompileCache | undefined): Promise<ConfigLoad> {
   if (!cache) return loadConfig(root, path);
   const read = readConfigText(root, path);
-  if (!read.ok) return { file: undefined, value: undefined, error: { message: read.message, range: undefined } };
+  if (!read.ok) return { file: undefined, value: undefined, error: read.error };
   const text = read.file.text;
   if (cache.config?.text === text) return cache.config.load;
   const load = await evaluateConfig(root, read.file);

@@ -29,7 +29,7 @@ export interface ModelEntry {
   tools?: boolean;
   parallelToolCalls?: boolean;
   reasoningEffort?: string;
-  /** Which wire API serves the model (default per provider: see docs/runtime.md). */
+  /** Which wire API serves the model (default per provider: see docs/runtime-providers.md). */
   api?: 'openai-responses' | 'openai-chat' | 'anthropic-messages';
   /** USD per million tokens; cached input tokens are priced as `cachedInput`. */
   pricing?: { input: number; cachedInput?: number; output: number };

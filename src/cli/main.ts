@@ -144,19 +144,14 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
   withExample(
     program
       .command('run <agent> <message>')
-      .description('run one turn through the runtime (scripted or against an OpenAI-compatible endpoint)')
+      .description('run one turn through the runtime (scripted, or against the models\' real providers)')
       .addOption(cwdOption())
       .option('--script <file>', 'replay model replies and tool results from a YAML script')
-      .option('--endpoint <url>', 'OpenAI-compatible base URL (API key from OPENAI_API_KEY)')
+      .option('--endpoint <url>', 'base URL for every provider (default OPENAI_BASE_URL / ANTHROPIC_BASE_URL; keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)')
       .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
       .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text')),
     'agentc run fetch_assistant "How many points do I have?" --script demo.yaml --format json',
   ).action(async (agent: string, message: string, opts) => {
-    if (!opts.script && !opts.endpoint) {
-      io.stderr('agentc run: pass --script FILE (scripted replay) or --endpoint URL (a real model server).\n');
-      setExit(EXIT.failure);
-      return;
-    }
     const { runCommand } = await import('./commands/run.js');
     setExit(await runCommand({ cwd: root(opts), agent, message, script: opts.script ? resolve(io.cwd, opts.script) : undefined, endpoint: opts.endpoint, format: opts.format, flags: opts.flags }, io));
   });

@@ -17,6 +17,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { HintRef, MessageRef } from '../diagnostics/catalog.js';
 import type { Range } from '../diagnostics/diagnostic.js';
 import { revive, type ConfigWorkerInput, type ConfigWorkerMessage, type SerializedError } from './config-value.js';
 import { decodeText, SourceFile } from './source.js';
@@ -25,8 +26,11 @@ export interface ConfigLoad {
   file: SourceFile | undefined;
   /** The module's default export (or the module namespace when there is none). */
   value: unknown;
-  error: { message: string; range: Range | undefined; hint?: string } | undefined;
+  error: ConfigLoadError | undefined;
 }
+
+/** Why the config did not load: a config-load catalog message, where, and a hint. */
+export type ConfigLoadError = MessageRef<'config-load'> & { range: Range | undefined; hint?: HintRef<'config-load'> };
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/load → dist/index.js; src/load (tests) → src/index.ts. */
@@ -41,7 +45,7 @@ const CONFIG_HEAP_MB = 512;
 /** A config larger than this is not read (a link to /dev/zero must not fill memory). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-export type ConfigText = { ok: true; file: SourceFile } | { ok: false; message: string };
+export type ConfigText = { ok: true; file: SourceFile } | { ok: false; error: ConfigLoadError };
 
 /**
  * Reads the config's text without ever blocking: opened non-blocking (a FIFO
@@ -53,12 +57,12 @@ export function readConfigText(root: string, relPath: string): ConfigText {
   try {
     fd = openSync(join(root, relPath), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    return { ok: false, message: `Cannot read ${relPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.` };
+    return unreadable(relPath, e);
   }
   try {
     const s = fstatSync(fd);
-    if (!s.isFile()) return { ok: false, message: `${relPath} is not a regular file (${fileKind(s)}): agentc reads the config only from a file.` };
-    if (s.size > MAX_CONFIG_BYTES) return { ok: false, message: `${relPath} is ${Math.ceil(s.size / 1024)} KiB, more than the ${MAX_CONFIG_BYTES / 1024} KiB a config may have.` };
+    if (!s.isFile()) return refused({ message: 'notRegularFile', data: { file: relPath, kind: fileKind(s) } });
+    if (s.size > MAX_CONFIG_BYTES) return refused({ message: 'tooLarge', data: { file: relPath, size: Math.ceil(s.size / 1024), max: MAX_CONFIG_BYTES / 1024 } });
     const buf = Buffer.alloc(s.size);
     let off = 0;
     while (off < s.size) {
@@ -67,13 +71,21 @@ export function readConfigText(root: string, relPath: string): ConfigText {
       off += n;
     }
     const decoded = decodeText(buf.subarray(0, off));
-    if (!decoded.ok) return { ok: false, message: `${relPath} ${decoded.reason}.` };
+    if (!decoded.ok) return refused({ message: decoded.reason, data: { file: relPath } });
     return { ok: true, file: new SourceFile(relPath, decoded.text) };
   } catch (e) {
-    return { ok: false, message: `Cannot read ${relPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.` };
+    return unreadable(relPath, e);
   } finally {
     closeSync(fd);
   }
+}
+
+function refused(problem: MessageRef<'config-load'>): ConfigText {
+  return { ok: false, error: { ...problem, range: undefined } };
+}
+
+function unreadable(relPath: string, e: unknown): ConfigText {
+  return refused({ message: 'unreadable', data: { file: relPath, reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message } });
 }
 
 function fileKind(s: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
@@ -86,7 +98,7 @@ function fileKind(s: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDev
 
 export async function loadConfig(root: string, relPath: string, env: Record<string, string | undefined> = process.env): Promise<ConfigLoad> {
   const read = readConfigText(root, relPath);
-  if (!read.ok) return { file: undefined, value: undefined, error: { message: read.message, range: undefined } };
+  if (!read.ok) return { file: undefined, value: undefined, error: read.error };
   return evaluateConfig(root, read.file, env);
 }
 
@@ -96,7 +108,8 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
   if (!workerEntry) throw new Error('agentc bug: dist/load/config-worker.js is missing (run the build)');
   const timeoutMs = configTimeout(env);
   const input: ConfigWorkerInput = { abs, selfEntry };
-  const fail = (message: string, range: Range | undefined, hint?: string): ConfigLoad => ({ file, value: undefined, error: { message, range, ...(hint ? { hint } : {}) } });
+  const fail = (error: ConfigLoadError): ConfigLoad => ({ file, value: undefined, error });
+  const data = { file: file.path };
   const at = (stack: string): Range | undefined => {
     const pos = stackPosition(stack, abs);
     return pos ? clampedPoint(file, pos) : undefined;
@@ -119,38 +132,36 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
     const timer = setTimeout(() => {
       finish(
         received
-          ? fail(`${file.path} keeps running after it was loaded (a timer, an interval or an open handle) for more than ${timeoutMs} ms.`, undefined, 'A config should only compute and export a value; close what it opens.')
-          : fail(`${file.path} did not finish loading within ${timeoutMs} ms (a top-level await that never settles, an endless loop, or a getter that never returns).`, undefined, `Make the config compute its value quickly; AGENTC_CONFIG_TIMEOUT_MS raises the limit.`),
+          ? fail({ message: 'keepsRunning', data: { ...data, ms: timeoutMs }, range: undefined, hint: { id: 'closeHandles' } })
+          : fail({ message: 'timedOut', data: { ...data, ms: timeoutMs }, range: undefined, hint: { id: 'finishQuickly' } }),
       );
     }, timeoutMs);
     worker.on('message', (m: ConfigWorkerMessage) => {
       if (settled) return;
       if (m.type === 'value') received = { hasDefault: m.hasDefault, value: m.value };
       else if (m.type === 'error') {
-        const e = describeLoadError(m.error, file, abs);
-        const when = m.via === 'load' ? '' : m.via === 'rejection' ? ' (a promise rejected and nothing handled it)' : m.afterLoad ? ' (thrown later, from a timer or callback)' : '';
-        finish(fail(`${e.message}${when}`, e.range, e.hint));
+        const kind = m.via === 'rejection' ? 'unhandledRejection' : m.via === 'uncaught' && m.afterLoad ? 'thrownLater' : 'loadFailed';
+        finish(fail(describeLoadError(m.error, file, abs, kind)));
       } else if (m.type === 'exit') {
-        finish(fail(`${file.path} called ${m.how} ${m.afterLoad ? 'after it was loaded' : 'while loading'}: a config must not end the process.`, at(m.stack), 'Remove the call; throw an Error to report a problem.'));
+        finish(fail({ message: m.afterLoad ? 'exitAfterLoad' : 'exitWhileLoading', data: { ...data, call: m.how }, range: at(m.stack), hint: { id: 'noExit' } }));
       } else if (m.type === 'stdout' && m.afterLoad) {
         process.stderr.write(m.text);
-        finish(fail(`${file.path} wrote to stdout after it was loaded (from a timer or callback): that output would corrupt agentc's report.`, at(m.stack), 'Log to stderr (console.error), or only while the config loads.'));
+        finish(fail({ message: 'lateStdout', data, range: at(m.stack), hint: { id: 'useStderr' } }));
       }
     });
-    worker.on('error', (e) => finish(fail(describeLoadError(serializeForeign(e), file, abs).message, undefined)));
+    worker.on('error', (e) => finish(fail({ ...describeLoadError(serializeForeign(e), file, abs), range: undefined })));
     worker.on('exit', (code) => {
       if (settled) return;
       if (!received) {
         // Exit 0 with nothing posted: the event loop ran dry while the module still awaited something.
-        const why = code === 0 ? 'its top-level await never settled (nothing was left that could settle it)' : `it stopped with exit code ${code}`;
-        return finish(fail(`${file.path} did not finish loading: ${why}.`, undefined));
+        return finish(fail(code === 0 ? { message: 'neverSettled', data, range: undefined } : { message: 'stopped', data: { ...data, code: String(code) }, range: undefined }));
       }
       if (!received.hasDefault && !/\bmodule\.exports\b|\bexports\.default\b/.test(file.text)) return finish({ file, value: undefined, error: noDefaultExport(file) });
       let value: unknown;
       try {
         value = revive(received.value);
       } catch (e) {
-        return finish(fail(`${file.path} could not be loaded: its value is too deeply nested (${(e as Error).message}).`, undefined));
+        return finish(fail({ message: 'valueTooDeep', data: { ...data, reason: (e as Error).message }, range: undefined }));
       }
       finish({ file, value, error: undefined });
     });
@@ -176,17 +187,21 @@ function stackPosition(stack: string, abs: string): { line: number; column: numb
 }
 
 /** An ES module without `export default` (the namespace would be mistaken for the config). */
-function noDefaultExport(file: SourceFile): { message: string; range: Range | undefined; hint: string } {
+function noDefaultExport(file: SourceFile): ConfigLoadError {
   const m = /^[ \t]*export\b/m.exec(file.text);
   const start = m ? m.index + m[0].indexOf('export') : 0;
   return {
-    message: `${file.path} has no default export: agentc reads the config from \`export default\`.`,
+    message: 'noDefaultExport',
+    data: { file: file.path },
     range: m ? file.rangeAt(start, start + 'export'.length) : { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
-    hint: 'Write: export default defineConfig({ … });',
+    hint: { id: 'defaultExport' },
   };
 }
 
-function describeLoadError(err: SerializedError, file: SourceFile, abs: string): { message: string; range: Range | undefined; hint?: string } {
+/** How a thrown value reached agentc: while loading, later from a timer or callback, or as an unhandled rejection. */
+type ThrowKind = 'loadFailed' | 'thrownLater' | 'unhandledRejection';
+
+function describeLoadError(err: SerializedError, file: SourceFile, abs: string, kind: ThrowKind = 'loadFailed'): ConfigLoadError {
   const raw = (err.message.split('\n')[0] ?? '').replace(abs, file.path).trim();
   let pos = err.loc ? { line: err.loc.line, column: err.loc.column + 1 } : undefined;
   // A runtime error thrown while evaluating the config: take its frame in the config file.
@@ -198,10 +213,13 @@ function describeLoadError(err: SerializedError, file: SourceFile, abs: string):
     const spec = [`'${missing[2]}'`, `"${missing[2]}"`].map((q) => file.text.indexOf(q)).find((i) => i !== -1);
     if (spec !== undefined) range = file.rangeAt(spec, spec + missing[2]!.length + 2);
   }
+  const reason = raw.replace(/^\[.*?\]\s*/, '').replace(/^ParseError: /, 'syntax error: ');
   return {
-    message: `${file.path} could not be loaded: ${raw.replace(/^\[.*?\]\s*/, '').replace(/^ParseError: /, 'syntax error: ')}`,
+    message: kind,
+    // Followed by " (…)" in the later kinds: a reason's own final period would end the sentence early.
+    data: { file: file.path, reason: kind === 'loadFailed' ? reason : reason.replace(/\.+$/, '') },
     range,
-    ...(missing ? { hint: `Install "${missing[2]}" in the workspace, or remove the import.` } : {}),
+    ...(missing ? { hint: { id: 'install' as const, data: { module: missing[2]! } } } : {}),
   };
 }
 

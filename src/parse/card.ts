@@ -15,9 +15,9 @@ export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefine
     format: 'agent-card',
     kind: 'Card',
     idKey: 'id',
-    empty: `Card file ${file.path} is empty.`,
-    notMapping: `Card file ${file.path} must hold a mapping of fields, not {what}.`,
-    hint: 'Start from the example in README.md, or run `agentc init` to see a complete card.',
+    empty: 'cardEmpty',
+    notMapping: 'cardNotMapping',
+    hint: 'startCard',
     renameTo: (id) => `cards/${id}.yaml`,
   });
   if (!m) return undefined;

@@ -11,7 +11,7 @@ export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefine
     const json = findJsonSyntaxError(file.text);
     if (json) {
       const range = file.rangeAt(json.offset, json.offset + 1);
-      bag.add({ rule: 'yaml-syntax', file: file.path, range, data: { detail: `JSON syntax error: ${json.message}.` } });
+      bag.add({ rule: 'yaml-syntax', file: file.path, range, message: 'jsonSyntax', data: { reason: json.message } });
       return undefined;
     }
   }
@@ -19,8 +19,8 @@ export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefine
     format: 'tool-contract',
     kind: 'Tool',
     idKey: 'name',
-    empty: `Tool contract ${file.path} is empty.`,
-    notMapping: `Tool contract ${file.path} must hold a mapping with name, description and parameters, not {what}.`,
+    empty: 'toolEmpty',
+    notMapping: 'toolNotMapping',
     renameTo: (id) => `schemas/tools/${id}${file.path.slice(file.path.lastIndexOf('.'))}`,
   });
   if (!m) return undefined;

@@ -115,4 +115,12 @@ export interface ConfigFile {
   data: ResolvedConfig;
   /** Range of a config key path in agentc.config.ts (best effort, by text search). */
   locate: Locator;
+  /**
+   * Names of config.models entries that are written but failed validation (already
+   * reported as `schema`): they are left out of `data.models`, and references to
+   * them are not reported again as unknown. 'all' when `models` itself is invalid.
+   */
+  invalidModels?: ReadonlySet<string> | 'all';
+  /** The config is missing or did not load: its values are unknown, not the defaults. */
+  failed?: boolean;
 }

@@ -29,6 +29,8 @@ export {
 } from './scripted-client.js';
 export { parseScript, scriptTurnContext, type ParsedScript, type ScriptProblem, type ScriptPath } from './script.js';
 export { createOpenAIClient, LlmHttpError, toChatRequest, fromChatResponse, type OpenAIClientOptions } from './openai-client.js';
+export * from './clients/index.js';
+export { loadTelemetry, createTelemetry, createSpanIdBridge, combineEventListeners, type Telemetry, type TelemetryOptions, type SpanIdBridge } from './telemetry.js';
 export { createRecordingClient, type CallRecord, type RecordingClient } from './recording.js';
 export { createRandomIds, createSequentialIds } from './ids.js';
 export { renderSuffix } from './template.js';

@@ -99,6 +99,8 @@ export interface ErrorInfo {
   kind: 'model' | 'tool' | 'session' | 'hook';
   /** The tool, when kind is 'tool'. */
   tool?: string;
+  /** The model key (in `bundle.models`), when kind is 'model' and it is known. */
+  model?: string;
 }
 
 export interface ToolContext {
@@ -206,6 +208,8 @@ export interface TurnStartEvent {
   agent: string;
   trace_id: string;
   span_id: string;
+  /** The caller's span, from `TurnRequest.traceparent` (telemetry makes it the turn span's parent). */
+  parent_span_id?: string;
 }
 
 /** Text the user sees, as it arrives. `agent` is whose words these are (a sub-agent's in relay mode). */

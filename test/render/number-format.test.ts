@@ -1,6 +1,6 @@
 /** One number format everywhere people read numbers: "8,000" (diagnostics, diff reports, summaries, token tables). */
 import { describe, expect, it } from 'vitest';
-import { formatMessage } from '../../src/diagnostics/catalog.js';
+import { fillTemplate as formatMessage } from '../../src/diagnostics/template.js';
 import { formatInt } from '../../src/diagnostics/format-number.js';
 import { plural } from '../../src/diagnostics/render/common.js';
 import { display, formatChangeMessage } from '../../src/diff/changes.js';

@@ -84,18 +84,18 @@ describe('a hostile agentc.config.ts', () => {
   it('a top-level await kept pending by a timer: bounded by the timeout', async () => {
     const dir = await withConfigCode('await new Promise((resolve) => setTimeout(resolve, 60_000));');
     const started = Date.now();
-    await expectConfigLoad(dir, { message: /did not finish loading within 1500 ms/, line: null });
+    await expectConfigLoad(dir, { message: /did not finish loading within 1,500 ms/, line: null });
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it('an endless synchronous loop: the worker is terminated', async () => {
-    await expectConfigLoad(await withConfigCode('while (true) {}'), { message: /did not finish loading within 1500 ms/, build: true });
+    await expectConfigLoad(await withConfigCode('while (true) {}'), { message: /did not finish loading within 1,500 ms/, build: true });
   });
 
   it('a getter that loops forever', async () => {
     const dir = await copyExample('hostile');
     await edit(dir, CONFIG, (t) => t.replace("flags: ['receipts_v2', 'offer_stacking'],", 'get flags(): string[] {\n    for (;;) {}\n  },'));
-    await expectConfigLoad(dir, { message: /did not finish loading within 1500 ms/ });
+    await expectConfigLoad(dir, { message: /did not finish loading within 1,500 ms/ });
   });
 
   it('process.exit(0) while loading: an error at the call, not a green run', async () => {

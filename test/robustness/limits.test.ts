@@ -46,9 +46,12 @@ describe('YAML nested 3,000 levels deep (a 6 KB file): a yaml-syntax error, neve
 describe('any number of diagnostics', () => {
   const N = 200_000;
   const many = (): Diagnostic[] =>
-    Array.from({ length: N }, (_, i) =>
-      createDiagnostic({ rule: i % 1000 === 0 ? 'unknown-tool' : 'unused-block', data: { card: 'c', name: `t${i}`, block: `b${i}` }, file: `cards/f${String(i).padStart(6, '0')}.yaml`, range: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } } }),
-    );
+    Array.from({ length: N }, (_, i) => {
+      const place = { file: `cards/f${String(i).padStart(6, '0')}.yaml`, range: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } } };
+      return i % 1000 === 0
+        ? createDiagnostic({ rule: 'unknown-tool', message: 'unknown', data: { card: 'c', name: `t${i}` }, ...place })
+        : createDiagnostic({ rule: 'unused-block', message: 'unused', data: { name: `b${i}` }, ...place });
+    });
 
   it('DiagnosticBag takes 200,000 at once (push and pushAll)', () => {
     const ds = many();

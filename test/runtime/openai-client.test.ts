@@ -126,7 +126,7 @@ test('an HTTP error is a typed error; the fallback model is asked next; no body 
     }
     return reply(res, { content: `answer from ${body.model}` });
   };
-  const runtime = createRuntime({ bundle: makeBundle(), llm: createOpenAIClient({ baseURL }), tools: {} });
+  const runtime = createRuntime({ bundle: makeBundle(), llm: createOpenAIClient({ baseURL, retry: { maxRetries: 0 } }), tools: {} });
   const r = await runtime.turn({ agent: 'concierge', message: 'hi', context: CTX });
   expect(seen.filter((s) => agentOf(s.body) === 'billing').map((s) => s.body.model)).toEqual(['gpt-sub', 'gpt-fallback']);
   expect(seen[0].headers.authorization).toBeUndefined();

@@ -93,11 +93,10 @@ describe('scripted replay on the example workspace', () => {
 });
 
 describe('usage errors exit 2', () => {
-  test('neither or both of --script and --endpoint', async () => {
-    expect((await run({})).code).toBe(2);
+  test('both --script and --endpoint', async () => {
     const both = await run({ script: 'x.yaml', endpoint: 'http://127.0.0.1:1/v1' });
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('exactly one of --script FILE');
+    expect(both.stderr).toContain('pass --script FILE (replay a scripted turn) or real providers (optionally --endpoint URL), not both.');
   });
 
   test('an unreadable script', async () => {
@@ -167,7 +166,7 @@ describe('workspace and root failures', () => {
     expect(r.stdout).not.toContain('RAW-');
   });
 
-  test('--endpoint: the OpenAI client with OPENAI_API_KEY', async () => {
+  test('--endpoint: the model’s API (Chat Completions here) with OPENAI_API_KEY', async () => {
     const seen: { url: string; auth: string | null; body: any }[] = [];
     const fetchStub = (async (url: string | URL | Request, init?: RequestInit) => {
       seen.push({ url: String(url), auth: new Headers(init?.headers).get('authorization'), body: JSON.parse(String(init?.body)) });
@@ -175,7 +174,9 @@ describe('workspace and root failures', () => {
         headers: { 'content-type': 'application/json' },
       });
     }) as typeof fetch;
-    const r = await run({ endpoint: 'http://127.0.0.1:9/v1/', agent: 'concierge', format: 'text', flags: ['v2'] }, { compile: stubCompile(), fetch: fetchStub }, { OPENAI_API_KEY: 'sk-env' });
+    const bundle = makeBundle();
+    for (const m of Object.values(bundle.models)) m.api = 'openai-chat';
+    const r = await run({ endpoint: 'http://127.0.0.1:9/v1/', agent: 'concierge', format: 'text', flags: ['v2'] }, { compile: stubCompile({ bundle }), fetch: fetchStub }, { OPENAI_API_KEY: 'sk-env' });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Hi from the endpoint.\n');
     expect(seen).toHaveLength(1);

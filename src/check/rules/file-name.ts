@@ -8,34 +8,36 @@ import { blockIdAt, cardAt, sortedBlocks, sortedCards, sortedTools, toolAt } fro
  * are at most PORTABLE_NAME_MAX_BYTES long and never a Windows device name.
  * Reported before `build`, so it never fails half-way with ENAMETOOLONG.
  */
-export const fileName: Rule = {
+export const fileName: Rule<'file-name'> = {
   id: 'file-name',
   run(program, report) {
-    const reserved = (kind: string, id: string, file: string, output: string[]): string =>
-      `${kind} id "${id}" is a name Windows reserves for a device: ${[file, ...output].join(' and ')} cannot be checked out on Windows.`;
     for (const card of sortedCards(program)) {
       const id = card.data.id;
       if (isWindowsReservedName(id)) {
-        report({ file: card.file.path, range: cardAt(card, ['id']), data: { detail: reserved('Card', id, card.file.path, [`generated/${PROMPTS_DIR}/${promptFileName(id, '')}`]) }, hint: 'Rename the card (and its file).' });
+        const files = [card.file.path, `generated/${PROMPTS_DIR}/${promptFileName(id, '')}`].join(' and ');
+        report({ file: card.file.path, range: cardAt(card, ['id']), message: 'reserved', data: { kind: 'Card', id, files }, hint: { id: 'renameCard' } });
       }
       const agent = program.agents.get(id);
       const longest = (agent?.cohorts ?? [])
         .map((c) => promptFileName(id, c.key))
         .reduce<string | undefined>((a, b) => (a === undefined || Buffer.byteLength(b) > Buffer.byteLength(a) ? b : a), undefined);
-      if (longest !== undefined && Buffer.byteLength(longest) > PORTABLE_NAME_MAX_BYTES) {
+      if (agent !== undefined && longest !== undefined && Buffer.byteLength(longest) > PORTABLE_NAME_MAX_BYTES) {
         report({
           file: card.file.path,
           range: cardAt(card, ['id']),
-          data: { detail: `Agent "${id}" needs the prompt file ${PROMPTS_DIR}/${longest}, whose name is ${Buffer.byteLength(longest)} bytes long; file names are limited to ${PORTABLE_NAME_MAX_BYTES} bytes.` },
-          hint: `The name joins the agent id and the feature flags its blocks use (${agent!.flags.join(', ')}): shorten them, or use fewer flags in this agent's blocks.`,
+          message: 'tooLong',
+          data: { agent: id, path: `${PROMPTS_DIR}/${longest}`, bytes: Buffer.byteLength(longest), max: PORTABLE_NAME_MAX_BYTES },
+          hint: { id: 'shorten', data: { flags: agent.flags.join(', ') } },
         });
       }
     }
     for (const block of sortedBlocks(program)) {
-      if (isWindowsReservedName(block.data.id)) report({ file: block.file.path, range: blockIdAt(block), data: { detail: reserved('Block', block.data.id, block.file.path, []) }, hint: 'Rename the block (and its file).' });
+      const id = block.data.id;
+      if (isWindowsReservedName(id)) report({ file: block.file.path, range: blockIdAt(block), message: 'reserved', data: { kind: 'Block', id, files: block.file.path }, hint: { id: 'renameBlock' } });
     }
     for (const tool of sortedTools(program)) {
-      if (isWindowsReservedName(tool.data.name)) report({ file: tool.file.path, range: toolAt(tool, ['name']), data: { detail: reserved('Tool', tool.data.name, tool.file.path, []) }, hint: 'Rename the tool (and its file).' });
+      const id = tool.data.name;
+      if (isWindowsReservedName(id)) report({ file: tool.file.path, range: toolAt(tool, ['name']), message: 'reserved', data: { kind: 'Tool', id, files: tool.file.path }, hint: { id: 'renameTool' } });
     }
   },
 };

@@ -1,8 +1,9 @@
 /**
  * `agentc rules`: the rule catalog, grouped as in SPEC §3.1 — code, rule id,
- * default severity, and the invariant each rule enforces.
+ * default severity, the invariant each rule enforces, and every message and
+ * hint template it can produce (`{key}` is filled from the diagnostic's data).
  */
-import { CATALOG, RULE_IDS, type RuleId } from '../../diagnostics/catalog.js';
+import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../../diagnostics/catalog.js';
 import { paint } from '../../diagnostics/render/ansi.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { workspaceRuleSettings, type RuleSettings } from '../workspace-rules.js';
@@ -98,6 +99,10 @@ export function renderRulesText(color: boolean, settings: RuleSettings = {}): st
       const sev = `${now.severity}${now.configured ? '*' : ''}`.padEnd(8);
       const shown = now.severity === 'error' ? p.red(sev) : now.severity === 'warning' ? p.yellow(sev) : p.grey(sev);
       out.push(`  ${p.grey(e.code)}  ${id.padEnd(ruleWidth)}  ${shown}  ${e.summary}`);
+      const t = ruleTemplates(id);
+      const indent = ' '.repeat(ruleWidth + 22);
+      for (const m of Object.values(t.messages)) out.push(`${indent}${p.grey('message')} ${oneLine(m)}`);
+      for (const h of Object.values(t.hints)) out.push(`${indent}${p.grey('hint')}    ${oneLine(h)}`);
     }
     out.push('');
   }
@@ -110,7 +115,8 @@ export function renderRulesJson(settings: RuleSettings = {}): string {
     g.rules.map((id) => {
       const e = CATALOG[id];
       const now = effective(id, settings);
-      return { code: e.code, rule: id, group: g.group, groupTitle: g.title, severity: now.severity, defaultSeverity: e.severity, configured: now.configured, summary: e.summary };
+      const t = ruleTemplates(id);
+      return { code: e.code, rule: id, group: g.group, groupTitle: g.title, severity: now.severity, defaultSeverity: e.severity, configured: now.configured, summary: e.summary, messages: t.messages, hints: t.hints };
     }),
   );
   return JSON.stringify({ formatVersion: '1', rules }, null, 2) + '\n';
@@ -121,13 +127,20 @@ export function renderRulesMarkdown(settings: RuleSettings = {}): string {
   const note = severityNote(settings).replace("rules: { 'volatile-in-prefix': 'off' }", "`rules: { 'volatile-in-prefix': 'off' }`").replace('* marks', '\\* marks');
   const out = ['# agentc rules', '', note, ''];
   for (const g of groupedRules()) {
-    out.push(`## ${g.title}`, '', '| Code | Rule | Severity | Enforces |', '| --- | --- | --- | --- |');
+    out.push(`## ${g.title}`, '', '| Code | Rule | Severity | Enforces | Messages | Hints |', '| --- | --- | --- | --- | --- | --- |');
     for (const id of g.rules) {
       const e = CATALOG[id];
       const now = effective(id, settings);
-      out.push(`| ${e.code} | \`${id}\` | ${now.severity}${now.configured ? '\\*' : ''} | ${cell(e.summary)} |`);
+      const t = ruleTemplates(id);
+      const list = (xs: string[]) => xs.map((x) => cell(oneLine(x))).join('<br>');
+      out.push(`| ${e.code} | \`${id}\` | ${now.severity}${now.configured ? '\\*' : ''} | ${cell(e.summary)} | ${list(Object.values(t.messages))} | ${list(Object.values(t.hints))} |`);
     }
     out.push('');
   }
   return out.join('\n').replace(/\n+$/, '') + '\n';
+}
+
+/** A template on one line (multi-line hints show their breaks as ⏎). */
+function oneLine(s: string): string {
+  return s.replace(/\n/g, ' ⏎ ');
 }

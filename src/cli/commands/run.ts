@@ -1,9 +1,9 @@
 /**
- * `agentc run <agent> "<message>" (--script FILE | --endpoint URL)`: one turn
+ * `agentc run <agent> "<message>" [--script FILE | --endpoint URL]`: one turn
  * through the runtime (SPEC §6.1), on a bundle compiled in memory.
  *
  * Exit codes: 0 the turn answered; 1 the workspace has errors (diagnostics on
- * stderr) or the root agent itself failed; 2 bad usage — no or both of
+ * stderr) or the root agent itself failed; 2 bad usage — both of
  * --script/--endpoint, an unreadable or invalid script, a script that runs out
  * of replies for the root agent, an unknown agent or flag.
  *
@@ -23,7 +23,6 @@ import { sortKeysDeep } from '../../emit/canonical-json.js';
 import { SourceFile } from '../../load/source.js';
 import { parseYaml, type Locator } from '../../parse/yaml.js';
 import {
-  createOpenAIClient,
   createRandomIds,
   createRecordingClient,
   createRuntime,
@@ -36,6 +35,7 @@ import {
   TurnError,
   type LlmClient,
   type RuntimeEvent,
+  type RuntimeOptions,
   type Script,
   type ToolHandler,
   type TurnResult,
@@ -43,13 +43,15 @@ import {
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { withProgress } from '../progress.js';
+import { setupProviders } from '../run-providers.js';
+import { setupRunTelemetry } from '../run-telemetry.js';
 
 export interface RunOptions {
   agent: string;
   message: string;
   /** Script file (absolute, or relative to io.cwd). */
   script?: string;
-  /** OpenAI-compatible base URL; the key comes from OPENAI_API_KEY. */
+  /** Base URL for every provider (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL); keys from OPENAI_API_KEY / ANTHROPIC_API_KEY. */
   endpoint?: string;
   format: 'text' | 'json';
   /** Workspace root (absolute, or relative to io.cwd). */
@@ -69,8 +71,8 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
     io.stderr(`agentc run: ${text}\n`);
     return EXIT.failure;
   };
-  if ((opts.script === undefined) === (opts.endpoint === undefined)) {
-    return usage('pass exactly one of --script FILE (replay a scripted turn) or --endpoint URL (a real model server).');
+  if (opts.script !== undefined && opts.endpoint !== undefined) {
+    return usage('pass --script FILE (replay a scripted turn) or real providers (optionally --endpoint URL), not both.');
   }
 
   let script: Script | undefined;
@@ -135,23 +137,27 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
 
   let llm: LlmClient;
   let tools: Record<string, ToolHandler> = {};
+  let onError: RuntimeOptions['onError'];
   if (script !== undefined) {
     llm = createScriptedClient(script.llm);
     tools = createScriptedTools(script.tools);
   } else {
-    const opt: Parameters<typeof createOpenAIClient>[0] = { baseURL: opts.endpoint!, apiKey: io.env.OPENAI_API_KEY };
-    if (deps.fetch !== undefined) opt.fetch = deps.fetch;
-    llm = createOpenAIClient(opt);
+    const providers = setupProviders({ bundle, env: io.env, ...(opts.endpoint !== undefined ? { endpoint: opts.endpoint } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}), stderr: io.stderr });
+    for (const w of providers.warnings) io.stderr(w);
+    ({ llm, onError } = providers);
   }
   const recorder = createRecordingClient(llm);
   const live = opts.format === 'text';
+  const telemetry = await setupRunTelemetry({ env: io.env, bundle, stderr: io.stderr });
   const runtime = createRuntime({
     bundle,
     llm: recorder.client,
     tools,
     flags,
     ids: script !== undefined ? createSequentialIds(scriptText) : createRandomIds(),
+    ...(onError !== undefined ? { onError } : {}),
     onEvent: (e: RuntimeEvent) => {
+      telemetry?.onEvent(e);
       if (live && e.type === 'status') io.stderr(`› ${e.text}\n`);
     },
   });
@@ -159,7 +165,7 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
   recorder.markStart();
   let turn: TurnResult;
   try {
-    turn = await runtime.turn({ agent: opts.agent, message: opts.message, context });
+    turn = await runtime.turn({ agent: opts.agent, message: opts.message, context }).finally(() => telemetry?.shutdown());
   } catch (e) {
     if (e instanceof ScriptExhaustedError) return usage(`${e.message} Add a reply under llm.${e.agent} in ${scriptPath}.`);
     if (e instanceof TurnError) {
