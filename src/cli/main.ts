@@ -32,7 +32,7 @@ export async function main(rawArgv: string[], rawIO: CliIO = processIO()): Promi
     else io.stderr('This is a bug in agentc. Re-run with AGENTC_DEBUG=1 for details and report it.\n');
     return EXIT.failure;
   }
-  return exitCode;
+  return io.stdoutClosed?.() ? EXIT.ok : exitCode;
 }
 
 type SetExit = (code: number) => void;
