@@ -42,7 +42,7 @@ describe('agentc explain', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/no rule or code "unknwon-tool"\. Did you mean "unknown-tool"[ ,?]/);
-    const code = await run(['explain', 'AGC2010']);
+    const code = await run(['explain', 'AGC2001x']);
     expect(code.code).toBe(2);
     expect(code.stderr).toMatch(/Did you mean "AGC2001"[ ,?]/);
   });

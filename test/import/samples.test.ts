@@ -93,6 +93,6 @@ describe('import of the samples', () => {
     expect(r.stdout).toContain('fast-agent/agent-cards/facts.md → facts\n  dropped default:');
     expect(r.stdout).toContain('  dropped skills: fast-agent skills have no agentc equivalent');
     expect(r.stdout).toContain('agentc check on the result:\n');
-    expect(r.stdout).toMatch(/Found 1 warning in 1 file\.\n$/);
+    expect(r.stdout).toMatch(/Found 2 warnings in 2 files\.\n$/);
   });
 });
