@@ -3,7 +3,9 @@
  * execute a workspace, and everything `agentc diff` compares. Plain JSON data;
  * serialized with sorted keys so that the same input gives the same bytes.
  */
-import type { JsonSchema, ModelEntry, Policy, Role, Tuning } from '../parse/types.js';
+import type { GuardSpec, HistoryPolicy, JsonSchema, ModelEntry, Policy, Role, Tuning } from '../parse/types.js';
+
+export type { GuardSpec, HistoryPolicy };
 
 export const BUNDLE_FORMAT_VERSION = '1';
 
@@ -60,6 +62,8 @@ export interface BundleAgent {
   suffix_template: string;
   /** How this agent's tool calls are executed (every agent with tools has one). */
   dispatch: BundleDispatch;
+  /** The card's history compaction policy, when it declares one. */
+  history?: HistoryPolicy;
 }
 
 export interface BundleAgentTools {
@@ -124,4 +128,6 @@ export interface BundleDispatch {
   status_rendering: Record<string, string | null>;
   /** Tool name (as the model sees it) → what executing it means. */
   table: Record<string, DispatchEntry>;
+  /** The card's query guards, when it declares any. */
+  guards?: GuardSpec;
 }

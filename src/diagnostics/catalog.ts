@@ -30,7 +30,7 @@ export const CATALOG = {
 
   // References (AGC2xxx)
   'unknown-tool': { code: 'AGC2001', group: 'references', severity: 'error', summary: 'Every tools / tool_whitelist entry names a tool contract.', message: 'Card "{card}" uses tool "{name}", which is not declared in schemas/tools/.' },
-  'unknown-model': { code: 'AGC2002', group: 'references', severity: 'error', summary: 'model and fallback_model name an entry of config.models.', message: 'Card "{card}" uses {field} "{name}", which is not in config.models.' },
+  'unknown-model': { code: 'AGC2002', group: 'references', severity: 'error', summary: 'model, fallback_model and history.summary_model name an entry of config.models.', message: 'Card "{card}" uses {field} "{name}", which is not in config.models.' },
   'unknown-block': { code: 'AGC2003', group: 'references', severity: 'error', summary: 'Every prompt_blocks and requiredBlocks entry names a block.', message: '{owner} uses prompt block "{name}", which does not exist under blocks/.' },
   'unknown-sub-agent': { code: 'AGC2004', group: 'references', severity: 'error', summary: 'Every sub_agents entry names a card.', message: 'Card "{card}" lists sub-agent "{name}", which has no card in cards/.' },
   'unknown-flag': { code: 'AGC2005', group: 'references', severity: 'error', summary: "A block's feature_flag is declared in config.flags.", message: 'Block "{block}" is gated by feature flag "{name}", which is not in config.flags.' },
@@ -59,6 +59,7 @@ export const CATALOG = {
   'token-budget': { code: 'AGC5002', group: 'budgets', severity: 'error', summary: "Prefix + largest handoff fits policy.token_budget.input; max_output_tokens fits .output.", message: '{detail}' },
   'block-budget': { code: 'AGC5003', group: 'budgets', severity: 'error', summary: 'A rendered block stays within its max_tokens.', message: 'Block "{block}" renders to {tokens} tokens for "{card}", over its max_tokens of {max}.' },
   'description-budget': { code: 'AGC5004', group: 'budgets', severity: 'warning', summary: "A sub-agent's routing description is between 8 tokens and budgets.descriptionMaxTokens.", message: '{detail}' },
+  'history-budget': { code: 'AGC5005', group: 'budgets', severity: 'error', summary: 'history.max_tokens leaves room in policy.token_budget.input for the prompt and the largest handoff.', message: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt{cohort} ({prompt}{handoff}) leaves only {room} of its policy.token_budget.input of {input}.' },
 
   // Templates and caching (AGC6xxx)
   'template-syntax': { code: 'AGC6001', group: 'templates', severity: 'error', summary: "A block's Handlebars body parses.", message: 'Block "{block}" has a template syntax error: {detail}' },

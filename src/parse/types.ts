@@ -28,10 +28,25 @@ export interface Policy {
 /** `suppress` hides an event from the user; a string is shown as is. */
 export type StatusRendering = Record<string, string>;
 
+/** Code-level checks of the `query` handoff field (seed 000), each off unless true. */
+export interface GuardSpec {
+  verbatim?: boolean;
+  overlap?: boolean;
+  echo?: boolean;
+}
+
 export interface DispatchSpec {
   fan_out_cap?: number;
   intent_count_failsafe?: boolean;
   status_rendering?: StatusRendering;
+  guards?: GuardSpec;
+}
+
+/** Compaction of an agent's history (FR-11): past `max_tokens`, older turns fold into a summary. */
+export interface HistoryPolicy {
+  max_tokens: number;
+  keep_last_turns?: number;
+  summary_model?: string;
 }
 
 export interface CardData {
@@ -52,6 +67,7 @@ export interface CardData {
   status_events: string[];
   policy: Policy;
   dispatch?: DispatchSpec;
+  history?: HistoryPolicy;
 }
 
 export interface Card {

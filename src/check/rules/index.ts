@@ -10,6 +10,7 @@ import { descriptionBudget } from './description-budget.js';
 import { duplicateId } from './duplicate-id.js';
 import { dynamicInPrefix } from './dynamic-in-prefix.js';
 import { fanOutCap } from './fan-out-cap.js';
+import { historyBudget } from './history-budget.js';
 import { modelCapability } from './model-capability.js';
 import { platformBlockDeclared } from './platform-block-declared.js';
 import { platformBlockOwner } from './platform-block-owner.js';
@@ -62,6 +63,7 @@ export const RULES: readonly Rule[] = [
   tokenBudget,
   blockBudget,
   descriptionBudget,
+  historyBudget,
   templateUnknownVariable,
   dynamicInPrefix,
   volatileInPrefix,
