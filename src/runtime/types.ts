@@ -7,9 +7,9 @@
  *   travel as a `FailureKind` plus a fixed plain-words message.
  * - Every model call gets an AbortSignal; every tool handler gets one too.
  */
-import type { AnthropicTool, Bundle, BundleModel, NeutralTool, OpenAITool } from '../bundle/types.js';
+import type { AnthropicTool, Bundle, BundleModel, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool } from '../bundle/types.js';
 
-export type { AnthropicTool, Bundle, BundleModel, NeutralTool, OpenAITool };
+export type { AnthropicTool, Bundle, BundleModel, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool };
 
 /** What can go wrong with one tool call or one sub-agent (SPEC §5 step 5). */
 export type FailureKind =
