@@ -17,10 +17,13 @@ import { ScriptExhaustedError } from './scripted-client.js';
 import { recordOutcome, type Frame, type TurnState } from './state.js';
 import { runSubAgent } from './sub-agent.js';
 import { failed, runTool, type CallResult } from './tool-exec.js';
+import { guardCalls, guardDroppedContent } from './turn-memory.js';
 import type { Message, ToolCall } from './types.js';
 
 export async function runAgentLoop(turn: TurnState, frame: Frame, history: Message[], input: Message): Promise<string> {
   const messages: Message[] = [...history, input];
+  frame.transcript = messages;
+  frame.historyLength = history.length;
   const dispatch = frame.agent.dispatch;
   const failsafe = dispatch?.intent_count_failsafe === true;
   let retried = false;
@@ -29,6 +32,8 @@ export async function runAgentLoop(turn: TurnState, frame: Frame, history: Messa
     if (reply.toolCalls.length === 0) return reply.text;
 
     let calls = normalizeIds(reply.toolCalls);
+    const guarded = frame.isRoot ? guardCalls(turn, frame, calls) : { calls, dropped: [] };
+    calls = normalizeIds(guarded.calls);
     const emitted = calls.filter((c) => isSubAgentCall(c, dispatch)).length;
     const declared = failsafe ? declaredIntentCount(calls, dispatch) : null;
     let retriedNow = false;
@@ -39,10 +44,11 @@ export async function runAgentLoop(turn: TurnState, frame: Frame, history: Messa
     const plan = planCalls(turn, frame, calls);
     if (frame.isRoot) noteRouting(turn, frame, calls, plan, declared, retriedNow);
 
-    messages.push({ role: 'assistant', content: reply.text, toolCalls: calls });
+    messages.push({ role: 'assistant', content: reply.text, toolCalls: [...calls, ...guarded.dropped] });
     const results = await Promise.all(plan.map((p) => execute(turn, frame, p)));
     if (frame.signal.aborted) throw new AgentFailure('timeout', agentFailureMessage('timeout', frame.agent.id));
     plan.forEach((p, i) => messages.push({ role: 'tool', toolCallId: p.call.id, name: p.call.name, content: results[i].content }));
+    for (const c of guarded.dropped) messages.push({ role: 'tool', toolCallId: c.id, name: c.name, content: guardDroppedContent() });
   }
   throw new AgentFailure('budget_exceeded', agentFailureMessage('budget_exceeded', frame.agent.id));
 }

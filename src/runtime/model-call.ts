@@ -15,16 +15,18 @@ import { addUsage, type Frame, type TurnState } from './state.js';
 import { renderSuffix } from './template.js';
 import type { LlmRequest, LlmResponse, Message, ToolCall } from './types.js';
 import { untilAborted } from './deadline.js';
+import { fitRequest } from './turn-memory.js';
 
 export async function callModel(turn: TurnState, frame: Frame, messages: readonly Message[]): Promise<LlmResponse> {
   const agent = frame.agent;
   for (;;) {
     const modelId = frame.model.current;
     try {
-      const req = buildRequest(turn, frame, modelId, messages);
+      const req = buildRequest(turn, frame, modelId, await fitRequest(turn, frame, messages));
       const raw = await untilAborted(Promise.resolve().then(() => turn.llm.complete(req)), frame.signal);
       const reply = normalizeReply(raw);
       addUsage(turn.usage, reply.usage);
+      addUsage((frame.usage ??= { inputTokens: 0, outputTokens: 0 }), reply.usage);
       for (const event of reply.statusEvents ?? []) turn.sink.status(agent, event);
       return reply;
     } catch (e) {

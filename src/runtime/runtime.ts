@@ -18,9 +18,9 @@ import { AgentFailure, RuntimeUsageError, TurnError } from './failure.js';
 import { createRandomIds } from './ids.js';
 import { fanOutCap } from './plan.js';
 import { createSchemaValidator } from './schema.js';
-import { createMemorySessionStore } from './session.js';
 import { newFrame, type TurnState } from './state.js';
 import { loadHistory } from './sub-agent.js';
+import { createRuntimeMemory, recordTurn, startTurnMemory } from './turn-memory.js';
 import type { FailureKind, Message, RoutingEvent, Runtime, RuntimeOptions, TurnRequest, TurnResult } from './types.js';
 
 const INHERITED = ['principal', 'episode', 'locale', 'location'];
@@ -32,7 +32,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   }
   const security = { principalMismatches: 0 };
   const validator = createSchemaValidator();
-  const sessions = options.sessions ?? createMemorySessionStore();
+  const memory = createRuntimeMemory(options);
+  const sessions = memory.store;
   const ids = options.ids ?? createRandomIds();
   const clock = options.clock ?? (() => performance.now());
   const limits = { maxRounds: options.limits?.maxRounds ?? 16, maxDepth: options.limits?.maxDepth ?? 8 };
@@ -57,14 +58,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       usage: { inputTokens: 0, outputTokens: 0 },
       security,
       routing: { invoked: [], intentCount: null, intentRetry: false, requested: 0, dropped: [], outcomes: {}, toolOutcomes: {} },
+      memory: await startTurnMemory(memory, root, req.context.episode, req.message, ''),
     };
     const input: Message = { role: 'user', content: req.message };
     let failure: { kind: FailureKind | 'cancelled'; message: string } | undefined;
     let text = '';
+    let rootFrame: ReturnType<typeof newFrame> | undefined;
     try {
       const out = await runWithBudget(req.signal, root.policy?.time_budget_ms, async (signal) => {
-        const frame = newFrame(root, undefined, state.rootSpanId, signal, { ...req.context });
-        return runAgentLoop(state, frame, await loadHistory(state, root.id), input);
+        const frame = (rootFrame = newFrame(root, undefined, state.rootSpanId, signal, { ...req.context }));
+        return runAgentLoop(state, frame, await loadHistory(state, root, frame.spanId, signal), input);
       });
       if (out.done) text = out.value;
       else failure = out.reason === 'timeout'
@@ -83,15 +86,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       sink.close();
       throw new TurnError(failure.kind, root.id, failure.message, state.traceId, [...sink.events]);
     }
-    try {
-      await sessions.append(req.context.episode, root.id, [input, { role: 'assistant', content: text }]);
-    } catch {
-      // A store that cannot write loses history, not the answer.
-    }
+    // A store that cannot write loses history, not the answer (recordTurn never throws).
+    const record = await recordTurn(state, rootFrame!, req.message, text);
     sink.emit({ type: 'text', agent: root.id, text });
     const routing = emitRouting(state);
     sink.close();
-    return { text, events: [...sink.events], outcomes: { ...routing.outcomes }, trace_id: state.traceId, usage: { ...state.usage } };
+    return { text, events: [...sink.events], outcomes: { ...routing.outcomes }, trace_id: state.traceId, usage: { ...state.usage }, record };
   }
 
   function checkRequest(req: TurnRequest): BundleAgent {
@@ -125,6 +125,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       outcomes: sortedRecord(r.outcomes),
       tool_outcomes: sortedRecord(r.toolOutcomes),
       spans: state.spans.map((s) => ({ ...s })),
+      ...(state.memory.reportGuards ? { guards: state.memory.guardNotes.map((g) => ({ ...g })) } : {}),
       started_ms: 0,
       ended_ms: state.now(),
     };

@@ -9,9 +9,11 @@
 import type { Bundle, BundleAgent } from '../bundle/types.js';
 import type { EventSink } from './events.js';
 import type { SchemaValidator } from './schema.js';
+import type { TurnMemory } from './turn-memory.js';
 import type {
   IdGenerator,
   LlmClient,
+  Message,
   Outcome,
   SessionStore,
   SpanRecord,
@@ -52,6 +54,8 @@ export interface TurnState {
   usage: Usage;
   security: { principalMismatches: number };
   routing: RoutingLog;
+  /** History, records, budgets and query guards of this turn (turn-memory.ts). */
+  memory: TurnMemory;
 }
 
 export interface Frame {
@@ -74,6 +78,12 @@ export interface Frame {
   degraded: boolean;
   /** An envelope tool came back partial. */
   partial: boolean;
+  /** The loop's messages (history, input, then this invocation's calls and results); set by the loop. */
+  transcript?: Message[];
+  /** How many of `transcript`'s first messages are history. */
+  historyLength?: number;
+  /** This invocation's own model usage. */
+  usage?: Usage;
 }
 
 export function newFrame(agent: BundleAgent, parent: Frame | undefined, spanId: string, signal: AbortSignal, suffixContext: Record<string, string | undefined>): Frame {

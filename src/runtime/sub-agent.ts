@@ -14,6 +14,7 @@ import { runWithBudget } from './deadline.js';
 import { AgentFailure, agentFailureMessage } from './failure.js';
 import { newFrame, recordOutcome, type Frame, type TurnState } from './state.js';
 import { failed, PARTIAL_CAVEAT, type CallResult } from './tool-exec.js';
+import { loadAgentHistory, recordTurn } from './turn-memory.js';
 import type { Message, SpanRecord, ToolCall } from './types.js';
 
 export type LoopRunner = (turn: TurnState, frame: Frame, history: Message[], input: Message) => Promise<string>;
@@ -41,13 +42,13 @@ export async function runSubAgent(
   turn.spans.push(span);
   if (parent.isRoot) turn.routing.invoked.push(target.id);
 
-  const input: Message = { role: 'user', content: renderHandoff(target, args) };
+  const input = { role: 'user' as const, content: renderHandoff(target, args) };
   let frame: Frame | undefined;
   let result: CallResult;
   try {
     const out = await runWithBudget(parent.signal, target.policy?.time_budget_ms, async (signal) => {
       frame = newFrame(target, parent, span.span_id, signal, turn.inherited);
-      const history = await loadHistory(turn, target.id);
+      const history = await loadHistory(turn, target, span.span_id, signal);
       return loop(turn, frame, history, input);
     });
     result = out.done && frame !== undefined ? await finish(turn, frame, input, out.value) : failed('timeout', agentFailureMessage('timeout', target.id));
@@ -74,7 +75,7 @@ export function renderHandoff(target: BundleAgent, args: Record<string, unknown>
   return canonicalJson(fields);
 }
 
-async function finish(turn: TurnState, frame: Frame, input: Message, text: string): Promise<CallResult> {
+async function finish(turn: TurnState, frame: Frame, input: Message & { role: 'user' }, text: string): Promise<CallResult> {
   const target = frame.agent;
   const content: Record<string, unknown> = { ok: true };
   if (target.output !== undefined) {
@@ -92,19 +93,11 @@ async function finish(turn: TurnState, frame: Frame, input: Message, text: strin
   }
   if (frame.degraded) content.caveat = DEGRADED_CAVEAT;
   else if (frame.partial) content.caveat = PARTIAL_CAVEAT;
-  try {
-    await turn.sessions.append(turn.context.episode, target.id, [input, { role: 'assistant', content: text }]);
-  } catch {
-    // A store that cannot write loses history, not the answer.
-  }
+  await recordTurn(turn, frame, input.content, text); // never throws: a store failure loses history, not the answer
   return { content: JSON.stringify(content), outcome: frame.degraded ? 'data_unavailable' : 'ok' };
 }
 
-export async function loadHistory(turn: TurnState, agent: string): Promise<Message[]> {
-  try {
-    const h = await turn.sessions.get(turn.context.episode, agent);
-    return Array.isArray(h) ? h : [];
-  } catch {
-    return [];
-  }
+/** The agent's own earlier turns as narration (compacted per its history policy); see turn-memory.ts. */
+export function loadHistory(turn: TurnState, agent: BundleAgent, spanId: string, signal: AbortSignal): Promise<Message[]> {
+  return loadAgentHistory(turn, agent, spanId, signal);
 }

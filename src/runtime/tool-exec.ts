@@ -11,6 +11,7 @@
 import { checkEnvelope } from './envelope.js';
 import { failureResult, toolFailureMessage } from './failure.js';
 import { untilAborted } from './deadline.js';
+import { sessionHandle } from './turn-memory.js';
 import type { Frame, TurnState } from './state.js';
 import type { FailureKind, Outcome, ToolContext } from './types.js';
 
@@ -37,6 +38,7 @@ export async function runTool(turn: TurnState, frame: Frame, tool: string, envel
     signal: frame.signal,
     trace_id: turn.traceId,
     span_id: frame.spanId,
+    session: sessionHandle(turn),
   };
   if (turn.context.locale !== undefined) ctx.locale = turn.context.locale;
   if (turn.context.location !== undefined) ctx.location = turn.context.location;
