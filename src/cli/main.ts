@@ -132,6 +132,8 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .option('--script <file>', 'replay model replies and tool results from a YAML script')
       .option('--endpoint <url>', 'OpenAI-compatible base URL (API key from OPENAI_API_KEY)')
       .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
+      .option('--sessions <location>', 'session store that keeps history across runs: sqlite:PATH, redis://HOST:PORT or memory')
+      .option('--episode <id>', "the conversation's episode id (overrides the script's context.episode)")
       .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text')),
     'agentc run fetch_assistant "How many points do I have?" --script demo.yaml --format json',
   ).action(async (agent: string, message: string, opts) => {
@@ -141,7 +143,7 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       return;
     }
     const { runCommand } = await import('./commands/run.js');
-    setExit(await runCommand({ cwd: root(opts), agent, message, script: opts.script ? resolve(io.cwd, opts.script) : undefined, endpoint: opts.endpoint, format: opts.format, flags: opts.flags }, io));
+    setExit(await runCommand({ cwd: root(opts), agent, message, script: opts.script ? resolve(io.cwd, opts.script) : undefined, endpoint: opts.endpoint, format: opts.format, flags: opts.flags, sessions: opts.sessions, episode: opts.episode }, io));
   });
 
   withExample(

@@ -13,6 +13,7 @@ import type { BundleAgent } from '../bundle/types.js';
 import { selectPrefix } from './cohort.js';
 import { echoGuard, overlapGuard, runGuards, verbatimGuard, type GuardContext, type GuardNote, type QueryGuard } from './guards.js';
 import { DEFAULT_KEEP_LAST_TURNS, messagesTokens, narrationView, planCompaction, summaryInstructions, summaryPrompt, trimToBudget } from './history.js';
+import { ScriptExhaustedError } from './scripted-client.js';
 import { createMemorySessionStore } from './sessions/memory.js';
 import { emptyRecord, recordsFromMessages, SUMMARY_META_PREFIX, type HistorySummary, type JsonValue, type TurnRecord, type TurnStore } from './sessions/types.js';
 import type { Frame, TurnState } from './state.js';
@@ -179,6 +180,7 @@ async function summarize(turn: TurnState, agent: BundleAgent, previous: string, 
     const text = typeof reply.text === 'string' ? reply.text.trim() : '';
     return text === '' ? undefined : text;
   } catch (e) {
+    if (e instanceof ScriptExhaustedError) throw e; // a script mistake: name the missing `<agent>:summary` replies
     try {
       turn.memory.onError?.(e, { agent: agent.id, span_id: spanId, kind: 'model' });
     } catch {

@@ -43,6 +43,7 @@ import {
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { withProgress } from '../progress.js';
+import { openRunSessions } from './run-sessions.js';
 
 export interface RunOptions {
   agent: string;
@@ -56,6 +57,10 @@ export interface RunOptions {
   cwd: string;
   /** Feature flags switched on, added to the script's `context.flags`. */
   flags?: string[];
+  /** Session store location (`sqlite:PATH`, `redis://HOST:PORT`, `memory`); see run-sessions.ts. */
+  sessions?: string;
+  /** Episode id, overriding the script's context.episode. */
+  episode?: string;
 }
 
 /** Seams for tests; production uses the real compiler and global fetch. */
@@ -143,6 +148,9 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
     if (deps.fetch !== undefined) opt.fetch = deps.fetch;
     llm = createOpenAIClient(opt);
   }
+  const store = await openRunSessions(opts, io.cwd);
+  if (!store.ok) return usage(store.message);
+  if (store.value.episode !== undefined) context.episode = store.value.episode;
   const recorder = createRecordingClient(llm);
   const live = opts.format === 'text';
   const runtime = createRuntime({
@@ -151,6 +159,7 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
     tools,
     flags,
     ids: script !== undefined ? createSequentialIds(scriptText) : createRandomIds(),
+    ...(store.value.store ? { sessions: store.value.store } : {}),
     onEvent: (e: RuntimeEvent) => {
       if (live && e.type === 'status') io.stderr(`› ${e.text}\n`);
     },
@@ -170,9 +179,11 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
       return EXIT.findings;
     }
     throw e;
+  } finally {
+    await store.value.close();
   }
   if (opts.format === 'json') {
-    io.stdout(json({ text: turn.text, events: turn.events, calls: recorder.calls }));
+    io.stdout(json({ text: turn.text, events: turn.events, calls: recorder.calls, record: turn.record ?? null }));
   } else {
     io.stdout(`${turn.text}\n`);
     const routing = turn.events.find((e) => e.type === 'routing');
@@ -201,7 +212,8 @@ function scriptReferences(script: Script, bundle: Bundle): { path: (string | num
   const problems: { path: (string | number)[]; message: string }[] = [];
   const agents = Object.keys(bundle.agents);
   for (const agent of Object.keys(script.llm)) {
-    if (agents.includes(agent)) continue;
+    // `<agent>:summary` holds the replies of that agent's history summarizer.
+    if (agents.includes(agent) || (agent.endsWith(':summary') && agents.includes(agent.slice(0, -':summary'.length)))) continue;
     const hint = didYouMean(agent, agents);
     problems.push({ path: ['llm', agent], message: `unknown agent "${agent}".${hint ? ` ${hint}` : ''}` });
   }
