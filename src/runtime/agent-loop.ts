@@ -32,8 +32,6 @@ export async function runAgentLoop(turn: TurnState, frame: Frame, history: Messa
     if (reply.toolCalls.length === 0) return reply.text;
 
     let calls = normalizeIds(reply.toolCalls);
-    const guarded = frame.isRoot ? guardCalls(turn, frame, calls) : { calls, dropped: [] };
-    calls = normalizeIds(guarded.calls);
     const emitted = calls.filter((c) => isSubAgentCall(c, dispatch)).length;
     const declared = failsafe ? declaredIntentCount(calls, dispatch) : null;
     let retriedNow = false;
@@ -41,6 +39,9 @@ export async function runAgentLoop(turn: TurnState, frame: Frame, history: Messa
       retried = retriedNow = true;
       calls = mergeCalls(calls, await askForMissing(turn, frame, messages, calls, declared, emitted));
     }
+    // Query guards see the final calls (after the intent-count merge), before anything runs.
+    const guarded = frame.isRoot ? guardCalls(turn, frame, calls) : { calls, dropped: [] };
+    calls = normalizeIds(guarded.calls, new Set(guarded.dropped.map((c) => c.id)));
     const plan = planCalls(turn, frame, calls);
     if (frame.isRoot) noteRouting(turn, frame, calls, plan, declared, retriedNow);
 

@@ -17,6 +17,11 @@ export interface GuardContext {
   userMessage: string;
   /** The root's previous turn, when there is one. */
   previous?: { handledBy: readonly string[]; answer: string };
+  /**
+   * How many sub-agent calls the model itself emitted (before any guard): the
+   * single-intent signal. Defaults to the count in the calls a guard is given.
+   */
+  modelSubAgentCalls?: number;
   /** The root's sub-agent tools: tool name → the sub-agent and whether its handoff has `query`. */
   subAgents: Readonly<Record<string, { agent: string; query: boolean }>>;
 }
@@ -78,17 +83,19 @@ function withQuery(call: ToolCall, query: string): ToolCall {
 const guarded = (call: ToolCall, ctx: GuardContext) => ctx.subAgents[call.name]?.query === true && queryOf(call) !== undefined;
 
 /**
- * verbatim — one sub-agent call gets the user's message as its query; several
- * calls on a message of four words or fewer all get it; otherwise a call keeps
- * its split query only if it shares a content word with the message.
+ * verbatim — one sub-agent call (as the model emitted them: a mixed turn whose
+ * other call another guard dropped keeps its split) gets the user's message as
+ * its query; several calls on a message of four words or fewer all get it;
+ * otherwise a call keeps its split query only if it shares a content word with
+ * the message.
  */
 export const verbatimGuard: QueryGuard = (calls, ctx) => {
-  const subs = calls.filter((c) => ctx.subAgents[c.name] !== undefined);
+  const mixed = (ctx.modelSubAgentCalls ?? calls.filter((c) => ctx.subAgents[c.name] !== undefined).length) > 1;
   const short = wordCount(ctx.userMessage) <= 4;
   return calls.map((c) => {
     if (!guarded(c, ctx)) return c;
     const q = queryOf(c)!;
-    const keep = subs.length > 1 && !short && hasOverlap(q, ctx.userMessage);
+    const keep = mixed && !short && hasOverlap(q, ctx.userMessage);
     return keep || q === ctx.userMessage ? c : withQuery(c, ctx.userMessage);
   });
 };

@@ -243,7 +243,9 @@ export function guardCalls(turn: TurnState, frame: Frame, calls: ToolCall[]): { 
     ]);
   }
   if (guards.length === 0) return { calls, dropped: [] };
-  const run = runGuards(calls, guardContext(turn, frame), guards);
+  const ctx = guardContext(turn, frame);
+  ctx.modelSubAgentCalls = calls.filter((c) => ctx.subAgents[c.name] !== undefined).length;
+  const run = runGuards(calls, ctx, guards);
   mem.guardNotes.push(...run.notes);
   return { calls: run.calls, dropped: run.dropped };
 }

@@ -49,7 +49,7 @@ describe('scripted replay on the example workspace', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { text: string; events: RuntimeEvent[]; calls: CallRecord[] };
-    expect(Object.keys(out)).toEqual(['calls', 'events', 'text']);
+    expect(Object.keys(out)).toEqual(['calls', 'events', 'record', 'text']);
     expect(out.text).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.');
     expect(out.events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.text)).toEqual(['Checking your points…', 'Looking through products…']);
     const routing = out.events.at(-1)!;
