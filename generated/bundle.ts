@@ -1152,6 +1152,11 @@ export const bundle = {
       "description": "The Fetch assistant's front door. It reads every user turn, answers greetings and thanks itself, routes everything else to one or more specialist sub-agents, and writes the single reply the user sees.",
       "dispatch": {
         "fan_out_cap": 3,
+        "guards": {
+          "echo": true,
+          "overlap": true,
+          "verbatim": true
+        },
         "intent_count_failsafe": true,
         "status_rendering": {
           "calculating_redemption": null,
@@ -1325,6 +1330,11 @@ export const bundle = {
       },
       "fallback_model": "gpt-5.4-mini-low",
       "flags": [],
+      "history": {
+        "keep_last_turns": 6,
+        "max_tokens": 4000,
+        "summary_model": "gpt-5.4-nano"
+      },
       "id": "fetch_assistant",
       "input": {
         "additionalProperties": false,
@@ -5380,7 +5390,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "c1a5d92a6556fdc9fe3bc30804dd55132a2a34351fc7c9864b680c9470f6bc3f",
+  "hash": "03b8d867e96ce5b5f15a4ee36d279e255681f9aab75644ad2858bb4adf604d00",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,

@@ -86,6 +86,7 @@ describe('compaction (FR-11)', () => {
 
   it('without a history policy the oldest turns are trimmed so every request fits token_budget.input', async () => {
     const bundle = loadBundle();
+    delete bundle.agents[ROOT].history;
     const { client, requests } = chattyModel();
     const probe = runtimeWith(bundle, client);
     await probe.runtime.turn({ agent: ROOT, message: 'question 0', context: ctx('probe') });

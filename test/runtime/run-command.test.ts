@@ -65,7 +65,8 @@ describe('scripted replay on the example workspace', () => {
     expect(root.tools).toContain('ask_rewards');
     expect(root.system.suffix).toBe('<context>\nDate: 2026-11-21\nLocale: en-US\nLocation: Chicago\n</context>');
     expect(root.system.prefix_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(rewards1.messages).toEqual([{ content: '{"query":"How many points do I have?"}', role: 'user' }]);
+    // fetch_assistant declares the verbatim guard: a message of four words or fewer reaches every specialist as is.
+    expect(rewards1.messages).toEqual([{ content: '{"query":"points and cold brew?"}', role: 'user' }]);
     expect(rewards1.tools).toEqual(['get_user_points', 'get_redemption_history', 'calculate_redemption']);
   });
 
