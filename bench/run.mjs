@@ -16,7 +16,7 @@
 // 3. Incremental rebuild (when `agentc build --watch` exists): one watcher, N
 //    one-block edits, time from the write to the watcher's "build:" line;
 //    target ≤ 10% of the full build's median.
-// 4. bench/runtime.mjs (owned elsewhere), when present: its lines as printed.
+// 4. The runtime bench scripts (RUNTIME_BENCHES: bench/runtime.mjs, bench/sessions.mjs), when present: their lines as printed.
 //
 // Prints a table (medians, min–max, ratios, CPU time, peak RSS, targets, PASS/FAIL), or one
 // JSON object with --json. Exit 0, or 1 with --strict when a target fails; 2 when a
@@ -315,14 +315,22 @@ function vmHwmKb(pid) {
   }
 }
 
+// Runtime-side benchmark scripts, each printing its own result lines (one entry per script).
+const RUNTIME_BENCHES = ['runtime.mjs', 'sessions.mjs'];
+
 async function benchRuntime() {
-  const script = join(benchDir, 'runtime.mjs');
-  if (!existsSync(script)) return { skipped: 'bench/runtime.mjs does not exist yet' };
-  log('  runtime: node bench/runtime.mjs …');
-  const r = await measure([script]);
-  const lines = r.stdout.split('\n').filter((l) => l.trim() !== '');
-  if (r.code !== 0) return { failed: `exit ${r.code ?? r.signal}`, lines, stderr: r.stderr.trim().split('\n').slice(-5) };
-  return { lines, ms: round1(r.ms) };
+  const results = { lines: [], ms: 0 };
+  for (const name of RUNTIME_BENCHES) {
+    const script = join(benchDir, name);
+    if (!existsSync(script)) continue;
+    log(`  runtime: node bench/${name} …`);
+    const r = await measure([script]);
+    const lines = r.stdout.split('\n').filter((l) => l.trim() !== '');
+    if (r.code !== 0) return { failed: `bench/${name} exit ${r.code ?? r.signal}`, lines, stderr: r.stderr.trim().split('\n').slice(-5) };
+    results.lines.push(...lines);
+    results.ms = round1(results.ms + r.ms);
+  }
+  return results.lines.length > 0 ? results : { skipped: 'no runtime bench scripts exist yet' };
 }
 
 function target(name, value, limit, pass) {
@@ -386,7 +394,7 @@ function renderTable(r) {
   if (r.watch.skipped) out.push(`watch: skipped — ${r.watch.skipped}`);
   else if (r.watch.medianMs !== undefined) out.push(`watch: initial build ${fmtMs(r.watch.initialBuildMs)}; time = write of one block → the watcher's "build:" line (includes its debounce); last: ${r.watch.lastReport}`);
   if (r.runtime.skipped) out.push(`runtime: skipped — ${r.runtime.skipped}`);
-  else if (r.runtime.failed) out.push(`runtime: bench/runtime.mjs failed (${r.runtime.failed}): ${[...r.runtime.lines, ...r.runtime.stderr].join(' | ')}`);
+  else if (r.runtime.failed) out.push(`runtime: ${r.runtime.failed}: ${[...r.runtime.lines, ...r.runtime.stderr].join(' | ')}`);
   else for (const l of r.runtime.lines) out.push(`runtime: ${l}`);
   out.push('');
   out.push('targets:');

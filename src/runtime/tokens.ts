@@ -8,9 +8,11 @@
  * on first use, so a runtime that never compacts never loads it. A service may
  * inject its own counter (RuntimeOptions.countTokens), e.g. a provider's.
  *
- * Invariants: loaded encodings live on the per-runtime `TokenCounters`, not in
- * a module table; when an encoding cannot be loaded the count is a
- * conservative estimate (one token per 3 UTF-16 units), never zero.
+ * Invariants: loaded encodings and counts live on the per-runtime
+ * `TokenCounters`, not in a module table (stored turns are immutable, so a
+ * text's count is reused across turns; the table is bounded); when an encoding
+ * cannot be loaded the count is a conservative estimate (one token per 3
+ * UTF-16 units), never zero.
  */
 import type { BundleModel } from './types.js';
 
@@ -26,6 +28,23 @@ export interface TokenCounters {
 
 export const estimateTokens: TokenCounter = (text) => Math.ceil(text.length / 3);
 
+/** Distinct texts whose counts a runtime keeps per encoding before starting over. */
+const COUNT_CACHE_LIMIT = 20_000;
+
+function remembered(count: TokenCounter): TokenCounter {
+  const counts = new Map<string, number>();
+  return (text) => {
+    if (text.length < 64) return count(text);
+    let n = counts.get(text);
+    if (n === undefined) {
+      if (counts.size >= COUNT_CACHE_LIMIT) counts.clear();
+      n = count(text);
+      counts.set(text, n);
+    }
+    return n;
+  };
+}
+
 export function createTokenCounters(inject?: CountTokens): TokenCounters {
   const loaded = new Map<string, Promise<TokenCounter>>();
   return {
@@ -34,7 +53,7 @@ export function createTokenCounters(inject?: CountTokens): TokenCounters {
       const encoding = model.encoding === 'cl100k_base' ? 'cl100k_base' : 'o200k_base';
       let counter = loaded.get(encoding);
       if (counter === undefined) {
-        counter = loadEncoding(encoding);
+        counter = loadEncoding(encoding).then(remembered);
         loaded.set(encoding, counter);
       }
       return counter;

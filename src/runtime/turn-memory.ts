@@ -207,7 +207,8 @@ export async function fitRequest(turn: TurnState, frame: Frame, messages: readon
   if (model === undefined) return messages;
   const count = await turn.memory.counters.forModel(model);
   const prefix = selectPrefix(frame.agent, turn.flags);
-  const fixed = count(prefix?.text ?? '') + count(renderSuffix(frame.agent.suffix_template ?? '', frame.suffixContext));
+  // The prefix was counted at compile time (bundle), with this agent's model's encoding.
+  const fixed = (prefix?.tokens ?? count(prefix?.text ?? '')) + count(renderSuffix(frame.agent.suffix_template ?? '', frame.suffixContext));
   const { messages: fitted, dropped } = trimToBudget(messages, historyLength, fixed, budget, count);
   if (dropped > 0) {
     frame.historyLength = historyLength - dropped;
