@@ -249,3 +249,26 @@ describe('query guards, each on its own scripted turn', () => {
     expect(g.routing().invoked).toEqual([]);
   });
 });
+
+describe('a store with only the message API (get/append)', () => {
+  it('still works: the model reads its narration, tools get episode metadata in memory', async () => {
+    const lists = new Map<string, { role: 'user' | 'assistant'; content: string }[]>();
+    const legacy = {
+      get: (ep: string, agent: string) => lists.get(`${ep}/${agent}`) ?? [],
+      append: (ep: string, agent: string, ms: { role: string; content: string }[]) => {
+        lists.set(`${ep}/${agent}`, [...(lists.get(`${ep}/${agent}`) ?? []), ...(ms as { role: 'user' | 'assistant'; content: string }[])]);
+      },
+    };
+    const rec = createRecordingClient(createScriptedClient({ [ROOT]: [{ text: 'one' }, { text: 'two' }] }));
+    const runtime = createRuntime({ bundle: loadBundle(), llm: rec.client, tools: {}, sessions: legacy });
+    await runtime.turn({ agent: ROOT, message: 'first', context: ctx('legacy') });
+    await runtime.turn({ agent: ROOT, message: 'second', context: ctx('legacy') });
+    expect(rec.calls[1].messages.map((m) => m.content)).toEqual(['first', 'one', 'second']);
+    expect(lists.get(`legacy/${ROOT}`)).toEqual([
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'one' },
+      { role: 'user', content: 'second' },
+      { role: 'assistant', content: 'two' },
+    ]);
+  });
+});
