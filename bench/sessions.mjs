@@ -6,7 +6,8 @@
 //    specialist per turn, every model answers instantly, fetch_assistant's history policy
 //    compacts as it goes; the same turns on the in-memory store, a SQLite file and a
 //    Redis on loopback (a redis-server this script starts, when one is on PATH). Medians
-//    of several episodes, ratios to the in-memory store measured in the same run.
+//    of several episodes, ratios to the in-memory store measured in the same run, and
+//    turns 181–200 against 101–120 (≈1x: a turn's cost stops growing with the episode).
 // 2. Memory use of the in-memory store at its bound: twice `maxEpisodes` episodes of
 //    10 turns (~2.2 KB of narration each) written; the heap held after GC, per episode.
 import { spawn, spawnSync } from 'node:child_process';
@@ -56,7 +57,8 @@ async function episode(store, id) {
     await runtime.turn({ agent: ROOT, message: `how many points do I have after receipt ${i}?`, context: { principal: 'user-1', episode: id } });
     samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  return median(samples);
+  // Per-turn median, and the last 20 turns against turns 101–120: ~1x when the cost of a turn stops growing with the episode.
+  return { median: median(samples), growth: median(samples.slice(-20)) / median(samples.slice(100, 120)) };
 }
 
 async function freePort() {
@@ -97,6 +99,7 @@ async function startRedis() {
   ];
   if (redis) stores.push(['redis', () => rt.openSessionStore(redis.url, { ttlMs: 55 * 60_000 })]);
   const results = Object.fromEntries(stores.map(([name]) => [name, []]));
+  const growth = Object.fromEntries(stores.map(([name]) => [name, []]));
   try {
     await episode(rt.createMemorySessionStore(), 'warm-up');
     for (let run = 0; run < RUNS; run++) {
@@ -104,7 +107,9 @@ async function startRedis() {
       for (let k = 0; k < stores.length; k++) {
         const [name, open] = stores[(k + run) % stores.length];
         const store = await open();
-        results[name].push(await episode(store, `bench-${name}-${run}`));
+        const r = await episode(store, `bench-${name}-${run}`);
+        results[name].push(r.median);
+        growth[name].push(r.growth);
         await store.close();
       }
     }
@@ -115,7 +120,9 @@ async function startRedis() {
   const base = median(results.memory);
   for (const [name] of stores) {
     const m = median(results[name]);
-    console.log(`session store ${name}: ${m.toFixed(2)} ms per turn on a ${TURNS}-turn episode (median of ${RUNS} episodes' per-turn medians; ${(m / base).toFixed(2)}x memory)`);
+    console.log(
+      `session store ${name}: ${m.toFixed(2)} ms per turn on a ${TURNS}-turn episode (median of ${RUNS} episodes' per-turn medians; ${(m / base).toFixed(2)}x memory; turns 181–200 ${median(growth[name]).toFixed(2)}x turns 101–120)`,
+    );
   }
   if (!redis) console.log('session store redis: skipped (no redis-server on PATH)');
 }

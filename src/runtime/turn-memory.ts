@@ -18,7 +18,7 @@ import { createMemorySessionStore } from './sessions/memory.js';
 import { emptyRecord, recordsFromMessages, SUMMARY_META_PREFIX, type HistorySummary, type JsonValue, type TurnRecord, type TurnStore } from './sessions/types.js';
 import type { Frame, TurnState } from './state.js';
 import { renderSuffix } from './template.js';
-import { createTokenCounters, type CountTokens, type TokenCounters } from './tokens.js';
+import { createTokenCounters, type CountTokens, type TokenCounter, type TokenCounters } from './tokens.js';
 import type { BundleModel, ErrorInfo, LlmRequest, Message, SessionStore, ToolCall, ToolContext, Usage } from './types.js';
 
 /** What lasts for the runtime's lifetime. */
@@ -70,7 +70,7 @@ export function asTurnStore(store: SessionStore | TurnStore | undefined): TurnSt
     get,
     append: async (episode, agent, messages) => legacy.append(episode, agent, messages),
     appendTurn: async (episode, agent, r) => legacy.append(episode, agent, narrationView([r], undefined, false)),
-    turns: async (episode, agent) => recordsFromMessages(`${episode}.${agent}`, await get(episode, agent)),
+    turns: async (episode, agent, from = 0) => recordsFromMessages(`${episode}.${agent}`, await get(episode, agent)).slice(Math.max(0, from)),
     getMeta: (episode, key) => meta.getMeta(episode, key),
     setMeta: (episode, key, value, o) => meta.setMeta(episode, key, value, o),
     close: async () => {},
@@ -104,6 +104,7 @@ function report(mem: RuntimeMemory, error: unknown, agent: string, spanId: strin
 }
 
 const summaryKey = (agent: string) => `${SUMMARY_META_PREFIX}${agent}`;
+const windowKey = (agent: string) => `agentc.window.${agent}`;
 
 function readSummary(v: JsonValue | undefined): HistorySummary | undefined {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
@@ -124,37 +125,70 @@ export async function loadAgentHistory(turn: TurnState, agent: BundleAgent, span
   const mem = turn.memory;
   const episode = turn.context.episode;
   const orchestrator = agent.sub_agents.length > 0;
+  // Only the turns the stored summary does not cover are read; `covers` below is relative to them.
   let records: TurnRecord[];
+  let from = 0;
   let summary: HistorySummary | undefined;
   try {
-    records = await mem.store.turns(episode, agent.id);
-    summary = agent.history === undefined ? undefined : readSummary(await mem.store.getMeta(episode, summaryKey(agent.id)));
+    const stored = agent.history === undefined ? undefined : readSummary(await mem.store.getMeta(episode, summaryKey(agent.id)));
+    const window = agent.history === undefined ? await mem.store.getMeta(episode, windowKey(agent.id)) : undefined;
+    from = stored?.covers ?? (typeof window === 'number' && window > 0 ? window : 0);
+    records = await mem.store.turns(episode, agent.id, from);
+    if (stored !== undefined) summary = { text: stored.text, covers: 0 };
   } catch (e) {
     report(mem, e, agent.id, spanId);
     return [];
   }
   const policy = agent.history;
   let view = narrationView(records, summary, orchestrator);
-  if (policy === undefined || records.length === 0) return view;
+  if (records.length === 0) return view;
   const model = modelEntry(turn, agent.model);
   if (model === undefined) return view;
   const count = await mem.counters.forModel(model);
+  if (policy === undefined) return budgetWindow(turn, agent, records, from, count, orchestrator, spanId);
   const plan = planCompaction(records, summary, policy, messagesTokens(view, count));
   if (plan === undefined) return view;
   const text = await summarize(turn, agent, summary?.text ?? '', plan.fold, spanId, signal);
   if (text === undefined) {
     // No summary this time: the model reads the kept turns only.
     const keep = Math.max(0, policy.keep_last_turns ?? DEFAULT_KEEP_LAST_TURNS);
-    return narrationView(records.slice(records.length - keep), summary?.text ? { text: summary.text, covers: 0 } : undefined, orchestrator);
+    return narrationView(records.slice(Math.max(0, records.length - keep)), summary, orchestrator);
   }
-  const next: HistorySummary = { text, covers: plan.covers };
   try {
-    await mem.store.setMeta(episode, summaryKey(agent.id), { text: next.text, covers: next.covers });
+    await mem.store.setMeta(episode, summaryKey(agent.id), { text, covers: from + plan.covers });
   } catch (e) {
     report(mem, e, agent.id, spanId);
   }
-  view = narrationView(records, next, orchestrator);
+  view = narrationView(records, { text, covers: plan.covers }, orchestrator);
   return view;
+}
+
+/**
+ * Without a history policy: the newest turns whose narration fits what the
+ * prompt leaves of `token_budget.input`. The window's start only moves
+ * forward (turns are only added), so it is stored (`agentc.window.<agent>`)
+ * and later turns read from there: a long episode costs its window, not its length.
+ */
+async function budgetWindow(turn: TurnState, agent: BundleAgent, records: TurnRecord[], from: number, count: TokenCounter, orchestrator: boolean, spanId: string): Promise<Message[]> {
+  const budget = agent.policy?.token_budget?.input;
+  if (budget === undefined) return narrationView(records, undefined, orchestrator);
+  const prefix = selectPrefix(agent, turn.flags);
+  let room = budget - (prefix?.tokens ?? 0);
+  let cut = records.length;
+  while (cut > 0) {
+    const cost = messagesTokens(narrationView([records[cut - 1]], undefined, orchestrator), count);
+    if (cost > room) break;
+    room -= cost;
+    cut--;
+  }
+  if (cut > 0) {
+    try {
+      await turn.memory.store.setMeta(turn.context.episode, windowKey(agent.id), from + cut);
+    } catch (e) {
+      report(turn.memory, e, agent.id, spanId);
+    }
+  }
+  return narrationView(records.slice(cut), undefined, orchestrator);
 }
 
 /** One call of the summary model; undefined when it failed (the cause goes to onError as kind 'model'). */

@@ -60,9 +60,9 @@ export function createMemorySessionStore(options: MemoryStoreOptions = {}): Turn
       list.push(JSON.stringify(record));
       ep.turns.set(agent, list);
     },
-    async turns(episode: string, agent: string): Promise<TurnRecord[]> {
+    async turns(episode: string, agent: string, from = 0): Promise<TurnRecord[]> {
       const list = touch(episode, false)?.turns.get(agent) ?? [];
-      return list.map((j) => JSON.parse(j) as TurnRecord);
+      return list.slice(Math.max(0, from)).map((j) => JSON.parse(j) as TurnRecord);
     },
     async getMeta(episode: string, key: string): Promise<JsonValue | undefined> {
       const entry = touch(episode, false)?.meta.get(key);

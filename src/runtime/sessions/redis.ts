@@ -66,8 +66,8 @@ export async function createRedisSessionStore(url: string, options: RedisStoreOp
       await client.sendCommand(['RPUSH', key, JSON.stringify(record)]);
       await refresh(episode, key);
     },
-    async turns(episode, agent) {
-      const rows = (await client.sendCommand(['LRANGE', turnsKey(episode, agent), '0', '-1'])) as string[];
+    async turns(episode, agent, from = 0) {
+      const rows = (await client.sendCommand(['LRANGE', turnsKey(episode, agent), String(Math.max(0, Math.floor(from))), '-1'])) as string[];
       return rows.map((r) => JSON.parse(r) as TurnRecord);
     },
     async getMeta(episode, key) {

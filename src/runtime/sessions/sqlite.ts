@@ -43,7 +43,7 @@ export async function createSqliteSessionStore(path: string, options: StoreOptio
   const ttl = options.ttlMs;
   const q = {
     insertTurn: db.prepare('INSERT INTO agentc_turns (episode, agent, record) VALUES (?, ?, ?)'),
-    turns: db.prepare('SELECT record FROM agentc_turns WHERE episode = ? AND agent = ? ORDER BY seq'),
+    turns: db.prepare('SELECT record FROM agentc_turns WHERE episode = ? AND agent = ? ORDER BY seq LIMIT -1 OFFSET ?'),
     touch: db.prepare(
       'INSERT INTO agentc_episodes (episode, expires_at) VALUES (?, ?) ON CONFLICT (episode) DO UPDATE SET expires_at = excluded.expires_at',
     ),
@@ -91,9 +91,9 @@ export async function createSqliteSessionStore(path: string, options: StoreOptio
     async appendTurn(episode, agent, record) {
       append.immediate(episode, agent, JSON.stringify(record));
     },
-    async turns(episode, agent) {
+    async turns(episode, agent, from = 0) {
       live.immediate(episode);
-      return (q.turns.all(episode, agent) as { record: string }[]).map((r) => JSON.parse(r.record) as TurnRecord);
+      return (q.turns.all(episode, agent, Math.max(0, Math.floor(from))) as { record: string }[]).map((r) => JSON.parse(r.record) as TurnRecord);
     },
     async getMeta(episode, key) {
       live.immediate(episode);

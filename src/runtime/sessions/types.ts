@@ -66,7 +66,8 @@ export interface TurnStore {
   get(episode: string, agent: string): Promise<Message[]>;
   append(episode: string, agent: string, messages: Message[]): Promise<void>;
   appendTurn(episode: string, agent: string, record: TurnRecord): Promise<void>;
-  turns(episode: string, agent: string): Promise<TurnRecord[]>;
+  /** The agent's records in append order, from the `from`-th (0-based; default 0). */
+  turns(episode: string, agent: string, from?: number): Promise<TurnRecord[]>;
   getMeta(episode: string, key: string): Promise<JsonValue | undefined>;
   setMeta(episode: string, key: string, value: JsonValue | undefined, options?: MetaOptions): Promise<void>;
   /** Releases connections / file handles. Idempotent. */

@@ -52,6 +52,8 @@ export function storeContract(name: string, h: ContractHarness): void {
         { role: 'user', content: 'and?' },
         { role: 'assistant', content: 'more' },
       ]);
+      expect((await s.turns(ep, 'orch', 1)).map((r) => r.id)).toEqual(['t2']);
+      expect(await s.turns(ep, 'orch', 5)).toEqual([]);
       expect(await s.turns(ep, 'nobody')).toEqual([]);
       expect(await s.turns(uniqueEpisode('none'), 'orch')).toEqual([]);
       await s.close();
