@@ -94,8 +94,14 @@ describe('compaction (FR-11)', () => {
     const budget = fixed + 800;
     bundle.agents[ROOT].policy.token_budget = { input: budget, output: 2000 };
     requests.length = 0;
-    const { runtime } = runtimeWith(bundle, client);
+    const store = createMemorySessionStore();
+    const { runtime } = runtimeWith(bundle, client, { sessions: store });
     for (let i = 0; i < 60; i++) await runtime.turn({ agent: ROOT, message: `question ${i}`, context: ctx('trim') });
+    // The window's start is stored, so later turns read only from there.
+    const window = (await store.getMeta('trim', `agentc.window.${ROOT}`)) as number;
+    expect(window).toBeGreaterThan(30);
+    const firstShown = Number(/^question (\d+)$/.exec(requests.at(-1)!.messages[0].content)![1]);
+    expect(firstShown).toBeGreaterThanOrEqual(window); // the request-level trim may drop one more for the current message
     for (const r of requests) expect(requestTokens(r)).toBeLessThanOrEqual(budget);
     const last = requests.at(-1)!.messages;
     expect(last.at(-1)!.content).toBe('question 59');
