@@ -25,7 +25,7 @@ export function renderOrchestratorTs(bundle: Bundle): string {
 
   return `${GENERATED_HEADER}/* eslint-disable */
 import { createRuntime } from 'agentc/runtime';
-import type { LlmClient, RuntimeEvent, SessionStore, TurnContext, TurnResult } from 'agentc/runtime';
+import type { LlmClient, QueryGuard, RuntimeEvent, SessionStore, TurnContext, TurnResult, TurnStore } from 'agentc/runtime';
 import { bundle } from './bundle.js';
 import type { AgentId, FlagName, ToolHandlers } from './bundle.js';
 
@@ -34,8 +34,10 @@ export interface OrchestratorOptions {
   llm: LlmClient;
   /** One handler per tool contract: a tool added to a card is a compile error here until implemented. */
   tools: ToolHandlers;
-  /** Per-sub-agent conversation histories; in memory by default. */
-  sessions?: SessionStore;
+  /** Per-agent conversation histories (openSessionStore: memory, sqlite:PATH, redis://…); in memory by default. */
+  sessions?: SessionStore | TurnStore;
+  /** Your own query guards, run after the orchestrator's declared ones (see docs/sessions.md). */
+  guards?: Record<string, QueryGuard>;
   /** Status, text and routing trace events. */
   onEvent?: (event: RuntimeEvent) => void;
   /** Feature flags switched on (selects each agent's prompt cohort). */
