@@ -16,7 +16,9 @@
 // 3. Incremental rebuild (when `agentc build --watch` exists): one watcher, N
 //    one-block edits, time from the write to the watcher's "build:" line;
 //    target ≤ 10% of the full build's median.
-// 4. The runtime bench scripts (RUNTIME_BENCHES: bench/runtime.mjs, bench/sessions.mjs), when present: their lines as printed.
+// 4. bench/runtime.mjs (owned elsewhere), bench/providers.mjs (provider clients
+//    against local mocks, cold start) and bench/runtime-stream.mjs (streaming turns),
+//    and bench/sessions.mjs (session stores on a 200-turn episode), when present: their lines as printed.
 //
 // Prints a table (medians, min–max, ratios, CPU time, peak RSS, targets, PASS/FAIL), or one
 // JSON object with --json. Exit 0, or 1 with --strict when a target fails; 2 when a
@@ -131,7 +133,7 @@ const watch = args.watch ? await benchWatch(results.build.medianMs) : { skipped:
 if (watch.medianMs !== undefined) {
   targets.push(target('incremental rebuild', `${(watch.ratioToBuild * 100).toFixed(1)}% of full build`, `≤ ${TARGET_INCREMENTAL_RATIO * 100}% of full build`, watch.ratioToBuild <= TARGET_INCREMENTAL_RATIO));
 }
-const runtime = args.runtime ? await benchRuntime() : { skipped: 'disabled with --no-runtime' };
+const runtime = args.runtime ? await benchRuntime(['runtime.mjs', 'providers.mjs', 'runtime-stream.mjs', 'sessions.mjs']) : { skipped: 'disabled with --no-runtime' };
 
 const report = {
   workspace: { path: relative(repo, ws), generator: stamp.generator, ...stamp.stats },
@@ -315,22 +317,20 @@ function vmHwmKb(pid) {
   }
 }
 
-// Runtime-side benchmark scripts, each printing its own result lines (one entry per script).
-const RUNTIME_BENCHES = ['runtime.mjs', 'sessions.mjs'];
-
-async function benchRuntime() {
-  const results = { lines: [], ms: 0 };
-  for (const name of RUNTIME_BENCHES) {
-    const script = join(benchDir, name);
-    if (!existsSync(script)) continue;
+/** Runs each runtime bench script present (in order); their stdout lines are reported as printed. */
+async function benchRuntime(names) {
+  const present = names.filter((n) => existsSync(join(benchDir, n)));
+  if (present.length === 0) return { skipped: 'bench/runtime.mjs does not exist yet' };
+  const all = { lines: [], ms: 0 };
+  for (const name of present) {
     log(`  runtime: node bench/${name} …`);
-    const r = await measure([script]);
+    const r = await measure([join(benchDir, name)]);
     const lines = r.stdout.split('\n').filter((l) => l.trim() !== '');
-    if (r.code !== 0) return { failed: `bench/${name} exit ${r.code ?? r.signal}`, lines, stderr: r.stderr.trim().split('\n').slice(-5) };
-    results.lines.push(...lines);
-    results.ms = round1(results.ms + r.ms);
+    if (r.code !== 0) return { failed: `bench/${name} exit ${r.code ?? r.signal}`, lines: [...all.lines, ...lines], stderr: r.stderr.trim().split('\n').slice(-5) };
+    all.lines.push(...lines);
+    all.ms = round1(all.ms + r.ms);
   }
-  return results.lines.length > 0 ? results : { skipped: 'no runtime bench scripts exist yet' };
+  return all;
 }
 
 function target(name, value, limit, pass) {
@@ -394,7 +394,7 @@ function renderTable(r) {
   if (r.watch.skipped) out.push(`watch: skipped — ${r.watch.skipped}`);
   else if (r.watch.medianMs !== undefined) out.push(`watch: initial build ${fmtMs(r.watch.initialBuildMs)}; time = write of one block → the watcher's "build:" line (includes its debounce); last: ${r.watch.lastReport}`);
   if (r.runtime.skipped) out.push(`runtime: skipped — ${r.runtime.skipped}`);
-  else if (r.runtime.failed) out.push(`runtime: ${r.runtime.failed}: ${[...r.runtime.lines, ...r.runtime.stderr].join(' | ')}`);
+  else if (r.runtime.failed) out.push(`runtime: failed (${r.runtime.failed}): ${[...r.runtime.lines, ...r.runtime.stderr].join(' | ')}`);
   else for (const l of r.runtime.lines) out.push(`runtime: ${l}`);
   out.push('');
   out.push('targets:');

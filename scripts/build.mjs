@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds dist/: TypeScript (tsc, incremental) and precompiled ajv validators for
 // agentc's own formats (schemas/*.schema.json → dist/validators/*.js), which load
-// far faster than compiling the schemas at start-up.
+// far faster than compiling the schemas at start-up. Then the runtime package
+// (packages/runtime/dist) from the same sources: src/runtime + src/bundle/types.ts.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,6 +15,7 @@ const require = createRequire(import.meta.url);
 const tsc = require.resolve('typescript/bin/tsc');
 try {
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'packages', 'runtime', 'tsconfig.json')], { stdio: 'inherit', cwd: root });
 } catch {
   process.exit(1);
 }

@@ -69,10 +69,25 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   await yieldToEventLoop();
   bag.push(...runChecks(program));
 
-  const diagnostics = sortDiagnostics(dedupeDiagnostics(applyRuleSettings(bag.items, parsed.config.data.rules)));
+  const diagnostics = sortDiagnostics(dedupeDiagnostics(applyRuleSettings(bag.items.map((d) => insideFiles(d, files)), parsed.config.data.rules)));
   const hasError = diagnostics.some((d) => d.severity === 'error');
   const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;
   return { diagnostics, files, program, bundle, fatal: undefined };
+}
+
+/**
+ * Invariant of every report: a range lies inside its file and never ends past
+ * the end of its line. Phases compute exact ranges; this keeps an off-by-one at
+ * the end of a line (a one-character range on an empty line) from reaching users.
+ */
+function insideFiles(d: Diagnostic, files: ReadonlyMap<string, SourceFile>): Diagnostic {
+  const own = d.file !== undefined && d.range ? files.get(d.file) : undefined;
+  const related = d.related?.map((r) => {
+    const f = r.range ? files.get(r.file) : undefined;
+    return f && r.range ? { ...r, range: f.clampRange(r.range) } : r;
+  });
+  if (!own && !related) return d;
+  return { ...d, ...(own && d.range ? { range: own.clampRange(d.range) } : {}), ...(related ? { related } : {}) };
 }
 
 /** Lets timers run between the synchronous phases (the CLI's progress indicator on large workspaces). */

@@ -26,7 +26,7 @@ test('README opens with the install+run command and the test command', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const head = readme.split('\n').slice(0, 30).join('\n');
   expect(head).toContain('npm ci');
-  expect(head).toContain('npx agentc check');
+  expect(head).toContain('npx --no-install agentc check');
   expect(head).toContain('npm test');
   expect(readFileSync(join(root, '.ci/run'), 'utf8')).toContain('npm test');
 });

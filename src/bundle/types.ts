@@ -3,9 +3,51 @@
  * execute a workspace, and everything `agentc diff` compares. Plain JSON data;
  * serialized with sorted keys so that the same input gives the same bytes.
  */
-import type { GuardSpec, HistoryPolicy, JsonSchema, ModelEntry, Policy, Role, Tuning } from '../parse/types.js';
+// Card and config shapes the bundle carries (src/parse/types.ts re-exports them).
+export type JsonSchema = Record<string, unknown>;
+export type Role = 'orchestrator' | 'native' | 'external-wrapper' | 'internal-helper';
 
-export type { GuardSpec, HistoryPolicy };
+export interface Tuning {
+  max_output_tokens?: number;
+  reasoning_effort?: string;
+  text_verbosity?: string;
+}
+
+export interface Policy {
+  token_budget?: { input?: number; output?: number };
+  time_budget_ms?: number;
+  tool_whitelist?: string[];
+  max_tool_calls?: number;
+  max_recursion_depth?: number;
+}
+
+export interface ModelEntry {
+  provider: string;
+  model: string;
+  contextWindow: number;
+  encoding?: 'o200k_base' | 'cl100k_base';
+  tools?: boolean;
+  parallelToolCalls?: boolean;
+  reasoningEffort?: string;
+  /** Which wire API serves the model (default per provider: see docs/runtime-providers.md). */
+  api?: 'openai-responses' | 'openai-chat' | 'anthropic-messages';
+  /** USD per million tokens; cached input tokens are priced as `cachedInput`. */
+  pricing?: { input: number; cachedInput?: number; output: number };
+}
+
+/** Code-level checks of the `query` handoff field (seed 000), each off unless true. */
+export interface GuardSpec {
+  verbatim?: boolean;
+  overlap?: boolean;
+  echo?: boolean;
+}
+
+/** Compaction of an agent's history (FR-11): past `max_tokens`, older turns fold into a summary. */
+export interface HistoryPolicy {
+  max_tokens: number;
+  keep_last_turns?: number;
+  summary_model?: string;
+}
 
 export const BUNDLE_FORMAT_VERSION = '1';
 
@@ -124,6 +166,12 @@ export type DispatchEntry =
 export interface BundleDispatch {
   fan_out_cap: number;
   intent_count_failsafe: boolean;
+  /**
+   * How the user hears sub-agents: `compose` (the orchestrator's model writes the
+   * answer from their results) or `relay` (their answers stream to the user in
+   * call order; the orchestrator's model is not called again).
+   */
+  stream: 'relay' | 'compose';
   /** Event → user-visible text; `null` means suppress. Sorted by event. */
   status_rendering: Record<string, string | null>;
   /** Tool name (as the model sees it) → what executing it means. */

@@ -3,10 +3,11 @@
  * report only their own rule id; a rule that throws is an agentc bug, rethrown
  * with the rule's id so that the crash report names it.
  */
-import { createDiagnostic, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { createDiagnostic, sortDiagnostics, type Diagnostic, type DiagnosticInput } from '../diagnostics/diagnostic.js';
 import type { Program } from '../resolve/types.js';
 import type { Rule } from './rule.js';
 import { RULES } from './rules/index.js';
+import { suppressCascades } from './cascade.js';
 import { configFailed } from './support.js';
 
 export { RULES } from './rules/index.js';
@@ -19,11 +20,11 @@ export function runChecks(program: Program, rules: readonly Rule[] = RULES): Dia
   for (const rule of rules) {
     if (noConfig && rule.needsConfig) continue;
     try {
-      rule.run(program, (d) => out.push(createDiagnostic({ ...d, rule: rule.id })));
+      rule.run(program, (d) => out.push(createDiagnostic({ ...d, rule: rule.id } as DiagnosticInput)));
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       throw new Error(`agentc bug: check rule "${rule.id}" threw: ${detail}`, { cause: e });
     }
   }
-  return sortDiagnostics(out);
+  return sortDiagnostics(suppressCascades(program, out));
 }

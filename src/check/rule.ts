@@ -1,21 +1,23 @@
 /**
  * A check rule: a pure function of the resolved program that reports
  * diagnostics. One rule per file in ./rules, registered in ./rules/index.ts.
- * A rule reports only its own rule id and never throws on user input.
+ * A rule reports only its own rule id — `Report<R>` accepts only R's catalog
+ * messages and hints, each with exactly its template's data — and never throws
+ * on user input.
  */
-import type { DiagnosticInput } from '../diagnostics/diagnostic.js';
+import type { ReportInput } from '../diagnostics/diagnostic.js';
 import type { RuleId } from '../diagnostics/catalog.js';
 import type { Program } from '../resolve/types.js';
 
-export type Report = (d: Omit<DiagnosticInput, 'rule'>) => void;
+export type Report<R extends RuleId = RuleId> = (d: ReportInput<R>) => void;
 
-export interface Rule {
-  id: RuleId;
+export interface Rule<R extends RuleId = RuleId> {
+  id: R;
   /**
    * The rule reads config values (models, platform, budgets, dispatch, flags).
    * When agentc.config.ts exists but failed to load, such rules are skipped:
    * the defaults that stand in for the config would only produce false findings.
    */
   needsConfig?: boolean;
-  run(program: Program, report: Report): void;
+  run(program: Program, report: Report<R>): void;
 }

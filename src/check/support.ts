@@ -2,7 +2,9 @@
  * Small helpers shared by the rules: where to point when a YAML key may be
  * absent, related-information entries, and number formatting. Pure functions.
  */
-import type { Range, RelatedInformation } from '../diagnostics/diagnostic.js';
+import type { RelatedRef } from '../diagnostics/catalog.js';
+import type { Range, RelatedInput } from '../diagnostics/diagnostic.js';
+import { suggestions } from '../diagnostics/did-you-mean.js';
 import type { Block, Card, Tool } from '../parse/types.js';
 import type { PathSegment } from '../parse/yaml.js';
 import type { Program } from '../resolve/types.js';
@@ -30,7 +32,7 @@ export function blockAt(block: Block, path: readonly PathSegment[], part: 'key' 
   if (typeof top === 'string' && hasTopLevelKey(frontMatter, top)) return block.locate(path, part);
   // The front matter's first line (line 1 is the opening `---`).
   const line = Math.min(2, block.file.lineCount);
-  return { start: { line, column: 1 }, end: { line, column: Math.max(2, block.file.lineText(line).length + 1) } };
+  return { start: { line, column: 1 }, end: { line, column: block.file.lineText(line).length + 1 } };
 }
 
 /** Where a block is identified: its `id` key when written, else its first front-matter line. */
@@ -61,16 +63,12 @@ export function configAt(
 export function configRelated(
   program: Program,
   path: readonly PathSegment[],
-  message: string,
+  label: RelatedRef,
   part: 'key' | 'value' = 'value',
-): RelatedInformation[] {
+): RelatedInput[] {
   const at = configAt(program, path, part);
   if (at.file === undefined) return [];
-  return [{ file: at.file, ...(at.range ? { range: at.range } : {}), message }];
-}
-
-export function related(file: { path: string }, range: Range | undefined, message: string): RelatedInformation {
-  return range ? { file: file.path, range, message } : { file: file.path, message };
+  return [{ file: at.file, ...(at.range ? { range: at.range } : {}), ...label }];
 }
 
 /** Cards in id order (Map iteration order is insertion order; do not rely on it). */
@@ -155,5 +153,54 @@ const CONFIG_FILE = /^agentc\.config\.(ts|mts|js|mjs)$/;
 
 /** The workspace has a config file that did not load: its values are unknown, not the defaults. */
 export function configFailed(program: Program): boolean {
-  return program.config.file === undefined && [...program.files.keys()].some((p) => CONFIG_FILE.test(p));
+  return program.config.failed === true || (program.config.file === undefined && [...program.files.keys()].some((p) => CONFIG_FILE.test(p)));
+}
+
+/**
+ * Names that some unresolved reference is probably a typo of (within did-you-mean
+ * distance), by kind. Hygiene rules stay silent about them: a tool that a typo
+ * failed to reference is not unused, and no hint may advise deleting it.
+ */
+export function typoTargets(program: Program): { tools: Set<string>; blocks: Set<string>; cards: Set<string>; models: Set<string> } {
+  const out = { tools: new Set<string>(), blocks: new Set<string>(), cards: new Set<string>(), models: new Set<string>() };
+  const toolNames = [...program.tools.keys()];
+  const blockIds = [...program.blocks.keys()];
+  const cardIds = [...program.cards.keys()];
+  const modelNames = Object.keys(program.config.data.models);
+  const near = (name: string, candidates: string[], into: Set<string>) => {
+    for (const s of suggestions(name, candidates)) into.add(s);
+  };
+  for (const card of program.cards.values()) {
+    for (const t of [...card.data.tools, ...(card.data.policy.tool_whitelist ?? [])]) {
+      if (!program.tools.has(t) && !program.unparsed.tools.has(t)) near(t, toolNames, out.tools);
+    }
+    for (const b of card.data.prompt_blocks) if (!program.blocks.has(b) && !program.unparsed.blocks.has(b)) near(b, blockIds, out.blocks);
+    for (const s of card.data.sub_agents) if (!program.cards.has(s) && !program.unparsed.cards.has(s)) near(s, cardIds, out.cards);
+    for (const m of [card.data.model, card.data.fallback_model, card.data.history?.summary_model]) {
+      if (m !== undefined && !Object.prototype.hasOwnProperty.call(program.config.data.models, m)) near(m, modelNames, out.models);
+    }
+  }
+  for (const b of program.config.data.platform.requiredBlocks) if (!program.blocks.has(b) && !program.unparsed.blocks.has(b)) near(b, blockIds, out.blocks);
+  return out;
+}
+
+/**
+ * File stems of cards and tools whose id (name) differs from their file name:
+ * id-mismatch reports each; a reference by the file name is that mistake's
+ * consequence, not a second one.
+ */
+export function mismatchedStems(program: Program): { cards: Set<string>; tools: Set<string> } {
+  const cards = new Set<string>();
+  const tools = new Set<string>();
+  for (const c of program.cards.values()) if (c.stem !== c.data.id) cards.add(c.stem);
+  for (const t of program.tools.values()) if (t.stem !== t.data.name) tools.add(t.stem);
+  return { cards, tools };
+}
+
+/**
+ * Some card is not in the program: it did not parse, or it lost a duplicate id.
+ * Such a card may use (or reach) anything, so hygiene rules say nothing rather than guess.
+ */
+export function cardsIncomplete(program: Program): boolean {
+  return program.unparsed.cards.size > 0 || program.duplicates.some((d) => d.kind === 'card');
 }

@@ -15,7 +15,8 @@
  * A read whose scope itself failed to resolve is accepted (the scope's own read is
  * reported instead), so one typo yields one diagnostic.
  */
-import { closest } from '../diagnostics/did-you-mean.js';
+import type { HintRef, MessageRef } from '../diagnostics/catalog.js';
+import { didYouMeanOf, suggestions } from '../diagnostics/did-you-mean.js';
 import type { ScopeFrame, TemplateRef } from '../parse/template.js';
 import { fieldNames, type Shape } from '../resolve/context.js';
 
@@ -23,7 +24,10 @@ export type RefVerdict =
   | { kind: 'ok' }
   /** Reads a per-request field (config.dynamicContext.fields). */
   | { kind: 'dynamic'; name: string }
-  | { kind: 'unknown'; detail: string; hint?: string };
+  | ({ kind: 'unknown' } & UnknownRead);
+
+/** A template-unknown-variable message (and hint) for a read the context lacks. */
+export type UnknownRead = MessageRef<'template-unknown-variable'> & { hint?: HintRef<'template-unknown-variable'> };
 
 const ANY: Shape = { kind: 'any' };
 const NUMBER: Shape = { kind: 'number' };
@@ -203,22 +207,16 @@ export function classifyRef(
     if (ref.data) {
       const name = ref.parts[0] ?? '';
       if (EACH_DATA.includes(name)) {
-        return {
-          kind: 'unknown',
-          detail: `Block "${block}" reads ${shown} outside {{#each}}; @${name} is only defined inside an {{#each}} block.`,
-        };
+        return { kind: 'unknown', message: 'eachDataOutside', data: { block, ref: shown, name } };
       }
-      const match = closest(name, ['root', ...EACH_DATA]);
-      return {
-        kind: 'unknown',
-        detail: `Block "${block}" reads ${shown}, which is not a data variable agentc provides (@root, and @index, @key, @first, @last inside {{#each}}).`,
-        ...(match ? { hint: `Did you mean "@${match}"?` } : {}),
-      };
+      const hint = didYouMeanOf(suggestions(name, ['root', ...EACH_DATA]).map((m) => `@${m}`));
+      return { kind: 'unknown', message: 'unknownData', data: { block, ref: shown }, ...(hint ? { hint } : {}) };
     }
     return {
       kind: 'unknown',
-      detail: `Block "${block}" reads ${shown}, which climbs ${ref.depth} scope(s) up but only ${frames.length - 1} enclosing {{#each}}/{{#with}} block(s) surround it.`,
-      hint: `Use @root.${ref.parts.join('.')} to read from the top of the context.`,
+      message: 'climbsTooFar',
+      data: { block, ref: shown, depth: ref.depth, frames: frames.length - 1 },
+      hint: { id: 'useRoot', data: { path: ref.parts.join('.') } },
     };
   }
 
@@ -240,35 +238,37 @@ export function classifyRef(
     const outer = findInOuterScope(ref, frames, fromFrame);
     const current = frames[fromFrame]!.shape;
     const what = current.kind === 'object' ? `the current item (${listFields(current)})` : `the current item, ${describe(current)},`;
-    const detail = `Block "${block}" reads ${shown} inside ${opener(frame)}, but ${what} has no "${name}"; Handlebars does not look up outer scopes.`;
+    const msg = { message: 'notInScope', data: { block, ref: shown, opener: opener(frame), what, name } } as const;
     if (outer !== undefined) {
       const fix = `${'../'.repeat(ref.depth + outer)}${ref.parts.join('.')}`;
-      const viaRoot = outer === fromFrame ? ` or @root.${ref.parts.join('.')}` : '';
-      return { kind: 'unknown', detail, hint: `Inside ${opener(frame)}, use ${fix}${viaRoot}` };
+      const path = ref.parts.join('.');
+      const o = opener(frame);
+      return { kind: 'unknown', ...msg, hint: outer === fromFrame ? { id: 'outerScopeOrRoot', data: { opener: o, fix, path } } : { id: 'outerScope', data: { opener: o, fix } } };
     }
-    const match = closest(name, fieldNames(current));
-    return { kind: 'unknown', detail, ...(match ? { hint: `Did you mean "${replaceSegment(ref, at, match)}"?` } : {}) };
+    const hint = didYouMeanOf(suggestions(name, fieldNames(current)).map((m) => replaceSegment(ref, at, m)));
+    return { kind: 'unknown', ...msg, ...(hint ? { hint } : {}) };
   }
 
   const parentPath = ref.parts.slice(ref.data && ref.parts[0] === 'root' ? 1 : 0, at).join('.');
-  let detail: string;
-  let hint: string | undefined;
   if (w.parent.kind === 'object') {
-    const match = closest(name, fieldNames(w.parent));
+    const parent = w.parent;
+    const hint = didYouMeanOf(suggestions(name, fieldNames(parent)).map((m) => replaceSegment(ref, at, m)));
+    const withHint = hint ? { hint } : {};
     if (parentPath === '' && fromFrame === 0) {
-      detail = `Block "${block}" reads ${shown}, which is not in the compile-time context (blocks can read ${listFields(w.parent)}).`;
-    } else {
-      const owner = parentPath === '' ? 'the current item' : `"${parentPath}"`;
-      detail = `Block "${block}" reads ${shown}, but ${owner} has no field "${name}" (it has ${listFields(w.parent)}).`;
+      return { kind: 'unknown', message: 'notInContext', data: { block, ref: shown, fields: listFields(parent) }, ...withHint };
     }
-    if (match) hint = `Did you mean "${replaceSegment(ref, at, match)}"?`;
-  } else if (w.parent.kind === 'array') {
-    detail = `Block "${block}" reads ${shown}, but "${parentPath}" is a list: it has no field "${name}".`;
-    hint = `Loop over it: {{#each ${parentPath}}}{{${name}}}{{/each}}`;
-  } else {
-    detail = `Block "${block}" reads ${shown}, but "${parentPath}" is ${describe(w.parent)}, which has no field "${name}".`;
+    const owner = parentPath === '' ? 'the current item' : `"${parentPath}"`;
+    return { kind: 'unknown', message: 'noField', data: { block, ref: shown, owner, name, fields: listFields(parent) }, ...withHint };
   }
-  return { kind: 'unknown', detail, ...(hint ? { hint } : {}) };
+  if (w.parent.kind === 'array') {
+    return {
+      kind: 'unknown',
+      message: 'listHasNoField',
+      data: { block, ref: shown, parent: parentPath, name },
+      hint: { id: 'loop', data: { parent: parentPath, name } },
+    };
+  }
+  return { kind: 'unknown', message: 'scalarHasNoField', data: { block, ref: shown, parent: parentPath, kind: describe(w.parent), name } };
 }
 
 /** How many `../` make the ref resolve (the nearest outer scope), or undefined. */

@@ -13,6 +13,13 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
+  // `agentc … | head` closes the pipe early: stop quietly, as other Unix tools do, instead of crashing with EPIPE.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
   return {
     stdout: (t) => void process.stdout.write(t),
     stderr: (t) => void process.stderr.write(t),
@@ -22,10 +29,17 @@ export function processIO(): CliIO {
   };
 }
 
-/** Colour only on a TTY and never when NO_COLOR is set (https://no-color.org). */
+/**
+ * Colour: FORCE_COLOR (any value but "0"/"false") turns it on even when piped;
+ * FORCE_COLOR=0 and `--no-color` (which the CLI turns into FORCE_COLOR=0) turn
+ * it off; otherwise only on a TTY, never when NO_COLOR is set
+ * (https://no-color.org) or TERM is "dumb". As in Node, FORCE_COLOR wins over NO_COLOR.
+ */
 export function useColor(io: CliIO): boolean {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
   return io.isTTY && !('NO_COLOR' in io.env && io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') && io.env.TERM !== 'dumb';
 }
 
-/** Exit codes of SPEC §3.2. */
+/** Exit codes of docs/cli.md#exit-codes. */
 export const EXIT = { ok: 0, findings: 1, failure: 2 } as const;

@@ -3,16 +3,18 @@
  * imported only when it runs, so `agentc check` never loads the runtime, the
  * diff engine or TypeScript.
  *
- * Exit codes (SPEC §3.2): 0 clean, 1 findings, 2 usage error or agentc failure.
+ * Exit codes (docs/cli.md#exit-codes): 0 clean, 1 findings, 2 usage error or agentc failure.
  * Any exception that escapes a command is an agentc bug: reported in one line
  * (stack with AGENTC_DEBUG=1), exit 2 — never a raw stack trace.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { resolve } from 'node:path';
+import { findWorkspaceRoot } from '../load/root.js';
 import { AGENTC_VERSION } from '../version.js';
 import { EXIT, processIO, type CliIO } from './io.js';
 
-export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+export async function main(rawArgv: string[], rawIO: CliIO = processIO()): Promise<number> {
+  const { argv, io } = globalFlags(rawArgv, rawIO);
   let exitCode: number = EXIT.ok;
   const program = buildProgram(io, (code) => {
     exitCode = code;
@@ -35,17 +37,31 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
 
 type SetExit = (code: number) => void;
 
+/**
+ * Flags every command takes, handled before commander: `--no-color` (anywhere;
+ * becomes FORCE_COLOR=0 for this run) and the lower-case `-v` alias of -V/--version.
+ */
+function globalFlags(argv: string[], io: CliIO): { argv: string[]; io: CliIO } {
+  const end = argv.indexOf('--');
+  const flags = end === -1 ? argv : argv.slice(0, end);
+  const rest = end === -1 ? [] : argv.slice(end);
+  const noColor = flags.includes('--no-color');
+  const kept = flags.filter((a) => a !== '--no-color').map((a, i) => (i === 0 && a === '-v' ? '-V' : a));
+  return { argv: [...kept, ...rest], io: noColor ? { ...io, env: { ...io.env, FORCE_COLOR: '0' } } : io };
+}
+
 function buildProgram(io: CliIO, setExit: SetExit): Command {
   const program = new Command('agentc')
     .description('Compile and check declarative AI agents: cards, prompt blocks and tool contracts → a typed runtime bundle.')
-    .version(AGENTC_VERSION, '-v, --version')
+    .version(AGENTC_VERSION, '-V, --version')
+    .option('--no-color', 'no colour in any output (also NO_COLOR=1; FORCE_COLOR=1 forces it)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .addHelpText('after', '\nExample:\n  agentc check                 check the workspace in the current directory\n\nAlso: agentc build --check (CI: fail when generated/ is stale), agentc prompt <agent>,\nand agentc <command> --help for each command\'s options and example.\n');
 
-  const cwdOption = () => new Option('--cwd <dir>', 'workspace root').default('.');
-  const root = (opts: { cwd: string }) => resolve(io.cwd, opts.cwd);
+  const cwdOption = () => new Option('--cwd <dir>', 'where to look for the workspace: its root is the nearest directory up with an agentc.config.*').default('.');
+  const root = (opts: { cwd: string }) => findWorkspaceRoot(resolve(io.cwd, opts.cwd));
   const formatOption = () =>
     new Option('-f, --format <format>', 'report format (default: pretty on a terminal, else text)').choices(['pretty', 'text', 'json', 'github', 'sarif']);
   const withExample = (cmd: Command, example: string) => cmd.addHelpText('after', `\nExample:\n  ${example}\n`);
@@ -53,16 +69,17 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
 
   withExample(
     program
-      .command('check')
-      .description('run every check on the workspace and report problems')
+      .command('check [files...]')
+      .description('run every check on the workspace and report problems (only those in FILES, when given)')
       .addOption(cwdOption())
       .addOption(formatOption())
       .option('-o, --output <file>', 'write the report to a file instead of stdout')
       .option('--max-warnings <n>', 'exit 1 when there are more warnings than this', parseCount),
     'agentc check --format pretty --max-warnings 0',
-  ).action(async (opts) => {
+  ).action(async (files: string[], opts) => {
     const { checkCommand } = await import('./commands/check.js');
-    setExit(await checkCommand({ root: root(opts), format: opts.format, output: opts.output, maxWarnings: opts.maxWarnings }, io));
+    const only = files.map((f) => resolve(io.cwd, f));
+    setExit(await checkCommand({ root: root(opts), format: opts.format, output: opts.output, maxWarnings: opts.maxWarnings, files: only }, io));
   });
 
   withExample(
@@ -127,21 +144,16 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
   withExample(
     program
       .command('run <agent> <message>')
-      .description('run one turn through the runtime (scripted or against an OpenAI-compatible endpoint)')
+      .description('run one turn through the runtime (scripted, or against the models\' real providers)')
       .addOption(cwdOption())
       .option('--script <file>', 'replay model replies and tool results from a YAML script')
-      .option('--endpoint <url>', 'OpenAI-compatible base URL (API key from OPENAI_API_KEY)')
+      .option('--endpoint <url>', 'base URL for every provider (default OPENAI_BASE_URL / ANTHROPIC_BASE_URL; keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)')
       .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
       .option('--sessions <location>', 'session store that keeps history across runs: sqlite:PATH, redis://HOST:PORT or memory')
       .option('--episode <id>', "the conversation's episode id (overrides the script's context.episode)")
-      .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text')),
-    'agentc run fetch_assistant "How many points do I have?" --script demo.yaml --format json',
+      .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'jsonl', 'json']).default('text')),
+    'agentc run fetch_assistant "How many points do I have?" --script examples/mixed-intent.yaml --format json',
   ).action(async (agent: string, message: string, opts) => {
-    if (!opts.script && !opts.endpoint) {
-      io.stderr('agentc run: pass --script FILE (scripted replay) or --endpoint URL (a real model server).\n');
-      setExit(EXIT.failure);
-      return;
-    }
     const { runCommand } = await import('./commands/run.js');
     setExit(await runCommand({ cwd: root(opts), agent, message, script: opts.script ? resolve(io.cwd, opts.script) : undefined, endpoint: opts.endpoint, format: opts.format, flags: opts.flags, sessions: opts.sessions, episode: opts.episode }, io));
   });
@@ -150,22 +162,35 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
     program
       .command('init [dir]')
       .description('scaffold a new workspace that passes check')
-      .option('--force', 'overwrite existing files'),
-    'agentc init my-agents && cd my-agents && npx agentc check',
+      .addOption(new Option('--cwd <dir>', 'directory [dir] is relative to').default('.'))
+      .option('--force', 'write into a non-empty directory and overwrite differing files'),
+    'agentc init my-agents && cd my-agents && npm install && npm run check',
   ).action(async (dir: string | undefined, opts) => {
     const { initCommand } = await import('./commands/init.js');
-    setExit(await initCommand({ dir: resolve(io.cwd, dir ?? '.'), force: opts.force === true }, io));
+    setExit(await initCommand({ dir: resolve(io.cwd, opts.cwd, dir ?? '.'), force: opts.force === true }, io));
   });
 
   withExample(
     program
       .command('rules')
-      .description('print the rule catalog')
+      .description('print the rule catalog, with the severities in effect for the workspace')
+      .addOption(cwdOption())
       .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text')),
     'agentc rules --format markdown',
   ).action(async (opts) => {
     const { rulesCommand } = await import('./commands/rules.js');
-    setExit(await rulesCommand({ format: opts.format }, io));
+    setExit(await rulesCommand({ format: opts.format, root: root(opts) }, io));
+  });
+
+  withExample(
+    program
+      .command('explain <rule>')
+      .description("print a rule's documentation page (by rule id or code)")
+      .option('--raw', 'print the page as markdown'),
+    'agentc explain unknown-tool   (or: agentc explain AGC2001)',
+  ).action(async (name: string, opts) => {
+    const { explainCommand } = await import('./commands/explain.js');
+    setExit(await explainCommand({ name, raw: opts.raw === true }, io));
   });
 
   void run;

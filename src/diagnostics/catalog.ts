@@ -1,11 +1,16 @@
 /**
  * The rule catalog: every diagnostic agentc can report, with its stable code,
- * rule id, default severity and message template. Messages are built from
- * structured data: `{name}` placeholders are filled from a diagnostic's `data`.
+ * rule id, default severity, and every message and hint it can produce as a
+ * template with named `{key}` placeholders (src/diagnostics/template.ts). A
+ * diagnostic names a message id and passes the data its template needs; the
+ * types make a wrong or missing key a compile error. Nothing reaches a user as a
+ * ready-made string: `agentc rules` and SARIF list these templates.
  *
  * Invariant: codes and rule ids never change meaning once released; new rules
  * take the next free code in their group.
  */
+import { fillTemplate, type DataField } from './template.js';
+
 export type Severity = 'error' | 'warning';
 
 export interface CatalogEntry {
@@ -14,65 +19,496 @@ export interface CatalogEntry {
   readonly severity: Severity;
   /** One-line statement of the invariant the rule enforces (printed by `agentc rules`). */
   readonly summary: string;
-  /** Message template; `{key}` is replaced by `data[key]`. */
-  readonly message: string;
+  /** Every message the rule can report: message id → template. */
+  readonly messages: Readonly<Record<string, string>>;
+  /** Every hint the rule can attach: hint id → template. */
+  readonly hints?: Readonly<Record<string, string>>;
 }
+
+/** The one did-you-mean hint; `{suggestions}` comes from did-you-mean.ts (up to three, quoted). */
+const DID_YOU_MEAN = 'Did you mean {suggestions}?';
+
+/** YAML problems, shared by yaml-syntax (cards, tools) and frontmatter (blocks). */
+export const YAML_MESSAGES = {
+  syntax: 'YAML syntax error: {reason}.',
+  duplicateKey: 'Duplicate key: {reason}.',
+  nestedTooDeep: 'YAML syntax error: the document is nested too deeply.',
+  flowTooDeep: 'YAML syntax error: "[" and "{" are nested more than {max} levels deep here.',
+  blockTooDeep: 'YAML syntax error: collections are nested more than {max} levels deep here.',
+  neverClosed: 'YAML syntax error: this "{open}" is never closed: end the {what} with "{close}" (or indent its continuation lines further).',
+  aliasBomb: 'YAML aliases expand to too much data (more than {max} alias expansions): this looks like an alias bomb.',
+  notConvertible: 'YAML could not be converted to data: {reason}.',
+  unreadable: 'Cannot read {file}: {code}.',
+  binary: '{file} contains a NUL byte: it looks like a binary file, not text (first bad byte at offset {offset}).',
+  notUtf8: '{file} is not valid UTF-8 text (first bad byte at offset {offset}).',
+} as const;
+
+const NOT_TEXT_HINT = 'Save the file as UTF-8 text, or remove it from the workspace.';
 
 export const CATALOG = {
   // Parsing and shape (AGC1xxx)
-  'yaml-syntax': { code: 'AGC1001', group: 'parsing', severity: 'error', summary: 'Every YAML file parses (no duplicate keys, no alias bombs, text not binary).', message: '{detail}' },
-  frontmatter: { code: 'AGC1002', group: 'parsing', severity: 'error', summary: 'Every block starts with parsable YAML front matter between --- lines.', message: '{detail}' },
-  schema: { code: 'AGC1003', group: 'parsing', severity: 'error', summary: 'Cards, blocks, tools and the config match their JSON Schemas.', message: '{detail}' },
-  'id-mismatch': { code: 'AGC1004', group: 'parsing', severity: 'error', summary: "A card's id (a tool's name) equals its file's stem.", message: '{kind} "{id}" is declared in {file}; its {field} must equal the file name "{stem}".' },
-  'duplicate-id': { code: 'AGC1005', group: 'parsing', severity: 'error', summary: 'No two cards, two blocks or two tools share an id.', message: '{kind} id "{id}" is declared more than once.' },
-  'file-too-large': { code: 'AGC1007', group: 'parsing', severity: 'error', summary: 'Workspace files are at most 1 MiB (no prompt source is legitimately larger).', message: '{file} is {size}, over the {max} limit for workspace files.' },
-  'config-load': { code: 'AGC1006', group: 'parsing', severity: 'error', summary: 'agentc.config.ts loads and evaluates to a config object.', message: '{detail}' },
+  'yaml-syntax': {
+    code: 'AGC1001', group: 'parsing', severity: 'error',
+    summary: 'Every YAML file parses (no duplicate keys, no alias bombs, text not binary).',
+    messages: { ...YAML_MESSAGES, jsonSyntax: 'JSON syntax error: {reason}.' },
+    hints: { notText: NOT_TEXT_HINT },
+  },
+  frontmatter: {
+    code: 'AGC1002', group: 'parsing', severity: 'error',
+    summary: 'Every block starts with parsable YAML front matter between --- lines.',
+    messages: {
+      ...YAML_MESSAGES,
+      empty: 'Block {file} is empty.',
+      missing: 'Block {file} has no front matter: it must start with a line "---".',
+      unclosed: 'The front matter of {file} is never closed: add a line "---" after it.',
+      notMapping: 'The front matter of {file} must be a mapping with at least category and owner.',
+    },
+    hints: { notText: NOT_TEXT_HINT, start: 'Start the file with:\n---\ncategory: instructions\nowner: <your team>\n---' },
+  },
+  schema: {
+    code: 'AGC1003', group: 'parsing', severity: 'error',
+    summary: 'Cards, blocks, tools and the config match their JSON Schemas.',
+    messages: {
+      cardEmpty: 'Card file {file} is empty.',
+      cardNotMapping: 'Card file {file} must hold a mapping of fields, not {what}.',
+      toolEmpty: 'Tool contract {file} is empty.',
+      toolNotMapping: 'Tool contract {file} must hold a mapping with name, description and parameters, not {what}.',
+      unknownField: 'Unknown field "{field}" in {subject}.',
+      missingField: '{target} is missing required field "{field}".',
+      wrongType: '{target} must be {expected}, not {actual}.',
+      notInEnum: '{target} must be one of {allowed}.',
+      notConst: '{target} must be {value}.',
+      patternNamed: '{target} must be {meaning}.',
+      pattern: '{target} must match {pattern}.',
+      keyPatternNamed: '{target} has an invalid key {key}: keys must be {meaning}.',
+      keyPattern: '{target} has an invalid key {key}: keys must match {pattern}.',
+      duplicateEntry: '{target} lists the same entry twice (items {first} and {second}).',
+      outOfRange: '{target} must be {comparison} {limit}.',
+      empty: '{target} must not be empty.',
+      tooLong: '{target} must be at most {limit} characters long.',
+      tooFewItems: '{target} must have at least {limit} entries.',
+      tooManyItems: '{target} must have at most {limit} entries.',
+      tooFewFields: '{target} must have at least {limit} fields.',
+      invalid: '{target} does not satisfy the schema keyword "{keyword}".',
+      protoKey: 'Field "{field}" of {subject} uses the reserved name "__proto__".',
+      notFinite: 'Field "{field}" of {subject} must be a finite number, not {value}.',
+      unknownRule: 'The config sets rule "{rule}", which is not an agentc rule (run `agentc rules` for the list).',
+    },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      knownFields: 'Known fields: {fields}.',
+      startCard: 'Start from the example in README.md, or run `agentc init` to see a complete card.',
+      renameProto: 'Rename it: "__proto__" cannot be a property name in generated code or tool schemas.',
+      finiteNumber: 'Use a finite number; leave a budget out to leave it unchecked.',
+    },
+  },
+  'id-mismatch': {
+    code: 'AGC1004', group: 'parsing', severity: 'error',
+    summary: "A card's id (a tool's name) equals its file's stem.",
+    messages: { mismatch: '{kind} "{id}" is declared in {file}; its {field} must equal the file name "{stem}".' },
+    hints: { rename: 'Rename the file to {renameTo}, or set {field}: {stem}.' },
+  },
+  'duplicate-id': {
+    code: 'AGC1005', group: 'parsing', severity: 'error',
+    summary: 'No two cards, two blocks or two tools share an id.',
+    messages: { duplicate: '{kind} id "{id}" is declared more than once.' },
+    hints: { rename: 'Ids must be unique across {dir}: rename this one, or delete one of the two files.' },
+  },
+  'file-too-large': {
+    code: 'AGC1007', group: 'parsing', severity: 'error',
+    summary: 'Workspace files are at most 1 MiB (no prompt source is legitimately larger).',
+    messages: { tooLarge: '{file} is {size}, over the {max} limit for workspace files.' },
+  },
+  'config-load': {
+    code: 'AGC1006', group: 'parsing', severity: 'error',
+    summary: 'agentc.config.ts loads and evaluates to a config object.',
+    messages: {
+      binary: '{file} contains a NUL byte: it looks like a binary file, not text.',
+      notUtf8: '{file} is not valid UTF-8 text.',
+      unreadable: 'Cannot read {file}: {reason}.',
+      loadFailed: '{file} could not be loaded: {reason}.',
+      noDefaultExport: '{file} has no default export: agentc reads the config from `export default`.',
+      notObject: '{file} must export a config object as its default export (export default defineConfig({ … })).',
+      notFound: 'No config found: the workspace has no agentc.config.ts (or .mts, .js, .mjs), so config.models, the platform blocks and the budgets are unknown.',
+      unsupportedName: 'No config found: {file} is not a name agentc reads; the config must be agentc.config.ts (or .mts, .js, .mjs).',
+    },
+    hints: {
+      defaultExport: 'Write: export default defineConfig({ … });',
+      install: 'Install "{module}" in the workspace, or remove the import.',
+      rename: 'Rename {file} to agentc.config.ts (ESM: export default defineConfig({ … })).',
+      create: 'Run `agentc init` in an empty directory to see a complete agentc.config.ts, and add one here.',
+    },
+  },
 
   // References (AGC2xxx)
-  'unknown-tool': { code: 'AGC2001', group: 'references', severity: 'error', summary: 'Every tools / tool_whitelist entry names a tool contract.', message: 'Card "{card}" uses tool "{name}", which is not declared in schemas/tools/.' },
-  'unknown-model': { code: 'AGC2002', group: 'references', severity: 'error', summary: 'model, fallback_model and history.summary_model name an entry of config.models.', message: 'Card "{card}" uses {field} "{name}", which is not in config.models.' },
-  'unknown-block': { code: 'AGC2003', group: 'references', severity: 'error', summary: 'Every prompt_blocks and requiredBlocks entry names a block.', message: '{owner} uses prompt block "{name}", which does not exist under blocks/.' },
-  'unknown-sub-agent': { code: 'AGC2004', group: 'references', severity: 'error', summary: 'Every sub_agents entry names a card.', message: 'Card "{card}" lists sub-agent "{name}", which has no card in cards/.' },
-  'unknown-flag': { code: 'AGC2005', group: 'references', severity: 'error', summary: "A block's feature_flag is declared in config.flags.", message: 'Block "{block}" is gated by feature flag "{name}", which is not in config.flags.' },
-  'unknown-status-event': { code: 'AGC2006', group: 'references', severity: 'error', summary: 'Every status_rendering key is an event some sub-agent (or its tools) can emit.', message: 'Card "{card}" renders status event "{name}", which none of its sub-agents or their tools emit.' },
+  'unknown-tool': {
+    code: 'AGC2001', group: 'references', severity: 'error',
+    summary: 'Every tools / tool_whitelist entry names a tool contract.',
+    messages: { unknown: 'Card "{card}" uses tool "{name}", which is not declared in schemas/tools/.' },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      addContract: 'Add a contract schemas/tools/{name}.yaml, or remove the entry.',
+      notAName: 'This cannot be a tool name (1-64 letters, digits, _ or -): remove the entry.',
+    },
+  },
+  'unknown-model': {
+    code: 'AGC2002', group: 'references', severity: 'error',
+    summary: 'model, fallback_model and history.summary_model name an entry of config.models.',
+    messages: { unknown: 'Card "{card}" uses {field} "{name}", which is not in config.models.' },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      known: 'Models in config.models: {models}.',
+      noModels: 'config.models is empty: declare the model in agentc.config.ts.',
+    },
+  },
+  'unknown-block': {
+    code: 'AGC2003', group: 'references', severity: 'error',
+    summary: 'Every prompt_blocks and requiredBlocks entry names a block.',
+    messages: {
+      card: 'Card "{card}" uses prompt block "{name}", which does not exist under blocks/.',
+      platform: 'The platform config (platform.requiredBlocks) uses prompt block "{name}", which does not exist under blocks/.',
+    },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      add: 'Add blocks/{name}.md, or remove the entry.',
+      notAnId: 'This cannot be a block id (lowercase letters, digits, _, . or -): remove the entry.',
+    },
+  },
+  'unknown-sub-agent': {
+    code: 'AGC2004', group: 'references', severity: 'error',
+    summary: 'Every sub_agents entry names a card.',
+    messages: { unknown: 'Card "{card}" lists sub-agent "{name}", which has no card in cards/.' },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      add: 'Add cards/{name}.yaml, or remove the entry.',
+      notAnId: 'This cannot be a card id (a lowercase identifier): remove the entry.',
+    },
+  },
+  'unknown-flag': {
+    code: 'AGC2005', group: 'references', severity: 'error',
+    summary: "A block's feature_flag is declared in config.flags.",
+    messages: { unknown: 'Block "{block}" is gated by feature flag "{name}", which is not in config.flags.' },
+    hints: { didYouMean: DID_YOU_MEAN, declare: 'Add "{name}" to flags in agentc.config.ts, or remove feature_flag.' },
+  },
+  'unknown-status-event': {
+    code: 'AGC2006', group: 'references', severity: 'error',
+    summary: 'Every status_rendering key is an event some sub-agent (or its tools) can emit.',
+    messages: { unknown: 'Card "{card}" renders status event "{name}", which none of its sub-agents or their tools emit.' },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      known: "Its sub-agents emit: {events}. Remove the entry, or declare the event in a sub-agent's status_events.",
+      none: "None of its sub-agents declare status events: remove the entry, or declare it in a sub-agent's status_events.",
+    },
+  },
 
   // Platform contract (AGC3xxx)
-  'platform-block-declared': { code: 'AGC3001', group: 'platform', severity: 'error', summary: 'Cards do not list required platform blocks (they are injected).', message: 'Card "{card}" lists required platform block "{name}", which is injected automatically; listing it would include it twice.' },
-  'block-ownership': { code: 'AGC3002', group: 'platform', severity: 'error', summary: "A card uses only its own team's, platform-owned or reusable blocks.", message: 'Card "{card}" (owner "{cardOwner}") uses block "{name}", owned by "{blockOwner}" and not reusable.' },
-  'platform-block-owner': { code: 'AGC3003', group: 'platform', severity: 'error', summary: 'Every required block is owned by the platform.', message: 'Required block "{name}" is owned by "{owner}", not by the platform ("{platform}").' },
+  'platform-block-declared': {
+    code: 'AGC3001', group: 'platform', severity: 'error',
+    summary: 'Cards do not list required platform blocks (they are injected).',
+    messages: { declared: 'Card "{card}" lists required platform block "{name}", which is injected automatically; listing it would include it twice.' },
+    hints: { remove: 'Remove "{name}" from prompt_blocks: config.platform.requiredBlocks injects it into every prompt.' },
+  },
+  'block-ownership': {
+    code: 'AGC3002', group: 'platform', severity: 'error',
+    summary: "A card uses only its own team's, platform-owned or reusable blocks.",
+    messages: { foreign: 'Card "{card}" (owner "{cardOwner}") uses block "{name}", owned by "{blockOwner}" and not reusable.' },
+    hints: { own: 'Write a block owned by "{cardOwner}", or ask team "{blockOwner}" to mark "{name}" reusable: true.' },
+  },
+  'platform-block-owner': {
+    code: 'AGC3003', group: 'platform', severity: 'error',
+    summary: 'Every required block is owned by the platform.',
+    messages: { notPlatform: 'Required block "{name}" is owned by "{owner}", not by the platform ("{platform}").' },
+    hints: { fix: 'Set owner: {platform} in its front matter, or remove "{name}" from platform.requiredBlocks.' },
+  },
 
   // Orchestration (AGC4xxx)
-  'sub-agent-cycle': { code: 'AGC4001', group: 'orchestration', severity: 'error', summary: 'The sub-agent graph is acyclic.', message: 'Sub-agents form a cycle: {path}.' },
-  'recursion-depth': { code: 'AGC4002', group: 'orchestration', severity: 'error', summary: "The sub-agent tree below a card is no deeper than its max_recursion_depth.", message: 'Card "{card}" has sub-agents {depth} level(s) deep ({path}), but policy.max_recursion_depth is {max}.' },
-  'role-shape': { code: 'AGC4003', group: 'orchestration', severity: 'warning', summary: 'Orchestrators have sub-agents and only orchestrators do.', message: '{detail}' },
-  'tool-name': { code: 'AGC4004', group: 'orchestration', severity: 'error', summary: "Tool names match ^[a-zA-Z0-9_-]{1,64}$ and are unique within an agent.", message: '{detail}' },
-  'tool-not-whitelisted': { code: 'AGC4005', group: 'orchestration', severity: 'error', summary: "A card's tools are all in its own policy.tool_whitelist.", message: 'Card "{card}" uses tool "{name}", which is missing from its policy.tool_whitelist.' },
-  'too-many-tools': { code: 'AGC4006', group: 'orchestration', severity: 'error', summary: 'An agent exposes at most 128 tools.', message: 'Agent "{card}" exposes {count} tools; providers accept at most {max}.' },
-  'too-many-sub-agents': { code: 'AGC4007', group: 'orchestration', severity: 'warning', summary: 'An orchestrator has at most budgets.maxSubAgents sub-agents.', message: 'Orchestrator "{card}" has {count} sub-agents, more than budgets.maxSubAgents ({max}); routing accuracy drops as the choice widens.' },
-  'fan-out-cap': { code: 'AGC4008', group: 'orchestration', severity: 'error', summary: 'fan_out_cap is at least 1 and at most the number of sub-agents.', message: '{detail}' },
-  'model-capability': { code: 'AGC4009', group: 'orchestration', severity: 'error', summary: "An agent's model supports the tools and parallel calls the agent needs.", message: '{detail}' },
-  'status-event-unrendered': { code: 'AGC4010', group: 'orchestration', severity: 'warning', summary: 'Every status event a sub-agent can emit has a status_rendering entry.', message: 'Sub-agent "{agent}" can emit status event "{name}", but orchestrator "{card}" has no status_rendering entry for it.' },
-  'unreachable-agent': { code: 'AGC4011', group: 'orchestration', severity: 'warning', summary: 'Every non-orchestrator card is reachable from some orchestrator.', message: 'Card "{card}" is not a sub-agent of any orchestrator, so no user request can reach it.' },
+  'sub-agent-cycle': {
+    code: 'AGC4001', group: 'orchestration', severity: 'error',
+    summary: 'The sub-agent graph is acyclic.',
+    messages: { cycle: 'Sub-agents form a cycle: {path}.' },
+    hints: {
+      self: 'Remove "{card}" from its own sub_agents: an agent cannot call itself.',
+      cycle: 'Remove one of these sub_agents entries: an agent cannot (indirectly) call its own caller.',
+    },
+  },
+  'recursion-depth': {
+    code: 'AGC4002', group: 'orchestration', severity: 'error',
+    summary: 'The sub-agent tree below a card is no deeper than its max_recursion_depth.',
+    messages: { tooDeep: 'Card "{card}" has sub-agents {depth} level(s) deep ({path}), but policy.max_recursion_depth is {max}.' },
+    hints: { flatten: 'Raise policy.max_recursion_depth to {depth}, or flatten the tree so that fewer levels sit below "{card}".' },
+  },
+  'role-shape': {
+    code: 'AGC4003', group: 'orchestration', severity: 'warning',
+    summary: 'Orchestrators have sub-agents and only orchestrators do.',
+    messages: {
+      emptyOrchestrator: 'Card "{card}" has role orchestrator but no sub_agents, so it has nothing to route to.',
+      notOrchestrator: 'Card "{card}" has sub_agents but role {role}; only orchestrators dispatch to sub-agents.',
+    },
+    hints: {
+      addSubAgents: 'Add the cards it routes to under sub_agents, or change role to native.',
+      setRole: 'Set role: orchestrator, or remove sub_agents.',
+    },
+  },
+  'tool-name': {
+    code: 'AGC4004', group: 'orchestration', severity: 'error',
+    summary: 'Tool names match ^[a-zA-Z0-9_-]{1,64}$ and are unique within an agent.',
+    messages: {
+      tooLong: 'Card "{card}" exposes sub-agent "{agent}" as tool "{name}", which is {length} characters long; providers require tool names to match ^[a-zA-Z0-9_-]{1,64}$.',
+      badChars: 'Card "{card}" exposes sub-agent "{agent}" as tool "{name}", which contains characters other than letters, digits, _ and -; providers require tool names to match ^[a-zA-Z0-9_-]{1,64}$.',
+      collision: 'Card "{card}" has two tools named "{name}": its own tool "{tool}" and the tool for sub-agent "{agent}" ({prefix} + id).',
+    },
+    hints: {
+      shorten: 'Shorten the sub-agent\'s id or config.dispatch.toolPrefix ("{prefix}").',
+      rename: 'Rename the tool contract "{tool}" so that it does not look like a sub-agent tool, or rename the sub-agent.',
+    },
+  },
+  'tool-not-whitelisted': {
+    code: 'AGC4005', group: 'orchestration', severity: 'error',
+    summary: "A card's tools are all in its own policy.tool_whitelist.",
+    messages: { missing: 'Card "{card}" uses tool "{name}", which is missing from its policy.tool_whitelist.' },
+    hints: { add: 'Add "{name}" to policy.tool_whitelist, or remove it from tools: the runtime denies calls to tools outside the whitelist.' },
+  },
+  'too-many-tools': {
+    code: 'AGC4006', group: 'orchestration', severity: 'error',
+    summary: 'An agent exposes at most 128 tools.',
+    messages: { tooMany: 'Agent "{card}" exposes {count} tools; providers accept at most {max}.' },
+    hints: {
+      split: 'Split the agent into narrower agents, each with the tools its requests need.',
+      group: 'It has {own} own tool(s) and {subs} sub-agent tool(s): split the agent, or group sub-agents under an intermediate orchestrator.',
+    },
+  },
+  'too-many-sub-agents': {
+    code: 'AGC4007', group: 'orchestration', severity: 'warning',
+    summary: 'An orchestrator has at most budgets.maxSubAgents sub-agents.',
+    messages: { tooMany: 'Orchestrator "{card}" has {count} sub-agents, more than budgets.maxSubAgents ({max}); routing accuracy drops as the choice widens.' },
+    hints: { group: 'Group related sub-agents under an intermediate orchestrator (hierarchical routing), or raise budgets.maxSubAgents.' },
+  },
+  'fan-out-cap': {
+    code: 'AGC4008', group: 'orchestration', severity: 'error',
+    summary: 'fan_out_cap is at least 1 and at most the number of sub-agents.',
+    messages: {
+      belowOne: 'Card "{card}" has dispatch.fan_out_cap {cap}; it must be at least 1, or no sub-agent call could ever run.',
+      unreachableOwn: 'Card "{card}" has a dispatch.fan_out_cap of {cap} but only {subs}, so the cap can never be reached.',
+      unreachableDefault: 'Card "{card}" has a fan-out cap (config.dispatch.fanOutCap) of {cap} but only {subs}, so the cap can never be reached.',
+    },
+    hints: {
+      range: 'Set dispatch.fan_out_cap to a value from 1 to {max}.',
+      atLeastOne: 'Set dispatch.fan_out_cap to 1 or more.',
+      lower: 'Set dispatch.fan_out_cap: {max}.',
+    },
+  },
+  'model-capability': {
+    code: 'AGC4009', group: 'orchestration', severity: 'error',
+    summary: "An agent's model supports the tools and parallel calls the agent needs.",
+    messages: {
+      noTools: 'Card "{card}" has {tools}, but its {field} "{model}" cannot call tools (tools: false in config.models).',
+      noParallel: 'Card "{card}" may run up to {cap} sub-agent calls per turn, but its {field} "{model}" cannot emit parallel tool calls (parallelToolCalls: false in config.models).',
+    },
+    hints: {
+      toolModel: 'Choose a model with tools: true.',
+      parallel: 'Set dispatch.fan_out_cap: 1, or choose a model with parallelToolCalls: true.',
+    },
+  },
+  'status-event-unrendered': {
+    code: 'AGC4010', group: 'orchestration', severity: 'warning',
+    summary: 'Every status event a sub-agent can emit has a status_rendering entry.',
+    messages: { unrendered: 'Sub-agent "{agent}" can emit status event "{name}", but orchestrator "{card}" has no status_rendering entry for it.' },
+    hints: { render: 'Add `{name}: "<what the user sees>"` (or `{name}: suppress`) under dispatch.status_rendering of "{card}".' },
+  },
+  'unreachable-agent': {
+    code: 'AGC4011', group: 'orchestration', severity: 'warning',
+    summary: 'Every non-orchestrator card is reachable from some orchestrator.',
+    messages: { unreachable: 'Card "{card}" is not a sub-agent of any orchestrator, so no user request can reach it.' },
+    hints: { list: 'List "{card}" in an orchestrator\'s sub_agents, or delete {file} if it is no longer needed.' },
+  },
+  'relay-structured-answer': {
+    code: 'AGC4012', group: 'orchestration', severity: 'warning',
+    summary: 'An orchestrator in relay mode has no sub-agent with an output schema.',
+    messages: { jsonToUser: 'Orchestrator "{card}" relays its sub-agents\' answers to the user (dispatch.stream: relay), but "{agent}" answers with JSON (it has an output schema).' },
+    hints: { compose: 'Use dispatch.stream: compose in "{card}" (its model then words the result), or drop the output schema of "{agent}".' },
+  },
 
   // Budgets (AGC5xxx)
-  'prompt-budget': { code: 'AGC5001', group: 'budgets', severity: 'error', summary: "An assembled prefix stays under the config's share of the model's context window.", message: 'Prompt of "{card}"{cohort} is {tokens} tokens, {percent}% of {model}\'s {window}-token context window (limit {limitPercent}%).' },
-  'token-budget': { code: 'AGC5002', group: 'budgets', severity: 'error', summary: "Prefix + largest handoff fits policy.token_budget.input; max_output_tokens fits .output.", message: '{detail}' },
-  'block-budget': { code: 'AGC5003', group: 'budgets', severity: 'error', summary: 'A rendered block stays within its max_tokens.', message: 'Block "{block}" renders to {tokens} tokens for "{card}", over its max_tokens of {max}.' },
-  'description-budget': { code: 'AGC5004', group: 'budgets', severity: 'warning', summary: "A sub-agent's routing description is between 8 tokens and budgets.descriptionMaxTokens.", message: '{detail}' },
-  'history-budget': { code: 'AGC5005', group: 'budgets', severity: 'error', summary: 'history.max_tokens leaves room in policy.token_budget.input for the prompt and the largest handoff.', message: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt{cohort} ({prompt}{handoff}) leaves only {room} of its policy.token_budget.input of {input}.' },
+  'prompt-budget': {
+    code: 'AGC5001', group: 'budgets', severity: 'error',
+    summary: "An assembled prefix stays under the config's share of the model's context window.",
+    messages: {
+      overBudget: 'Prompt of "{card}" is {tokens} tokens, {percent}% of {model}\'s {window}-token context window (limit {limitPercent}%).',
+      cohortOverBudget: 'Prompt of "{card}" (cohort {cohort}) is {tokens} tokens, {percent}% of {model}\'s {window}-token context window (limit {limitPercent}%).',
+    },
+    hints: {
+      shortenLargest: 'Shorten or split its blocks (the largest, "{block}", is {tokens} tokens), or use a model with a larger context window.',
+      shorten: 'Shorten or split its blocks, or use a model with a larger context window.',
+    },
+  },
+  'token-budget': {
+    code: 'AGC5002', group: 'budgets', severity: 'error',
+    summary: 'Prefix + largest handoff fits policy.token_budget.input; max_output_tokens fits .output.',
+    messages: {
+      input: 'Card "{card}" needs {total} input tokens (prompt {prompt}), over its policy.token_budget.input of {budget}.',
+      inputHandoff: 'Card "{card}" needs {total} input tokens (prompt {prompt} + largest handoff {handoff}), over its policy.token_budget.input of {budget}.',
+      cohortInput: 'Card "{card}" (cohort {cohort}) needs {total} input tokens (prompt {prompt}), over its policy.token_budget.input of {budget}.',
+      cohortInputHandoff: 'Card "{card}" (cohort {cohort}) needs {total} input tokens (prompt {prompt} + largest handoff {handoff}), over its policy.token_budget.input of {budget}.',
+      output: 'Card "{card}" allows {max} output tokens (tuning.max_output_tokens), over its policy.token_budget.output of {budget}.',
+    },
+    hints: {
+      raiseInput: 'Raise policy.token_budget.input to at least {total}, or shorten its prompt blocks.',
+      lowerOutput: 'Lower tuning.max_output_tokens to {budget}, or raise policy.token_budget.output to {max}.',
+    },
+  },
+  'block-budget': {
+    code: 'AGC5003', group: 'budgets', severity: 'error',
+    summary: 'A rendered block stays within its max_tokens.',
+    messages: { overBudget: 'Block "{block}" renders to {tokens} tokens for "{card}", over its max_tokens of {max}.' },
+    hints: { shorten: 'Shorten the block by {over} tokens, or raise max_tokens to {tokens}.' },
+  },
+  'description-budget': {
+    code: 'AGC5004', group: 'budgets', severity: 'warning',
+    summary: "A sub-agent's routing description is between 8 tokens and budgets.descriptionMaxTokens.",
+    messages: {
+      tooLong: 'Card "{card}"\'s description is {tokens} tokens, over budgets.descriptionMaxTokens ({max}); {parent} reads every sub-agent description on every turn.',
+      tooLongShared: 'Card "{card}"\'s description is {tokens} tokens, over budgets.descriptionMaxTokens ({max}); {parents} read every sub-agent description on every turn.',
+      tooShort: 'Card "{card}"\'s description is only {size}; {parent} routes on it, and under {min} tokens is too vague to route on.',
+      tooShortShared: 'Card "{card}"\'s description is only {size}; {parents} route on it, and under {min} tokens is too vague to route on.',
+    },
+    hints: {
+      trim: 'Keep what the sub-agent owns and what it does not; move instructions into its own prompt blocks.',
+      expand: 'Say what it owns: the requests it answers, the data it holds, and what it does not do.',
+    },
+  },
+  'history-budget': {
+    code: 'AGC5005', group: 'budgets', severity: 'error',
+    summary: 'history.max_tokens leaves room in policy.token_budget.input for the prompt and the largest handoff.',
+    messages: {
+      overBudget: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt ({prompt} tokens) leaves only {room} of its policy.token_budget.input of {input}.',
+      overBudgetHandoff: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt ({prompt} tokens + largest handoff {handoff}) leaves only {room} of its policy.token_budget.input of {input}.',
+      cohortOverBudget: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt (cohort {cohort}: {prompt} tokens) leaves only {room} of its policy.token_budget.input of {input}.',
+      cohortOverBudgetHandoff: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt (cohort {cohort}: {prompt} tokens + largest handoff {handoff}) leaves only {room} of its policy.token_budget.input of {input}.',
+    },
+    hints: {
+      lower: 'Lower history.max_tokens to {room} or less, or raise policy.token_budget.input to at least {total}.',
+      raise: 'Raise policy.token_budget.input to at least {total}.',
+    },
+  },
 
   // Templates and caching (AGC6xxx)
-  'template-syntax': { code: 'AGC6001', group: 'templates', severity: 'error', summary: "A block's Handlebars body parses.", message: 'Block "{block}" has a template syntax error: {detail}' },
-  'template-unknown-variable': { code: 'AGC6002', group: 'templates', severity: 'error', summary: 'A block reads only variables of the compile-time context.', message: '{detail}' },
-  'dynamic-in-prefix': { code: 'AGC6003', group: 'templates', severity: 'error', summary: 'Blocks never read per-request fields (they would fragment the prompt cache).', message: 'Block "{block}" reads per-request field "{name}"; per-request values belong in the dynamic-context suffix, not in the cached prefix.' },
-  'volatile-in-prefix': { code: 'AGC6004', group: 'templates', severity: 'warning', summary: 'Block text holds no volatile literals (dates, timestamps, UUIDs).', message: 'Block "{block}" contains {kind} "{text}"; a volatile literal in the cached prefix goes stale and splits the cache when it changes.' },
-  'cohort-explosion': { code: 'AGC6005', group: 'templates', severity: 'error', summary: "An agent's blocks use at most 6 feature flags (64 cohorts).", message: 'Agent "{card}" uses {count} feature flags ({flags}), i.e. {cohorts} prompt cohorts; the limit is {max} flags.' },
+  'template-syntax': {
+    code: 'AGC6001', group: 'templates', severity: 'error',
+    summary: "A block's Handlebars body parses.",
+    messages: {
+      syntax: 'Block "{block}" has a template syntax error: {reason}.',
+      unexpected: 'Block "{block}" has a template syntax error: unexpected {found} (expected {expected}).',
+      mismatch: 'Block "{block}" has a template syntax error: "{open}" is closed by "{close}"; close it with "{fix}".',
+      neverClosed: 'Block "{block}" has a template syntax error: "{open}" on line {line} is never closed: add "{close}".',
+      tooDeep: 'Block "{block}" has a template syntax error: blocks or subexpressions are nested more than {max} levels deep here; flatten the template.',
+    },
+  },
+  'template-unknown-variable': {
+    code: 'AGC6002', group: 'templates', severity: 'error',
+    summary: 'A block reads only variables of the compile-time context.',
+    messages: {
+      eachDataOutside: 'Block "{block}" reads {ref} outside {{#each}}; @{name} is only defined inside an {{#each}} block.',
+      unknownData: 'Block "{block}" reads {ref}, which is not a data variable agentc provides (@root, and @index, @key, @first, @last inside {{#each}}).',
+      climbsTooFar: 'Block "{block}" reads {ref}, which climbs {depth} scope(s) up but only {frames} enclosing {{#each}}/{{#with}} block(s) surround it.',
+      notInScope: 'Block "{block}" reads {ref} inside {opener}, but {what} has no "{name}"; Handlebars does not look up outer scopes.',
+      notInContext: 'Block "{block}" reads {ref}, which is not in the compile-time context (blocks can read {fields}).',
+      noField: 'Block "{block}" reads {ref}, but {owner} has no field "{name}" (it has {fields}).',
+      listHasNoField: 'Block "{block}" reads {ref}, but "{parent}" is a list: it has no field "{name}".',
+      scalarHasNoField: 'Block "{block}" reads {ref}, but "{parent}" is {kind}, which has no field "{name}".',
+      unknownHelper: 'Block "{block}" calls helper "{name}", which agentc does not provide (helpers: {helpers}).',
+      partial: 'Block "{block}" uses a partial or decorator; agentc does not support partials in blocks.',
+      renderFailed: 'Block "{block}" failed to render for "{card}": {reason}.',
+    },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      useRoot: 'Use @root.{path} to read from the top of the context.',
+      outerScope: 'Inside {opener}, use {fix}',
+      outerScopeOrRoot: 'Inside {opener}, use {fix} or @root.{path}',
+      loop: 'Loop over it: {{#each {parent}}}{{{name}}}{{/each}}',
+      noHelper: 'Compute the value in the card or config and read it as a variable, or branch with {{#if}}.',
+      noPartials: 'Put the shared text in its own block and list it in prompt_blocks.',
+    },
+  },
+  'dynamic-in-prefix': {
+    code: 'AGC6003', group: 'templates', severity: 'error',
+    summary: 'Blocks never read per-request fields (they would fragment the prompt cache).',
+    messages: { dynamic: 'Block "{block}" reads per-request field "{name}"; per-request values belong in the dynamic-context suffix, not in the cached prefix.' },
+    hints: { remove: 'Remove {ref} from the block: config.dynamicContext.template renders "{name}" into the per-request suffix.' },
+  },
+  'volatile-in-prefix': {
+    code: 'AGC6004', group: 'templates', severity: 'warning',
+    summary: 'Block text holds no volatile literals (dates, timestamps, UUIDs).',
+    messages: { volatile: 'Block "{block}" contains {kind} "{text}"; a volatile literal in the cached prefix goes stale and splits the cache when it changes.' },
+    hints: {
+      id: 'Remove the id, or pass it per request through config.dynamicContext (rendered into the suffix, not the cached prefix).',
+      value: 'Remove the value, or pass it per request through config.dynamicContext (rendered into the suffix, not the cached prefix).',
+    },
+  },
+  'cohort-explosion': {
+    code: 'AGC6005', group: 'templates', severity: 'error',
+    summary: "An agent's blocks use at most 6 feature flags (64 cohorts).",
+    messages: { tooMany: 'Agent "{card}" uses {count} feature flags ({flags}), i.e. {cohorts} prompt cohorts; the limit is {max} flags.' },
+    hints: { prune: 'Remove the flags of features that have fully rolled out, or split the agent.' },
+  },
 
   // Hygiene (AGC7xxx)
-  'unused-block': { code: 'AGC7001', group: 'hygiene', severity: 'warning', summary: 'Every block is used by some card or required by the platform.', message: 'Block "{name}" is not used by any card.' },
-  'unused-tool': { code: 'AGC7002', group: 'hygiene', severity: 'warning', summary: 'Every tool contract is used by some card.', message: 'Tool "{name}" is not used by any card.' },
-  'unused-model': { code: 'AGC7003', group: 'hygiene', severity: 'warning', summary: 'Every model in config.models is used by some card.', message: 'Model "{name}" is not used by any card.' },
+  'unused-block': {
+    code: 'AGC7001', group: 'hygiene', severity: 'warning',
+    summary: 'Every block is used by some card or required by the platform.',
+    messages: { unused: 'Block "{name}" is not used by any card.' },
+    hints: { use: 'List "{name}" in a card\'s prompt_blocks, or delete {file}.' },
+  },
+  'unused-tool': {
+    code: 'AGC7002', group: 'hygiene', severity: 'warning',
+    summary: 'Every tool contract is used by some card.',
+    messages: { unused: 'Tool "{name}" is not used by any card.' },
+    hints: { use: 'List "{name}" in a card\'s tools, or delete {file}.' },
+  },
+  'unused-model': {
+    code: 'AGC7003', group: 'hygiene', severity: 'warning',
+    summary: 'Every model in config.models is used by some card.',
+    messages: { unused: 'Model "{name}" is not used by any card.' },
+    hints: { use: 'Use "{name}" as a card\'s model, fallback_model or history.summary_model, or remove it from config.models.' },
+  },
 } as const satisfies Record<string, CatalogEntry>;
+
+/**
+ * Labels of related locations (a diagnostic's secondary places), shared by all
+ * rules: where a thing is declared, where a limit is set, each edge of a cycle.
+ */
+export const RELATED = {
+  declaredHere: 'declared here',
+  nameDeclaredHere: '"{name}" declared here',
+  firstDeclaredHere: 'first declared here',
+  limitSetHere: 'limit set here',
+  ownedHere: 'owned by "{owner}" here',
+  deepestChain: 'the deepest chain starts here ({path})',
+  injectedInto: 'injected into "{card}" (required block)',
+  usedBy: 'used by "{card}"',
+  gatedBy: '"{block}" is gated by {flag}',
+  role: 'role {role}',
+  flagsDeclared: 'config.flags is declared here',
+  fanOutCap: 'fan_out_cap {cap}',
+  requiredByPlatform: 'required by the platform here',
+  dynamicFields: 'per-request fields declared here',
+  outputBudget: 'output budget {budget}',
+  inputBudget: 'input budget {budget}',
+  whitelistDeclared: 'whitelist declared here',
+  edge: '{from} → {to}',
+  becomesTool: 'sub-agent "{agent}" becomes tool "{tool}"',
+  openedHere: '"{open}" opened here',
+  answersWithSchema: '"{agent}" answers with this schema',
+} as const;
+
+export type RelatedId = keyof typeof RELATED;
+
+/** One related-location label with exactly the data its template names. */
+export type RelatedRef = { [K in RelatedId]: { message: K } & DataField<(typeof RELATED)[K]> }[RelatedId];
+
+export function formatRelated(ref: { message: string; data?: Readonly<Record<string, unknown>> }): string {
+  if (!Object.prototype.hasOwnProperty.call(RELATED, ref.message)) throw new Error(`agentc bug: no related label "${ref.message}"`);
+  return fillTemplate(RELATED[ref.message as RelatedId], ref.data ?? {});
+}
 
 export type RuleId = keyof typeof CATALOG;
 
@@ -82,9 +518,53 @@ export function isRuleId(id: string): id is RuleId {
   return Object.prototype.hasOwnProperty.call(CATALOG, id);
 }
 
-/** Fill `{key}` placeholders from data; unknown keys stay visible so a bad template is noticed. */
-export function formatMessage(template: string, data: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
-    Object.prototype.hasOwnProperty.call(data, key) ? String(data[key]) : whole,
-  );
+type Entry<R extends RuleId> = (typeof CATALOG)[R];
+type HintsOf<R extends RuleId> = Entry<R> extends { hints: infer H } ? H : Record<never, string>;
+
+/** The message ids of rule R. */
+export type MessageId<R extends RuleId> = keyof Entry<R>['messages'] & string;
+/** The hint ids of rule R. */
+export type HintId<R extends RuleId> = keyof HintsOf<R> & string;
+
+type MessageTemplate<R extends RuleId, M extends MessageId<R>> = Entry<R>['messages'][M] & string;
+type HintTemplate<R extends RuleId, H extends HintId<R>> = HintsOf<R>[H] & string;
+
+/** One message of rule R with exactly the data its template names. */
+export type MessageRef<R extends RuleId> = {
+  [M in MessageId<R>]: { message: M } & DataField<MessageTemplate<R, M>>;
+}[MessageId<R>];
+
+/** One hint of rule R with exactly the data its template names. */
+export type HintRef<R extends RuleId> = {
+  [H in HintId<R>]: { id: H } & DataField<HintTemplate<R, H>>;
+}[HintId<R>];
+
+/** The template of a message (undefined for an unknown id: a caller bug the tests catch). */
+export function messageTemplate(rule: RuleId, message: string): string | undefined {
+  const messages: Readonly<Record<string, string>> = CATALOG[rule].messages;
+  return Object.prototype.hasOwnProperty.call(messages, message) ? messages[message] : undefined;
+}
+
+export function hintTemplate(rule: RuleId, hint: string): string | undefined {
+  const hints: Readonly<Record<string, string>> | undefined = (CATALOG[rule] as CatalogEntry).hints;
+  return hints && Object.prototype.hasOwnProperty.call(hints, hint) ? hints[hint] : undefined;
+}
+
+/** Every message and hint template of a rule, for `agentc rules` and SARIF. */
+export function ruleTemplates(rule: RuleId): { messages: Record<string, string>; hints: Record<string, string> } {
+  const e: CatalogEntry = CATALOG[rule];
+  return { messages: { ...e.messages }, hints: { ...(e.hints ?? {}) } };
+}
+
+/** Fills a rule's message template; an unknown message id is an agentc bug. */
+export function formatRuleMessage(rule: RuleId, message: string, data: Readonly<Record<string, unknown>> | undefined): string {
+  const template = messageTemplate(rule, message);
+  if (template === undefined) throw new Error(`agentc bug: rule "${rule}" has no message "${message}"`);
+  return fillTemplate(template, data ?? {});
+}
+
+export function formatRuleHint(rule: RuleId, hint: string, data: Readonly<Record<string, unknown>> | undefined): string {
+  const template = hintTemplate(rule, hint);
+  if (template === undefined) throw new Error(`agentc bug: rule "${rule}" has no hint "${hint}"`);
+  return fillTemplate(template, data ?? {});
 }

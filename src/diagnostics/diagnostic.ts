@@ -1,4 +1,4 @@
-import { CATALOG, formatMessage, type RuleId, type Severity } from './catalog.js';
+import { CATALOG, formatRelated, formatRuleHint, formatRuleMessage, type HintRef, type MessageRef, type RelatedRef, type RuleId, type Severity } from './catalog.js';
 
 /** 1-based line and column. */
 export interface Position {
@@ -17,7 +17,7 @@ export interface RelatedInformation {
   message: string;
 }
 
-/** The public diagnostic shape (SPEC §3). `file` is workspace-relative with `/` separators. */
+/** The public diagnostic shape (docs/cli.md#diagnostics). `file` is workspace-relative with `/` separators. */
 export interface Diagnostic {
   code: string;
   rule: RuleId;
@@ -29,30 +29,51 @@ export interface Diagnostic {
   related?: RelatedInformation[];
 }
 
-/** What a phase or rule supplies; the catalog supplies code, severity and message. */
-export interface DiagnosticInput {
-  rule: RuleId;
+/** A related location as a phase reports it: a catalog label (RELATED) with its data. */
+export type RelatedInput = { file: string; range?: Range } & RelatedRef;
+
+/** Where a diagnostic points and what it relates to; the same for every rule. */
+export interface DiagnosticPlace {
   /** Overrides the catalog's default severity (rules with a warn/error split, e.g. fan-out-cap). */
   severity?: Severity;
-  data?: Record<string, unknown>;
   file?: string;
   range?: Range;
-  hint?: string;
-  related?: RelatedInformation[];
+  related?: RelatedInput[];
 }
 
-export function createDiagnostic(input: DiagnosticInput): Diagnostic {
+/**
+ * What a rule reports: one of its catalog messages with exactly that template's
+ * data, and optionally one of its catalog hints. The catalog supplies code,
+ * severity and text.
+ */
+export type ReportInput<R extends RuleId> = R extends RuleId ? DiagnosticPlace & MessageRef<R> & { hint?: HintRef<R> } : never;
+
+/** What a phase supplies: a report of a named rule. */
+export type DiagnosticInput<R extends RuleId = RuleId> = R extends RuleId ? ReportInput<R> & { rule: R } : never;
+
+/** Loosely typed view of an input, for code that handles every rule alike. */
+interface AnyInput extends DiagnosticPlace {
+  rule: RuleId;
+  message: string;
+  data?: Readonly<Record<string, unknown>>;
+  hint?: { id: string; data?: Readonly<Record<string, unknown>> };
+}
+
+export function createDiagnostic<R extends RuleId>(typed: DiagnosticInput<R>): Diagnostic {
+  const input = typed as AnyInput;
   const entry = CATALOG[input.rule];
   const d: Diagnostic = {
     code: entry.code,
     rule: input.rule,
     severity: input.severity ?? entry.severity,
-    message: formatMessage(entry.message, input.data ?? {}),
+    message: formatRuleMessage(input.rule, input.message, input.data),
   };
   if (input.file !== undefined) d.file = input.file;
   if (input.range !== undefined) d.range = input.range;
-  if (input.hint !== undefined) d.hint = input.hint;
-  if (input.related !== undefined && input.related.length > 0) d.related = input.related;
+  if (input.hint !== undefined) d.hint = formatRuleHint(input.rule, input.hint.id, input.hint.data);
+  if (input.related !== undefined && input.related.length > 0) {
+    d.related = input.related.map((r) => (r.range ? { file: r.file, range: r.range, message: formatRelated(r) } : { file: r.file, message: formatRelated(r) }));
+  }
   return d;
 }
 
@@ -60,16 +81,16 @@ export function createDiagnostic(input: DiagnosticInput): Diagnostic {
 export class DiagnosticBag {
   readonly items: Diagnostic[] = [];
 
-  add(input: DiagnosticInput): void {
+  add<R extends RuleId>(input: DiagnosticInput<R>): void {
     this.items.push(createDiagnostic(input));
   }
 
   push(...ds: Diagnostic[]): void {
-    this.items.push(...ds);
+    for (const d of ds) this.items.push(d);
   }
 }
 
-/** Sort order of SPEC §3: file, line, column, code (diagnostics without a file first). */
+/** Sort order of docs/cli.md#diagnostics: file, line, column, code (diagnostics without a file first). */
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   const fa = a.file ?? '';
   const fb = b.file ?? '';

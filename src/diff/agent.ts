@@ -7,6 +7,7 @@
  * reported there: `description` (the parent's ask_* tool description) and
  * `input` (the parent's ask_* tool parameters).
  */
+import { formatInt } from '../diagnostics/format-number.js';
 import { makeChange } from './changes.js';
 import { asJson, canonicalJson, deepEqual, isObject } from './json.js';
 import type { Bundle, BundleAgent } from '../bundle/types.js';
@@ -99,5 +100,5 @@ function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()):
 }
 
 function show(value: unknown): string {
-  return value === undefined ? '(none)' : canonicalJson(value);
+  return value === undefined ? '(none)' : typeof value === 'number' ? formatInt(value) : canonicalJson(value);
 }

@@ -1,5 +1,5 @@
 /**
- * `diffBundles`: what changes between two bundles, per agent (SPEC §7).
+ * `diffBundles`: what changes between two bundles, per agent (docs/cli.md#agentc-diff).
  *
  * Pure and deterministic: reads only its arguments, never mutates them, and the
  * same pair of bundles always gives a deep-equal result (agents in sorted order,

@@ -8,6 +8,7 @@
  * hash be missing, its text) differs; `cacheInvalidated` is true for every
  * changed, added or removed cohort.
  */
+import { formatInt } from '../diagnostics/format-number.js';
 import { makeChange } from './changes.js';
 import { unifiedDiff } from './unified.js';
 import type { BundleAgent, BundlePrefix } from '../bundle/types.js';
@@ -23,7 +24,7 @@ export function cohortName(key: string): string {
   return key === '' ? 'default' : key;
 }
 
-/** The generated prompt file of a cohort (SPEC §4), used as the diff's file name. */
+/** The generated prompt file of a cohort (docs/cli.md#agentc-build), used as the diff's file name. */
 export function promptFile(agent: string, key: string): string {
   return key === '' ? `prompts/${agent}.md` : `prompts/${agent}@${key}.md`;
 }
@@ -142,11 +143,11 @@ function cohortChanges(agent: string, cohorts: CohortDiff[], budget: number | un
   return changes;
 }
 
-/** "+12 tokens (+0.15% of the 8000-token input budget)"; `each` → "+12 tokens each (…)". */
+/** "+12 tokens (+0.15% of the 8,000-token input budget)"; `each` → "+12 tokens each (…)". */
 export function describeDelta(delta: number, budget: number | undefined, each = false): string {
   const tokens = `${signedTokens(delta)}${each ? ' each' : ''}`;
   if (budget === undefined || budget <= 0) return tokens;
-  return `${tokens} (${signedPercent(delta / budget)} of the ${budget}-token input budget)`;
+  return `${tokens} (${signedPercent(delta / budget)} of the ${formatInt(budget)}-token input budget)`;
 }
 
 /** "+1 token", "−12 tokens", "±0 tokens" */
@@ -155,7 +156,7 @@ export function signedTokens(n: number): string {
 }
 
 export function signed(n: number): string {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '±0';
+  return n > 0 ? `+${formatInt(n)}` : n < 0 ? `−${formatInt(-n)}` : '±0';
 }
 
 /** Share as a signed percentage with up to 2 decimals: "+0.15%". */

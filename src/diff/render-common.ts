@@ -2,6 +2,7 @@
  * Pieces shared by the diff renderers. Invariant: every renderer states the same
  * summary line for the same diff (only its decoration differs).
  */
+import { formatInt } from '../diagnostics/format-number.js';
 import { cohortName, signedPercent, signedTokens } from './prompts.js';
 import type { AgentDiff, AgentStatus, BundleDiff, Change, ChangeLevel, CohortDiff } from './types.js';
 
@@ -19,8 +20,8 @@ export function hasChanges(diff: BundleDiff): boolean {
 /** "1 breaking, 3 dangerous, 2 safe changes across 2 agents · +134 tokens" */
 export function summaryText(diff: BundleDiff): string {
   const s = diff.summary;
-  const agents = `${s.agents} ${s.agents === 1 ? 'agent' : 'agents'}`;
-  return `${s.breaking} breaking, ${s.dangerous} dangerous, ${s.safe} safe changes across ${agents} · ${signedTokens(s.tokenDelta)}`;
+  const agents = `${formatInt(s.agents)} ${s.agents === 1 ? 'agent' : 'agents'}`;
+  return `${formatInt(s.breaking)} breaking, ${formatInt(s.dangerous)} dangerous, ${formatInt(s.safe)} safe changes across ${agents} · ${signedTokens(s.tokenDelta)}`;
 }
 
 export function changesAt(diff: BundleDiff, level: ChangeLevel): Change[] {
@@ -29,15 +30,15 @@ export function changesAt(diff: BundleDiff, level: ChangeLevel): Change[] {
 
 /** "1200 → 1334" (a missing side shows as —). */
 export function tokenRange(a: AgentDiff): string {
-  const before = a.status === 'added' ? '—' : String(a.tokensBefore);
-  const after = a.status === 'removed' ? '—' : String(a.tokensAfter);
+  const before = a.status === 'added' ? '—' : formatInt(a.tokensBefore);
+  const after = a.status === 'removed' ? '—' : formatInt(a.tokensAfter);
   return `${before} → ${after}`;
 }
 
-/** "+1.68% of 8000" or "" without a budget. */
+/** "+1.68% of 8,000" or "" without a budget. */
 export function budgetText(a: AgentDiff): string {
   if (a.inputBudget === undefined || a.budgetShare === undefined) return '';
-  return `${signedPercent(a.budgetShare)} of ${a.inputBudget}`;
+  return `${signedPercent(a.budgetShare)} of ${formatInt(a.inputBudget)}`;
 }
 
 /** Cohorts whose prompt-cache prefix changes: "default, receipts_v2" or "". */

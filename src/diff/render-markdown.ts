@@ -9,6 +9,7 @@
  * MAX_COMMENT_CHARS (GitHub rejects comments over 65 536 characters) — prompt
  * diffs that do not fit are listed as omitted, never cut in half.
  */
+import { formatInt } from '../diagnostics/format-number.js';
 import { cohortName, signed, signedTokens } from './prompts.js';
 import { budgetText, cacheLost, changesAt, entryLabel, entryStatus, hasChanges, promptDiffGroups, sidesText, summaryText, tokenRange, type RenderOptions } from './render-common.js';
 import type { BundleDiff, ChangeLevel } from './types.js';
@@ -35,12 +36,12 @@ export function renderMarkdown(diff: BundleDiff, options: MarkdownOptions = {}):
     return `${head.join('\n')}\n`;
   }
   head.push(`**agentc diff**: ${escapeMd(summaryText(diff))}`);
-  if (sides) head.push('', `<sub>${escapeMd(sides)}${diff.summary.cacheInvalidated > 0 ? ` · prompt cache lost for ${diff.summary.cacheInvalidated} ${diff.summary.cacheInvalidated === 1 ? 'cohort' : 'cohorts'}` : ''}</sub>`);
+  if (sides) head.push('', `<sub>${escapeMd(sides)}${diff.summary.cacheInvalidated > 0 ? ` · prompt cache lost for ${formatInt(diff.summary.cacheInvalidated)} ${diff.summary.cacheInvalidated === 1 ? 'cohort' : 'cohorts'}` : ''}</sub>`);
 
   for (const level of ['breaking', 'dangerous', 'safe'] as const) {
     const changes = changesAt(diff, level);
     if (changes.length === 0) continue;
-    head.push('', `### ${HEADINGS[level]} (${changes.length})`, '');
+    head.push('', `### ${HEADINGS[level]} (${formatInt(changes.length)})`, '');
     for (const c of changes) head.push(`- **${escapeMd(c.agent)}** · ${code(c.path)} — ${escapeMd(c.message)}`);
   }
 
@@ -62,9 +63,9 @@ export function renderMarkdown(diff: BundleDiff, options: MarkdownOptions = {}):
     const also =
       same.length === 0
         ? []
-        : [`Same edit in ${same.length} more ${same.length === 1 ? 'prompt' : 'prompts'}: ${same.map((e) => `${escapeMd(entryLabel(e))} (${signed(e.cohort.tokenDelta)})`).join(', ')}.`, ''];
+        : [`Same edit in ${formatInt(same.length)} more ${same.length === 1 ? 'prompt' : 'prompts'}: ${same.map((e) => `${escapeMd(entryLabel(e))} (${signed(e.cohort.tokenDelta)})`).join(', ')}.`, ''];
     const block = [
-      `<details><summary><code>${escapeHtml(first.agent)}</code> · ${escapeHtml(cohortName(c.key))} cohort · ${entryStatus(first)} · ${signedTokens(c.tokenDelta)}${same.length > 0 ? ` · same edit in ${same.length} more` : ''}</summary>`,
+      `<details><summary><code>${escapeHtml(first.agent)}</code> · ${escapeHtml(cohortName(c.key))} cohort · ${entryStatus(first)} · ${signedTokens(c.tokenDelta)}${same.length > 0 ? ` · same edit in ${formatInt(same.length)} more` : ''}</summary>`,
       '',
       ...also,
       `${fence}diff`,

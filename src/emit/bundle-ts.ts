@@ -4,7 +4,7 @@
  * card adds a required member there, so an unimplemented tool fails to compile.
  *
  * The generated text depends only on the bundle (deterministic), imports only
- * types from 'agentc/runtime', and passes `tsc --strict` (also with
+ * types from '@agentc/runtime', and passes `tsc --strict` (also with
  * exactOptionalPropertyTypes, noUncheckedIndexedAccess and noUnused*).
  */
 import type { Bundle, NeutralTool } from '../bundle/types.js';
@@ -71,7 +71,7 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
 
   let out = GENERATED_HEADER;
   out += `/* eslint-disable */\n`;
-  if (contractNames.length > 0) out += `import type { ToolContext } from 'agentc/runtime';\n`;
+  if (contractNames.length > 0) out += `import type { ToolContext } from '@agentc/runtime';\n`;
   out += '\n';
   out += `/** Every agent of the bundle (one per card). */\n`;
   out += `export type AgentId =${stringUnion(agentIds)};\n\n`;

@@ -3,12 +3,9 @@
  * (toLocaleString depends on the machine's ICU data and locale: not deterministic).
  */
 
-/** 1234567 → "1,234,567". */
-export function formatInt(n: number): string {
-  const sign = n < 0 ? '-' : '';
-  const digits = String(Math.trunc(Math.abs(n)));
-  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+import { formatInt } from '../diagnostics/format-number.js';
+
+export { formatInt };
 
 /** part/whole as a percentage with one decimal ("12.5%"); "<0.1%" for small non-zero shares. */
 export function formatPercent(part: number, whole: number): string {
@@ -30,4 +27,13 @@ export function formatTable(rows: string[][], right: ReadonlySet<number> = new S
         .trimEnd(),
     )
     .join('\n');
+}
+
+/** US dollars: "$1,234.50" from $1 up, "$0.42" from a cent, four decimals below ("$0.0008"). */
+export function formatUsd(n: number): string {
+  if (n >= 1) {
+    const cents = Math.round(n * 100);
+    return `$${formatInt(Math.trunc(cents / 100))}.${String(cents % 100).padStart(2, '0')}`;
+  }
+  return `$${n.toFixed(n >= 0.01 || n === 0 ? 2 : 4)}`;
 }

@@ -24,8 +24,8 @@ export function renderOrchestratorTs(bundle: Bundle): string {
   const agentExpr = entry ? 'req.agent ?? DEFAULT_AGENT' : 'req.agent';
 
   return `${GENERATED_HEADER}/* eslint-disable */
-import { createRuntime } from 'agentc/runtime';
-import type { LlmClient, QueryGuard, RuntimeEvent, SessionStore, TurnContext, TurnResult, TurnStore } from 'agentc/runtime';
+import { createRuntime } from '@agentc/runtime';
+import type { ErrorInfo, LlmClient, QueryGuard, RuntimeEvent, SessionStore, TurnContext, TurnResult, TurnStore, TurnStream } from '@agentc/runtime';
 import { bundle } from './bundle.js';
 import type { AgentId, FlagName, ToolHandlers } from './bundle.js';
 
@@ -38,9 +38,11 @@ export interface OrchestratorOptions {
   sessions?: SessionStore | TurnStore;
   /** Your own query guards, run after the orchestrator's declared ones (see docs/sessions.md). */
   guards?: Record<string, QueryGuard>;
-  /** Status, text and routing trace events. */
+  /** Every event of every turn, synchronously, as it happens. */
   onEvent?: (event: RuntimeEvent) => void;
-  /** Feature flags switched on (selects each agent's prompt cohort). */
+  /** Raw causes (provider errors, handler exceptions), for developers only. */
+  onError?: (error: unknown, info: ErrorInfo) => void;
+  /** Feature flags switched on by default (selects each agent's prompt cohort). */
   flags?: FlagName[];
 }
 
@@ -51,6 +53,10 @@ ${agentDoc}  /** The user's message. */
   context: TurnContext;
   /** Cancels the turn. */
   signal?: AbortSignal;
+  /** Feature flags for this turn (default: the orchestrator's \`flags\`). */
+  flags?: FlagName[];
+  /** W3C \`traceparent\` header: the turn continues the caller's trace. */
+  traceparent?: string;
 }
 
 export interface Orchestrator {
@@ -58,6 +64,8 @@ export interface Orchestrator {
   readonly bundle: typeof bundle;
   /** One user turn: route, run sub-agents concurrently, compose the answer. */
   turn(req: TurnRequest): Promise<TurnResult>;
+  /** The same turn, as typed events while they happen (text deltas, statuses, spans), ending with \`turn_end\`. */
+  stream(req: TurnRequest): TurnStream;
 }
 
 ${defaultAgent}type RuntimeOptions = Parameters<typeof createRuntime>[0];
@@ -68,15 +76,18 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     bundle: bundle as unknown as RuntimeOptions['bundle'],
     tools: options.tools as unknown as RuntimeOptions['tools'],
   });
+  const request = (req: TurnRequest): Parameters<typeof runtime.turn>[0] => ({
+    agent: ${agentExpr},
+    message: req.message,
+    context: req.context,
+    ...(req.signal === undefined ? {} : { signal: req.signal }),
+    ...(req.flags === undefined ? {} : { flags: req.flags }),
+    ...(req.traceparent === undefined ? {} : { traceparent: req.traceparent }),
+  });
   return {
     bundle,
-    turn: (req) =>
-      runtime.turn({
-        agent: ${agentExpr},
-        message: req.message,
-        context: req.context,
-        ...(req.signal === undefined ? {} : { signal: req.signal }),
-      }),
+    turn: (req) => runtime.turn(request(req)),
+    stream: (req) => runtime.stream(request(req)),
   };
 }
 `;

@@ -7,7 +7,7 @@
  * Also the text report of `agentc prompt`.
  */
 import type { BundleAgent, BundleModel, BundlePrefix, BundlePrefixBlock } from '../bundle/types.js';
-import { formatInt, formatPercent, formatTable } from './format.js';
+import { formatInt, formatPercent, formatTable, formatUsd } from './format.js';
 
 export const PROMPTS_DIR = 'prompts';
 
@@ -97,7 +97,24 @@ export function renderPromptReport(agent: BundleAgent, prefix: BundlePrefix, mod
   out += `Cohort: ${cohortLine(agent, prefix).replace(/`/g, '')}\n`;
   out += `Prefix: ${tokenLine(agent, prefix, model)}\n`;
   out += `SHA-256: ${prefix.sha256}\n`;
+  const cost = prefixCostLine(prefix, model);
+  if (cost !== undefined) out += `Cost:   ${cost}\n`;
   return out;
+}
+
+/**
+ * What sending the prefix costs per 1,000 turns, without and with a prompt-cache
+ * hit, from the model's `pricing` (USD per million tokens); undefined without pricing.
+ * Marked ≈ when the token count is approximate.
+ */
+export function prefixCostLine(prefix: Pick<BundlePrefix, 'tokens'>, model: BundleModel | undefined): string | undefined {
+  const pricing = model?.pricing;
+  if (pricing === undefined) return undefined;
+  const approx = model?.approximateTokens === true ? '≈' : '';
+  const perThousand = (usdPerMillion: number) => (prefix.tokens * usdPerMillion * 1000) / 1_000_000;
+  const cached = pricing.cachedInput ?? pricing.input;
+  const hit = pricing.cachedInput === undefined ? ' (the model declares no cached-input price)' : '';
+  return `prefix per 1,000 turns ${approx}${formatUsd(perThousand(pricing.input))} without a cache hit · ${approx}${formatUsd(perThousand(cached))} with one${hit}`;
 }
 
 function modelLine(agent: BundleAgent, model: BundleModel | undefined): string {

@@ -11,15 +11,21 @@
  * The JSON Schemas under schemas/ are not part of this data: they are copied from
  * the installed package (see schemas.ts), so they always match the compiler.
  */
+import { projectFiles } from './project.js';
+
 export interface StarterFile {
   /** Workspace-relative, `/`-separated. */
   path: string;
   content: string;
+  /** The content was merged from the file already there: replacing it is an update, not a conflict. */
+  merged?: true;
 }
 
 export interface StarterOptions {
-  /** Shown as the README's title (usually the directory's name). */
+  /** Shown as the README's title (usually the directory's name); package.json's name is derived from it. */
   name: string;
+  /** This release of agentc: package.json depends on both packages at it. */
+  version: string;
 }
 
 /** The orchestrator's id: the agent `agentc prompt` / `agentc run` start with. */
@@ -40,6 +46,7 @@ export function starterFiles(opts: StarterOptions): StarterFile[] {
     { path: 'blocks/catalog/instructions-catalog.md', content: CATALOG_BLOCK },
     { path: 'schemas/tools/get_order_status.yaml', content: GET_ORDER_STATUS },
     { path: 'schemas/tools/search_products.yaml', content: SEARCH_PRODUCTS },
+    ...projectFiles(opts.name, opts.version),
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
@@ -52,7 +59,7 @@ const GITIGNORE = `node_modules/
 # pull request exactly which prompts and tool schemas the models will read.
 `;
 
-const CONFIG = `import { defineConfig } from 'agentc';
+const CONFIG = `import { defineConfig } from '@agentc/cli';
 
 // Platform policy and model registry. The platform team owns this file: product
 // teams pick a model key from \`models\` in their cards and do not edit it.
@@ -339,17 +346,25 @@ orchestrator's model routes on, so say what the sub-agent owns and what it does 
 
 ## Commands
 
+\`package.json\` depends on \`@agentc/cli\` (the compiler, a devDependency) and
+\`@agentc/runtime\` (what your service imports to run \`generated/\`). \`--no-install\`
+makes \`npx\` run the installed CLI and never fetch a package from the registry.
+
 \`\`\`sh
-npx agentc check                  # validate everything; exit 1 on errors
-npx agentc prompt concierge       # the orchestrator's prompt, with a token count per block
-npx agentc graph                  # who routes to whom
-npx agentc build                  # write generated/ (bundle, typed module, prompts)
-npx agentc build --check          # in CI: fail when generated/ is stale
-npx agentc diff                   # what this branch changes in prompts and tool schemas
-npx agentc rules                  # every rule check can report
+npm install                                # @agentc/cli and @agentc/runtime
+npm run check                              # validate everything; exit 1 on errors
+npx --no-install agentc prompt concierge   # the orchestrator's prompt, with a token count per block
+npx --no-install agentc graph              # who routes to whom
+npm run build                              # write generated/ (bundle, typed module, prompts)
+npx --no-install agentc build --check      # in CI: fail when generated/ is stale
+npx --no-install agentc diff               # what this branch changes in prompts and tool schemas
+npx --no-install agentc rules              # every rule check can report
 \`\`\`
 
-In CI, \`npx agentc check --format github\` annotates pull requests.
+In CI (\`.github/workflows/agentc.yml\`), \`npx --no-install agentc check --format github\`
+annotates pull requests. \`.gitattributes\` marks the generated bundle so pull-request
+diffs collapse it and reviewers read \`generated/prompts/*.md\`. \`.vscode/settings.json\`
+maps agentc's JSON Schemas to cards and tool contracts (YAML and JSON extensions).
 
 ## Adding a sub-agent
 
@@ -359,6 +374,6 @@ In CI, \`npx agentc check --format github\` annotates pull requests.
 3. Add a contract for each new tool under \`schemas/tools/\`.
 4. List the id in \`sub_agents\` of \`cards/concierge.yaml\`, and add a
    \`dispatch.status_rendering\` entry for each status event it can emit.
-5. Run \`npx agentc check\`: it names anything missing and where.
+5. Run \`npx --no-install agentc check\`: it names anything missing and where.
 `;
 }

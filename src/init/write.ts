@@ -3,13 +3,15 @@
  * target can be written — existing files that differ from the starter are
  * conflicts (overwritten only with `force`), and paths blocked by a file or a
  * directory in the way are errors even with `force`. Files already identical to
- * the starter are left alone, so running init twice is harmless.
+ * the starter are left alone, so running init twice is harmless. A file whose
+ * content was merged from the existing one (package.json) is an update, never a
+ * conflict.
  */
 import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { StarterFile } from './template.js';
 
-export type FileAction = 'create' | 'overwrite' | 'unchanged';
+export type FileAction = 'create' | 'overwrite' | 'update' | 'unchanged';
 
 export interface PlannedFile extends StarterFile {
   action: FileAction;
@@ -54,6 +56,8 @@ export function planInit(root: string, files: readonly StarterFile[], force: boo
       blocked.push({ path: file.path, reason: 'a directory is in the way' });
     } else if (st.isFile() && readText(target) === file.content) {
       planned.push({ ...file, action: 'unchanged' });
+    } else if (st.isFile() && file.merged) {
+      planned.push({ ...file, action: 'update' });
     } else {
       conflicts.push(file.path);
       planned.push({ ...file, action: 'overwrite' });
@@ -73,7 +77,7 @@ export function writePlan(root: string, files: readonly PlannedFile[]): WriteRes
     try {
       mkdirSync(dirname(target), { recursive: true });
       // Replace rather than write through: an existing symlink must not redirect the write.
-      if (file.action === 'overwrite') unlinkSync(target);
+      if (file.action === 'overwrite' || file.action === 'update') unlinkSync(target);
       writeFileSync(target, file.content, { flag: 'wx' });
       written.push(file.path);
     } catch (e) {

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { HintRef, MessageRef } from '../diagnostics/catalog.js';
 import type { Range } from '../diagnostics/diagnostic.js';
 import { decodeText, SourceFile } from './source.js';
 import { readFile } from 'node:fs/promises';
@@ -16,8 +17,11 @@ export interface ConfigLoad {
   file: SourceFile | undefined;
   /** The module's default export (or the module namespace when there is none). */
   value: unknown;
-  error: { message: string; range: Range | undefined; hint?: string } | undefined;
+  error: ConfigLoadError | undefined;
 }
+
+/** Why the config did not load: a config-load catalog message, where, and a hint. */
+export type ConfigLoadError = MessageRef<'config-load'> & { range: Range | undefined; hint?: HintRef<'config-load'> };
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/load → dist/index.js; src/load (tests) → src/index.ts. */
@@ -28,15 +32,15 @@ export async function loadConfig(root: string, relPath: string): Promise<ConfigL
   let file: SourceFile | undefined;
   try {
     const decoded = decodeText(await readFile(abs));
-    if (!decoded.ok) return { file: undefined, value: undefined, error: { message: `${relPath} ${decoded.reason}.`, range: undefined } };
+    if (!decoded.ok) return { file: undefined, value: undefined, error: { message: decoded.reason, data: { file: relPath }, range: undefined } };
     file = new SourceFile(relPath, decoded.text);
   } catch (e) {
-    return { file: undefined, value: undefined, error: { message: `Cannot read ${relPath}: ${(e as Error).message}`, range: undefined } };
+    return { file: undefined, value: undefined, error: { message: 'unreadable', data: { file: relPath, reason: (e as Error).message }, range: undefined } };
   }
   try {
     const { createJiti } = await import('jiti');
     const jiti = createJiti(abs, {
-      alias: { agentc: selfEntry },
+      alias: { '@agentc/cli': selfEntry, agentc: selfEntry },
       moduleCache: false,
       interopDefault: true,
     });
@@ -95,17 +99,18 @@ function snapshot(value: unknown, copies = new Map<object, unknown>()): unknown 
 }
 
 /** An ES module without `export default` (the namespace would be mistaken for the config). */
-function noDefaultExport(file: SourceFile): { message: string; range: Range | undefined; hint: string } {
+function noDefaultExport(file: SourceFile): ConfigLoadError {
   const m = /^[ \t]*export\b/m.exec(file.text);
   const start = m ? m.index + m[0].indexOf('export') : 0;
   return {
-    message: `${file.path} has no default export: agentc reads the config from \`export default\`.`,
+    message: 'noDefaultExport',
+    data: { file: file.path },
     range: m ? file.rangeAt(start, start + 'export'.length) : { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
-    hint: 'Write: export default defineConfig({ … });',
+    hint: { id: 'defaultExport' },
   };
 }
 
-function describeLoadError(e: unknown, file: SourceFile, abs: string): { message: string; range: Range | undefined; hint?: string } {
+function describeLoadError(e: unknown, file: SourceFile, abs: string): ConfigLoadError {
   const err = e as { message?: string; loc?: { line: number; column: number }; stack?: string; code?: string };
   const raw = String(err.message ?? e).split('\n')[0]!.replace(abs, file.path).trim();
   let pos = err.loc ? { line: err.loc.line, column: err.loc.column + 1 } : undefined;
@@ -122,9 +127,10 @@ function describeLoadError(e: unknown, file: SourceFile, abs: string): { message
     if (spec !== undefined) range = file.rangeAt(spec, spec + missing[2]!.length + 2);
   }
   return {
-    message: `${file.path} could not be loaded: ${raw.replace(/^\[.*?\]\s*/, '').replace(/^ParseError: /, 'syntax error: ')}`,
+    message: 'loadFailed',
+    data: { file: file.path, reason: raw.replace(/^\[.*?\]\s*/, '').replace(/^ParseError: /, 'syntax error: ') },
     range,
-    ...(missing ? { hint: `Install "${missing[2]}" in the workspace, or remove the import.` } : {}),
+    ...(missing ? { hint: { id: 'install' as const, data: { module: missing[2]! } } } : {}),
   };
 }
 

@@ -31,6 +31,22 @@ export class SourceFile {
     return { start: this.positionAt(start), end: this.positionAt(Math.max(start, end)) };
   }
 
+  /**
+   * `range` moved inside the text: lines within 1…lineCount, columns within
+   * 1…line length + 1, end not before start. Positions that are already inside
+   * are unchanged.
+   */
+  clampRange(range: Range): Range {
+    const clamp = (p: Position): Position => {
+      const line = Math.max(1, Math.min(p.line, this.lineCount));
+      return { line, column: Math.max(1, Math.min(p.column, this.lineText(line).length + 1)) };
+    };
+    const start = clamp(range.start);
+    const end = clamp(range.end);
+    const ordered = end.line > start.line || (end.line === start.line && end.column >= start.column);
+    return { start, end: ordered ? end : start };
+  }
+
   /** 0-based offset of a 1-based position. */
   offsetAt(pos: Position): number {
     const starts = this.getLineStarts();
@@ -65,7 +81,10 @@ export class SourceFile {
   }
 }
 
-export type DecodeResult = { ok: true; text: string } | { ok: false; reason: string; offset: number };
+/** Why bytes are not text: a NUL byte (binary) or invalid UTF-8. */
+export type NotText = 'binary' | 'notUtf8';
+
+export type DecodeResult = { ok: true; text: string } | { ok: false; reason: NotText; offset: number };
 
 /**
  * Bytes → normalized text. Rejects what is not text: NUL bytes and invalid UTF-8
@@ -73,12 +92,12 @@ export type DecodeResult = { ok: true; text: string } | { ok: false; reason: str
  */
 export function decodeText(bytes: Uint8Array): DecodeResult {
   const nul = bytes.indexOf(0);
-  if (nul !== -1) return { ok: false, reason: 'contains a NUL byte: it looks like a binary file, not text', offset: nul };
+  if (nul !== -1) return { ok: false, reason: 'binary', offset: nul };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    return { ok: false, reason: 'is not valid UTF-8 text', offset: firstInvalidUtf8(bytes) };
+    return { ok: false, reason: 'notUtf8', offset: firstInvalidUtf8(bytes) };
   }
   return { ok: true, text: normalizeNewlines(text) };
 }

@@ -29,6 +29,8 @@ export interface Workspace {
   tools: SourceFile[];
   /** Workspace-relative path of the config file, if there is one. */
   configPath: string | undefined;
+  /** When there is none: a root entry named like a config that agentc does not read (e.g. agentc.config.cjs). */
+  configLookalike?: string;
 }
 
 export interface LoadResult {
@@ -61,6 +63,10 @@ export async function loadWorkspace(root: string, cache?: FileCache): Promise<Lo
     readdir(root).catch(() => [] as string[]),
   ]);
   workspace.configPath = CONFIG_NAMES.find((n) => rootEntries.includes(n));
+  if (!workspace.configPath) {
+    const lookalike = rootEntries.filter((n) => /^agentc\.config\./i.test(n)).sort()[0];
+    if (lookalike !== undefined) workspace.configLookalike = lookalike;
+  }
   if (!workspace.configPath && !['cards', 'blocks', 'schemas'].some((d) => rootEntries.includes(d))) {
     // Checking the wrong directory must not read as "No problems found".
     return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };
@@ -121,25 +127,24 @@ async function readSource(root: string, path: string, kind: 'yaml' | 'block', ba
   try {
     const read = readBounded(join(root, path));
     if (typeof read === 'number') {
-      bag.add({ rule: 'file-too-large', file: path, range: firstChar(), data: { file: path, size: formatBytes(read), max: formatBytes(MAX_FILE_BYTES) } });
+      bag.add({ rule: 'file-too-large', message: 'tooLarge', file: path, range: firstChar(), data: { file: path, size: formatBytes(read), max: formatBytes(MAX_FILE_BYTES) } });
       return undefined;
     }
     bytes = read;
   } catch (e) {
-    bag.add({ rule, file: path, range: firstChar(), data: { detail: `Cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'I/O error'}.` } });
+    const data = { file: path, code: (e as NodeJS.ErrnoException).code ?? 'I/O error' };
+    if (rule === 'yaml-syntax') bag.add({ rule, message: 'unreadable', file: path, range: firstChar(), data });
+    else bag.add({ rule, message: 'unreadable', file: path, range: firstChar(), data });
     return undefined;
   }
   const decoded = decodeText(bytes);
   if (!decoded.ok) {
     const file = new SourceFile(path, new TextDecoder('utf-8').decode(bytes.subarray(0, decoded.offset)));
     const at = file.positionAt(file.text.length);
-    bag.add({
-      rule,
-      file: path,
-      range: { start: at, end: { line: at.line, column: at.column + 1 } },
-      data: { detail: `${path} ${decoded.reason} (first bad byte at offset ${decoded.offset}).` },
-      hint: 'Save the file as UTF-8 text, or remove it from the workspace.',
-    });
+    const place = { file: path, range: { start: at, end: { line: at.line, column: at.column + 1 } } };
+    const data = { file: path, offset: decoded.offset };
+    if (rule === 'yaml-syntax') bag.add({ rule, message: decoded.reason, ...place, data, hint: { id: 'notText' } });
+    else bag.add({ rule, message: decoded.reason, ...place, data, hint: { id: 'notText' } });
     return undefined;
   }
   return new SourceFile(path, decoded.text);

@@ -1,5 +1,5 @@
 /**
- * Parses blocks/**\/<id>.md (SPEC §1.2). Grammar:
+ * Parses blocks/**\/<id>.md (docs/formats/prompt-block.md). Grammar:
  *
  *   block       = "---" NL front-matter NL "---" [NL body]
  *   front-matter = YAML mapping (category, owner, …)
@@ -9,7 +9,8 @@
  */
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
-import { analyzeTemplate } from './template.js';
+import type { MessageRef } from '../diagnostics/catalog.js';
+import { analyzeTemplate, type TemplateProblem } from './template.js';
 import type { Block, BlockData } from './types.js';
 import { readMapping } from './mapping-file.js';
 import { stemOf } from './util.js';
@@ -17,14 +18,15 @@ import { stemOf } from './util.js';
 export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefined {
   const text = file.text;
   const stem = stemOf(file.path);
-  const firstLine = { start: { line: 1, column: 1 }, end: { line: 1, column: Math.max(2, file.lineText(1).length + 1) } };
+  const firstLine = { start: { line: 1, column: 1 }, end: { line: 1, column: file.lineText(1).length + 1 } };
   if (!/^---[ \t]*(\n|$)/.test(text)) {
     bag.add({
       rule: 'frontmatter',
       file: file.path,
       range: firstLine,
-      data: { detail: text.trim() === '' ? `Block ${file.path} is empty.` : `Block ${file.path} has no front matter: it must start with a line "---".` },
-      hint: 'Start the file with:\n---\ncategory: instructions\nowner: <your team>\n---',
+      message: text.trim() === '' ? 'empty' : 'missing',
+      data: { file: file.path },
+      hint: { id: 'start' },
     });
     return undefined;
   }
@@ -34,7 +36,7 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
   const rest = text.slice(fmStart);
   const m = close.exec(rest);
   if (!m || fmStart === 0) {
-    bag.add({ rule: 'frontmatter', file: file.path, range: firstLine, data: { detail: `The front matter of ${file.path} is never closed: add a line "---" after it.` } });
+    bag.add({ rule: 'frontmatter', file: file.path, range: firstLine, message: 'unclosed', data: { file: file.path } });
     return undefined;
   }
   const fmText = rest.slice(0, m.index);
@@ -45,7 +47,7 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
     syntaxRule: 'frontmatter',
     text: fmText,
     offset: fmStart,
-    shape: () => ({ rule: 'frontmatter', range: firstLine, detail: `The front matter of ${file.path} must be a mapping with at least category and owner.` }),
+    shape: () => ({ rule: 'frontmatter', range: firstLine, message: 'notMapping', data: { file: file.path } }),
     subject: (raw) => `block "${typeof raw.id === 'string' ? raw.id : stem}"`,
   });
   if (!fm) return undefined;
@@ -61,8 +63,8 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
   const body = text.slice(bodyOffset);
   const parsed = analyzeTemplate(file, body, bodyOffset);
   if (!parsed.ok) {
-    const related = parsed.related?.map((r) => ({ file: file.path, range: r.range, message: r.message }));
-    bag.add({ rule: 'template-syntax', file: file.path, range: parsed.range, data: { block: data.id, detail: parsed.message }, ...(related ? { related } : {}) });
+    const related = parsed.related?.map((r) => ({ file: file.path, range: r.range, message: 'openedHere' as const, data: { open: r.open } }));
+    bag.add({ rule: 'template-syntax', file: file.path, range: parsed.range, ...syntaxMessage(data.id, parsed.problem), ...(related ? { related } : {}) });
   }
   return {
     kind: 'block',
@@ -73,4 +75,20 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
     template: parsed.ok ? parsed.analysis : undefined,
     locate: fm.locate,
   };
+}
+
+/** The catalog message of a template parse failure in block `block`. */
+function syntaxMessage(block: string, p: TemplateProblem): MessageRef<'template-syntax'> {
+  switch (p.message) {
+    case 'syntax':
+      return { message: 'syntax', data: { block, ...p.data } };
+    case 'unexpected':
+      return { message: 'unexpected', data: { block, ...p.data } };
+    case 'mismatch':
+      return { message: 'mismatch', data: { block, ...p.data } };
+    case 'neverClosed':
+      return { message: 'neverClosed', data: { block, ...p.data } };
+    case 'tooDeep':
+      return { message: 'tooDeep', data: { block, ...p.data } };
+  }
 }

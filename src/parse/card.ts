@@ -1,10 +1,10 @@
-/** Parses cards/<id>.yaml into a normalized Card (SPEC §1.1). */
+/** Parses cards/<id>.yaml into a normalized Card (docs/formats/agent-card.md). */
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { Card, CardData, JsonSchema } from './types.js';
 import { parseMappingFile } from './mapping-file.js';
 
-/** The handoff a sub-agent takes when its card declares no `input` (SPEC §1.1). */
+/** The handoff a sub-agent takes when its card declares no `input` (docs/formats/agent-card.md). */
 export const DEFAULT_INPUT: Record<string, JsonSchema> = {
   query: { type: 'string', description: "The user's request, in their own words." },
   prior_context: { type: 'string', description: 'Summary of earlier turns that this request depends on.' },
@@ -15,9 +15,9 @@ export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefine
     format: 'agent-card',
     kind: 'Card',
     idKey: 'id',
-    empty: `Card file ${file.path} is empty.`,
-    notMapping: `Card file ${file.path} must hold a mapping of fields, not {what}.`,
-    hint: 'Start from the example in README.md, or run `agentc init` to see a complete card.',
+    empty: 'cardEmpty',
+    notMapping: 'cardNotMapping',
+    hint: 'startCard',
     renameTo: (id) => `cards/${id}.yaml`,
   });
   if (!m) return undefined;

@@ -1,12 +1,12 @@
 /**
- * Validates the loaded config value and applies defaults (SPEC §1.4). Ranges in
+ * Validates the loaded config value and applies defaults (docs/formats/config.md). Ranges in
  * agentc.config.ts are found by a light scan of the source text (the config is
  * code, so there is no YAML tree): the key path is followed through the object
  * literal, which is exact for the usual `defineConfig({ … })` shape.
  */
 import { isRuleId, RULE_IDS } from '../diagnostics/catalog.js';
 import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
-import { didYouMean } from '../diagnostics/did-you-mean.js';
+import { didYouMeanHint } from '../diagnostics/did-you-mean.js';
 import type { SourceFile } from '../load/source.js';
 import type { ConfigFile, ModelEntry, ResolvedConfig, RuleSetting } from './types.js';
 import { isPlainObject } from './util.js';
@@ -32,18 +32,32 @@ export function parseConfig(file: SourceFile | undefined, value: unknown, bag: D
       rule: 'config-load',
       file: file.path,
       range: locate([]),
-      data: { detail: `${file.path} must export a config object as its default export (export default defineConfig({ … })).` },
+      message: 'notObject',
+      data: { file: file.path },
     });
     // Its values are unknown, not the defaults: rules that read the config stand down.
     return { ...result, file: undefined };
   }
-  const bad = validateFormat('config', value, { file: file.path, locate, subject: 'the config' }, bag);
+  const badEntries = new Set<string>();
+  const bad = validateFormat('config', value, { file: file.path, locate, subject: 'the config' }, bag, badEntries);
   // Reported, not dropped: dropping `models` for one Infinity would turn every card's model into an unknown one.
   checkValues(value, { file: file.path, locate, subject: 'the config' }, bag, new Set(bad));
   const v = value as Record<string, unknown>;
   const section = <T extends object>(k: string): Partial<T> => (!bad.has(k) && isPlainObject(v[k]) ? (v[k] as Partial<T>) : {});
   const d = result.data;
-  if (!bad.has('models') && isPlainObject(v.models)) d.models = v.models as Record<string, ModelEntry>;
+  if (isPlainObject(v.models)) {
+    if (!bad.has('models')) d.models = v.models as Record<string, ModelEntry>;
+    else {
+      // One bad entry must not turn every card's model into an unknown one: keep the valid entries.
+      const invalid = new Set<string>();
+      d.models = {};
+      for (const [name, entry] of Object.entries(v.models as Record<string, ModelEntry>)) {
+        if (badEntries.has(`models/${name}`) || !isPlainObject(entry)) invalid.add(name);
+        else d.models[name] = entry;
+      }
+      result.invalidModels = invalid;
+    }
+  } else if (v.models !== undefined) result.invalidModels = 'all';
   d.platform = { ...d.platform, ...section<ResolvedConfig['platform']>('platform') };
   d.budgets = { ...d.budgets, ...section<ResolvedConfig['budgets']>('budgets') };
   d.dispatch = { ...d.dispatch, ...section<ResolvedConfig['dispatch']>('dispatch') };
@@ -56,12 +70,13 @@ export function parseConfig(file: SourceFile | undefined, value: unknown, bag: D
         d.rules[rule] = setting;
         continue;
       }
-      const hint = didYouMean(rule, RULE_IDS);
+      const hint = didYouMeanHint(rule, RULE_IDS);
       bag.add({
         rule: 'schema',
         file: file.path,
         range: locate(['rules', rule], 'key'),
-        data: { detail: `The config sets rule "${rule}", which is not an agentc rule (run \`agentc rules\` for the list).` },
+        message: 'unknownRule',
+        data: { rule },
         ...(hint ? { hint } : {}),
       });
     }

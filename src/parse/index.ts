@@ -38,13 +38,14 @@ export type ParseCache = Map<string, { text: string; result: Card | Block | Tool
 
 export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, bag: DiagnosticBag, cache?: ParseCache): ParsedWorkspace {
   if (config?.error) {
-    bag.add({
-      rule: 'config-load',
-      file: config.file?.path ?? ws.configPath,
-      ...(config.error.range ? { range: config.error.range } : {}),
-      data: { detail: config.error.message },
-      ...(config.error.hint ? { hint: config.error.hint } : {}),
-    });
+    const { range, ...problem } = config.error;
+    bag.add({ rule: 'config-load', file: config.file?.path ?? ws.configPath, ...(range ? { range } : {}), ...problem });
+  } else if (!ws.configPath) {
+    // One error for the missing config; rules that read it stand down (see configFailed).
+    if (ws.configLookalike !== undefined) {
+      const file = ws.configLookalike;
+      bag.add({ rule: 'config-load', file, message: 'unsupportedName', data: { file }, hint: { id: 'rename', data: { file } } });
+    } else bag.add({ rule: 'config-load', message: 'notFound', hint: { id: 'create' } });
   }
   const cached = <T extends Card | Block | Tool>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined) => (f: SourceFile): T | undefined => {
     if (!cache) return parse(f, bag);
@@ -75,6 +76,6 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     cards: all(ws.cards, cached(parseCard), unparsed.cards),
     blocks: all(ws.blocks, cached(parseBlock), unparsed.blocks),
     tools: all(ws.tools, cached(parseTool), unparsed.tools),
-    config: parseConfig(config?.error ? undefined : config?.file, config?.value, bag),
+    config: { ...parseConfig(config?.error ? undefined : config?.file, config?.value, bag), ...(config?.error || !ws.configPath ? { failed: true } : {}) },
   };
 }

@@ -3,7 +3,8 @@
  * tool contract): YAML → a mapping → schema validation → the id checked
  * against the file's stem. Returns undefined when nothing usable is left.
  */
-import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
+import type { DiagnosticBag, DiagnosticPlace, Range } from '../diagnostics/diagnostic.js';
+import type { MessageRef } from '../diagnostics/catalog.js';
 import type { SourceFile } from '../load/source.js';
 import { isPlainObject, stemOf } from './util.js';
 import { checkValues, validateFormat, yamlNumber, type FormatName } from './validate.js';
@@ -15,9 +16,10 @@ export interface MappingSpec {
   kind: string;
   /** The field that must equal the file's stem. */
   idKey: string;
-  empty: string;
-  notMapping: string;
-  hint?: string;
+  /** The schema messages for an empty file and for one that holds no mapping. */
+  empty: 'cardEmpty' | 'toolEmpty';
+  notMapping: 'cardNotMapping' | 'toolNotMapping';
+  hint?: 'startCard';
   /** Where the file would have to be renamed to, given its id. */
   renameTo: (id: string) => string;
 }
@@ -40,8 +42,10 @@ export function parseMappingFile(file: SourceFile, bag: DiagnosticBag, spec: Map
     shape: (raw, locate) => ({
       rule: 'schema',
       range: locate([]),
-      detail: raw == null ? spec.empty : spec.notMapping.replace('{what}', Array.isArray(raw) ? 'a list' : 'a single value'),
-      ...(spec.hint ? { hint: spec.hint } : {}),
+      ...(raw == null
+        ? { message: spec.empty, data: { file: file.path } }
+        : { message: spec.notMapping, data: { file: file.path, what: Array.isArray(raw) ? 'a list' : 'a single value' } }),
+      ...(spec.hint ? { hint: { id: spec.hint } } : {}),
     }),
     subject: (raw) => `${spec.kind.toLowerCase()} "${typeof raw[spec.idKey] === 'string' ? (raw[spec.idKey] as string) : stem}"`,
   });
@@ -53,19 +57,26 @@ export function parseMappingFile(file: SourceFile, bag: DiagnosticBag, spec: Map
       rule: 'id-mismatch',
       file: file.path,
       range: locate([spec.idKey]),
+      message: 'mismatch',
       data: { kind: spec.kind, id, file: file.path, field: spec.idKey, stem },
-      hint: `Rename the file to ${spec.renameTo(id)}, or set ${spec.idKey}: ${stem}.`,
+      hint: { id: 'rename', data: { renameTo: spec.renameTo(id), field: spec.idKey, stem } },
     });
   }
   return { raw, locate, stem, id, ok };
 }
+
+/** The diagnostic when the YAML is not a mapping: a schema message (cards, tools) or a frontmatter one (blocks). */
+export type ShapeProblem = { range: Range } & (
+  | ({ rule: 'schema' } & MessageRef<'schema'> & { hint?: { id: 'startCard' } })
+  | ({ rule: 'frontmatter' } & MessageRef<'frontmatter'>)
+);
 
 export interface ReadMappingSpec {
   format: FormatName;
   /** Rule for YAML syntax errors (`yaml-syntax`, or `frontmatter` for a block). */
   syntaxRule: 'yaml-syntax' | 'frontmatter';
   /** The diagnostic when the YAML is not a mapping. */
-  shape: (raw: unknown, locate: Locator) => { rule: 'schema' | 'frontmatter'; range: Range; detail: string; hint?: string };
+  shape: (raw: unknown, locate: Locator) => ShapeProblem;
   subject: (raw: Record<string, unknown>) => string;
   /** YAML that sits inside the file (front matter): its text and offset. */
   text?: string;
@@ -79,12 +90,15 @@ export function readMapping(
   spec: ReadMappingSpec,
 ): { raw: Record<string, unknown>; locate: Locator; ok: (k: string) => boolean } | undefined {
   const yaml = parseYaml(file, spec.text ?? file.text, spec.offset ?? 0);
-  for (const e of yaml.errors) bag.add({ rule: spec.syntaxRule, file: file.path, range: e.range, data: { detail: e.message } });
+  for (const e of yaml.errors) {
+    const place: DiagnosticPlace = { file: file.path, range: e.range };
+    if (spec.syntaxRule === 'yaml-syntax') bag.add({ rule: 'yaml-syntax', ...place, ...e.problem });
+    else bag.add({ rule: 'frontmatter', ...place, ...e.problem });
+  }
   if (yaml.errors.length > 0) return undefined;
   const raw = yaml.value;
   if (!isPlainObject(raw)) {
-    const d = spec.shape(raw, yaml.locate);
-    bag.add({ rule: d.rule, file: file.path, range: d.range, data: { detail: d.detail }, ...(d.hint ? { hint: d.hint } : {}) });
+    bag.add({ ...spec.shape(raw, yaml.locate), file: file.path });
     return undefined;
   }
   const target = { file: file.path, locate: yaml.locate, subject: spec.subject(raw) };

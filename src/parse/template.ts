@@ -70,7 +70,15 @@ export interface TemplateAnalysis {
 
 export type TemplateParseResult =
   | { ok: true; analysis: TemplateAnalysis }
-  | { ok: false; message: string; range: Range; related?: { range: Range; message: string }[] };
+  | { ok: false; problem: TemplateProblem; range: Range; related?: { range: Range; open: string }[] };
+
+/** A template-syntax message without the block (the caller knows it): catalog id and data. */
+export type TemplateProblem =
+  | { message: 'syntax'; data: { reason: string } }
+  | { message: 'unexpected'; data: { found: string; expected: string } }
+  | { message: 'mismatch'; data: { open: string; close: string; fix: string } }
+  | { message: 'neverClosed'; data: { open: string; line: number; close: string } }
+  | { message: 'tooDeep'; data: { max: number } };
 
 /** Parses `body`, which starts at offset `bodyOffset` of `file` (at a line start). */
 export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: number): TemplateParseResult {
@@ -82,7 +90,7 @@ export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: numb
   const deep = tooDeep(body);
   if (deep) {
     const at = file.rangeAt(bodyOffset + deep.offset, bodyOffset + deep.offset + 2);
-    return { ok: false, message: `blocks or subexpressions are nested more than ${MAX_NESTING} levels deep here; flatten the template`, range: at };
+    return { ok: false, problem: { message: 'tooDeep', data: { max: MAX_NESTING } }, range: at };
   }
   if (!body.includes('{{')) return { ok: true, analysis: literalAnalysis(body) };
   let ast: AST;
@@ -246,30 +254,32 @@ const words = (token: string): string => TOKEN_WORDS[token] ?? token.toLowerCase
  * position. An unclosed block is reported where the parser noticed (the end of
  * the block), with the `{{#…}}` that is never closed as related information.
  */
-function describeParseError(e: unknown, file: SourceFile, body: string, bodyOffset: number): { message: string; range: Range; related?: { range: Range; message: string }[] } {
+function describeParseError(e: unknown, file: SourceFile, body: string, bodyOffset: number): { problem: TemplateProblem; range: Range; related?: { range: Range; open: string }[] } {
   const bodyLine = file.positionAt(bodyOffset).line;
   const err = e as { message?: string; lineNumber?: number; column?: number };
   const raw = String(err.message ?? e);
   const lines = body.split('\n');
   const point = (line: number, column: number): Range => {
     const l = Math.max(1, Math.min(line, lines.length));
-    const c = Math.max(1, Math.min(column, (lines[l - 1] ?? '').length + 1));
-    return { start: { line: bodyLine + l - 1, column: c }, end: { line: bodyLine + l - 1, column: c + 1 } };
+    const width = (lines[l - 1] ?? '').length;
+    const c = Math.max(1, Math.min(column, width + 1));
+    // One character, or nothing at the end of a line: a range never ends past its line.
+    return { start: { line: bodyLine + l - 1, column: c }, end: { line: bodyLine + l - 1, column: Math.min(c + 1, width + 1) } };
   };
 
   // Handlebars' own exceptions carry a location (e.g. "if doesn't match each - 3:2").
   if (err.lineNumber !== undefined) {
     const mismatch = /^(\S+) doesn't match (\S+)/.exec(raw);
-    const message = mismatch
-      ? `"{{#${mismatch[1]}}}" is closed by "{{/${mismatch[2]}}}"; close it with "{{/${mismatch[1]}}}"`
-      : raw.replace(/ - \d+:\d+$/, '');
-    return { message, range: point(err.lineNumber, (err.column ?? 0) + 1) };
+    const problem: TemplateProblem = mismatch
+      ? { message: 'mismatch', data: { open: `{{#${mismatch[1]}}}`, close: `{{/${mismatch[2]}}}`, fix: `{{/${mismatch[1]}}}` } }
+      : { message: 'syntax', data: { reason: raw.replace(/ - \d+:\d+$/, '') } };
+    return { problem, range: point(err.lineNumber, (err.column ?? 0) + 1) };
   }
 
   const loc = lexer()?.yylloc;
   const range = loc ? point(loc.first_line, loc.first_column + 1) : point(Number(/line (\d+)/.exec(raw)?.[1] ?? lines.length), 1);
   const parse = /\nExpecting (.*), got '([^']*)'$/.exec(raw);
-  if (!parse) return { message: raw.split('\n')[0]!.replace(/ on line \d+/, ''), range };
+  if (!parse) return { problem: { message: 'syntax', data: { reason: raw.split('\n')[0]!.replace(/ on line \d+/, '') } }, range };
 
   const expected = [...new Set(parse[1]!.split(', ').map((t) => words(t.replace(/^'|'$/g, ''))))];
   const got = parse[2]!;
@@ -280,14 +290,14 @@ function describeParseError(e: unknown, file: SourceFile, body: string, bodyOffs
     if (open) {
       const at = file.rangeAt(bodyOffset + open.offset, bodyOffset + open.offset + open.length);
       return {
-        message: `"{{${open.sigil}${open.name}}}" on line ${at.start.line} is never closed: add "{{/${open.name}}}"`,
+        problem: { message: 'neverClosed', data: { open: `{{${open.sigil}${open.name}}}`, line: at.start.line, close: `{{/${open.name}}}` } },
         range,
-        related: [{ range: at, message: `"{{${open.sigil}${open.name}}}" opened here` }],
+        related: [{ range: at, open: `{{${open.sigil}${open.name}}}` }],
       };
     }
   }
   const list = expected.length > 4 ? `${expected.slice(0, 4).join(', ')}, …` : expected.join(', ');
-  return { message: `unexpected ${found} (expected ${list})`, range };
+  return { problem: { message: 'unexpected', data: { found, expected: list } }, range };
 }
 
 /** The last `{{#name}}` / `{{^name}}` without its `{{/name}}` (escapes and comments skipped). */

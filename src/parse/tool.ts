@@ -1,4 +1,4 @@
-/** Parses schemas/tools/<name>.{yaml,json} into a Tool (SPEC §1.3). JSON is parsed as YAML 1.2 (a superset) to keep positions. */
+/** Parses schemas/tools/<name>.{yaml,json} into a Tool (docs/formats/tool-contract.md). JSON is parsed as YAML 1.2 (a superset) to keep positions. */
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { JsonSchema, Tool } from './types.js';
@@ -11,7 +11,7 @@ export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefine
     const json = findJsonSyntaxError(file.text);
     if (json) {
       const range = file.rangeAt(json.offset, json.offset + 1);
-      bag.add({ rule: 'yaml-syntax', file: file.path, range, data: { detail: `JSON syntax error: ${json.message}.` } });
+      bag.add({ rule: 'yaml-syntax', file: file.path, range, message: 'jsonSyntax', data: { reason: json.message } });
       return undefined;
     }
   }
@@ -19,8 +19,8 @@ export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefine
     format: 'tool-contract',
     kind: 'Tool',
     idKey: 'name',
-    empty: `Tool contract ${file.path} is empty.`,
-    notMapping: `Tool contract ${file.path} must hold a mapping with name, description and parameters, not {what}.`,
+    empty: 'toolEmpty',
+    notMapping: 'toolNotMapping',
     renameTo: (id) => `schemas/tools/${id}${file.path.slice(file.path.lastIndexOf('.'))}`,
   });
   if (!m) return undefined;

@@ -6,47 +6,23 @@
 import type { TemplateAnalysis } from './template.js';
 import type { Locator } from './yaml.js';
 import type { SourceFile } from '../load/source.js';
+import type { GuardSpec, HistoryPolicy, JsonSchema, ModelEntry, Policy, Role, Tuning } from '../bundle/types.js';
 
-export type JsonSchema = Record<string, unknown>;
-export type Role = 'orchestrator' | 'native' | 'external-wrapper' | 'internal-helper';
+/** Shared with the bundle (and so the runtime package): defined in src/bundle/types.ts. */
+export type { GuardSpec, HistoryPolicy, JsonSchema, ModelEntry, Policy, Role, Tuning };
+
 export type BlockCategory = 'persona' | 'instructions' | 'capabilities' | 'safety' | 'format' | 'context';
-
-export interface Tuning {
-  max_output_tokens?: number;
-  reasoning_effort?: string;
-  text_verbosity?: string;
-}
-
-export interface Policy {
-  token_budget?: { input?: number; output?: number };
-  time_budget_ms?: number;
-  tool_whitelist?: string[];
-  max_tool_calls?: number;
-  max_recursion_depth?: number;
-}
 
 /** `suppress` hides an event from the user; a string is shown as is. */
 export type StatusRendering = Record<string, string>;
 
-/** Code-level checks of the `query` handoff field (seed 000), each off unless true. */
-export interface GuardSpec {
-  verbatim?: boolean;
-  overlap?: boolean;
-  echo?: boolean;
-}
-
 export interface DispatchSpec {
   fan_out_cap?: number;
   intent_count_failsafe?: boolean;
+  /** `relay`: sub-agents' answers stream to the user in call order; default `compose`. */
+  stream?: 'relay' | 'compose';
   status_rendering?: StatusRendering;
   guards?: GuardSpec;
-}
-
-/** Compaction of an agent's history (FR-11): past `max_tokens`, older turns fold into a summary. */
-export interface HistoryPolicy {
-  max_tokens: number;
-  keep_last_turns?: number;
-  summary_model?: string;
 }
 
 export interface CardData {
@@ -118,20 +94,6 @@ export interface Tool {
   locate: Locator;
 }
 
-export interface ModelEntry {
-  provider: string;
-  model: string;
-  contextWindow: number;
-  encoding?: 'o200k_base' | 'cl100k_base';
-  tools?: boolean;
-  parallelToolCalls?: boolean;
-  reasoningEffort?: string;
-  /** Which wire API serves the model (default per provider: see docs/runtime.md). */
-  api?: 'openai-responses' | 'openai-chat' | 'anthropic-messages';
-  /** USD per million tokens; cached input tokens are priced as `cachedInput`. */
-  pricing?: { input: number; cachedInput?: number; output: number };
-}
-
 export type RuleSetting = 'error' | 'warning' | 'off';
 
 /** The config with every default applied. */
@@ -157,4 +119,12 @@ export interface ConfigFile {
   data: ResolvedConfig;
   /** Range of a config key path in agentc.config.ts (best effort, by text search). */
   locate: Locator;
+  /**
+   * Names of config.models entries that are written but failed validation (already
+   * reported as `schema`): they are left out of `data.models`, and references to
+   * them are not reported again as unknown. 'all' when `models` itself is invalid.
+   */
+  invalidModels?: ReadonlySet<string> | 'all';
+  /** The config is missing or did not load: its values are unknown, not the defaults. */
+  failed?: boolean;
 }

@@ -12,7 +12,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
-import { didYouMean } from '../diagnostics/did-you-mean.js';
+import type { HintRef, MessageRef } from '../diagnostics/catalog.js';
+import { closest, didYouMeanHint } from '../diagnostics/did-you-mean.js';
 import { unsafeValues } from './util.js';
 import type { Locator, PathSegment } from './yaml.js';
 
@@ -73,20 +74,32 @@ export interface ValidationTarget {
  * top-level keys that had errors (the caller drops them so later phases see only
  * well-typed data).
  */
-export function validateFormat(name: FormatName, data: unknown, target: ValidationTarget, bag: DiagnosticBag): Set<string> {
+export function validateFormat(name: FormatName, data: unknown, target: ValidationTarget, bag: DiagnosticBag, badEntries?: Set<string>): Set<string> {
   const validate = validators.get(name);
   if (!validate) throw new Error(`agentc bug: validator ${name} not loaded (call loadValidators first)`);
   const bad = new Set<string>();
   if (validate(data)) return bad;
   const seen = new Set<string>();
-  for (const err of pickErrors(validate.errors ?? [])) {
+  const errors = pickErrors(validate.errors ?? []);
+  const typos = misspelledRequired(errors);
+  for (const err of errors) {
+    // One typo, one diagnostic: a missing required field that an unknown sibling misspells is the unknown field's error.
+    if (err.keyword === 'required' && typos.has(`${err.instancePath}|${String(err.params.missingProperty)}`)) {
+      const path = pointerToPath(err.instancePath);
+      if (path.length > 0) bad.add(String(path[0]));
+      if (path.length > 1) badEntries?.add(`${String(path[0])}/${String(path[1])}`);
+      continue;
+    }
     const path = pointerToPath(err.instancePath);
     const key = `${err.instancePath}|${err.keyword === 'additionalProperties' ? String(err.params.additionalProperty) : ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
     if (path.length > 0) bad.add(String(path[0]));
+    if (path.length > 1) badEntries?.add(`${String(path[0])}/${String(path[1])}`);
+    if (path.length === 1 && err.keyword === 'additionalProperties') badEntries?.add(`${String(path[0])}/${String(err.params.additionalProperty)}`);
     const d = describe(name, err, path, target);
-    bag.add({ rule: 'schema', file: target.file, range: d.range, data: { detail: d.message }, ...(d.hint ? { hint: d.hint } : {}) });
+    const { range, ...problem } = d;
+    bag.add({ rule: 'schema', file: target.file, range, ...problem });
   }
   return bad;
 }
@@ -110,8 +123,9 @@ export function checkValues(data: unknown, target: ValidationTarget, bag: Diagno
         rule: 'schema',
         file: target.file,
         range: target.locate(u.path, 'key'),
-        data: { detail: `Field "${field}" of ${target.subject} uses the reserved name "__proto__".` },
-        hint: 'Rename it: "__proto__" cannot be a property name in generated code or tool schemas.',
+        message: 'protoKey',
+        data: { field, subject: target.subject },
+        hint: { id: 'renameProto' },
       });
     } else {
       const range = target.locate(u.path);
@@ -119,8 +133,9 @@ export function checkValues(data: unknown, target: ValidationTarget, bag: Diagno
         rule: 'schema',
         file: target.file,
         range,
-        data: { detail: `Field "${field}" of ${target.subject} must be a finite number, not ${spell(u.value!, range)}.` },
-        hint: 'Use a finite number; leave a budget out to leave it unchecked.',
+        message: 'notFinite',
+        data: { field, subject: target.subject, value: spell(u.value!, range) },
+        hint: { id: 'finiteNumber' },
       });
     }
   }
@@ -132,6 +147,24 @@ export function yamlNumber(file: SourceFile): (n: number, range: Range) => strin
     const written = file.text.slice(file.offsetAt(range.start), file.offsetAt(range.end)).trim();
     return written !== '' && !/\s/.test(written) ? written : Number.isNaN(n) ? '.nan' : n > 0 ? '.inf' : '-.inf';
   };
+}
+
+/** `<instancePath>|<property>` of required properties that an unknown property of the same object misspells. */
+function misspelledRequired(errors: AjvError[]): Set<string> {
+  const unknown = new Map<string, string[]>();
+  for (const e of errors) {
+    if (e.keyword !== 'additionalProperties') continue;
+    const list = unknown.get(e.instancePath) ?? [];
+    list.push(String(e.params.additionalProperty));
+    unknown.set(e.instancePath, list);
+  }
+  const out = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword !== 'required') continue;
+    const missing = String(e.params.missingProperty);
+    if ((unknown.get(e.instancePath) ?? []).some((u) => closest(u, [missing]) === missing)) out.add(`${e.instancePath}|${missing}`);
+  }
+  return out;
 }
 
 /** Prefer the most specific errors: drop errors on a path that has a deeper error, and anyOf noise. */
@@ -152,52 +185,67 @@ function fieldName(path: PathSegment[]): string {
   return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
 }
 
-function describe(name: FormatName, err: AjvError, path: PathSegment[], t: ValidationTarget): { message: string; range: ReturnType<Locator>; hint?: string } {
+type SchemaProblem = MessageRef<'schema'> & { hint?: HintRef<'schema'>; range: Range };
+
+function describe(name: FormatName, err: AjvError, path: PathSegment[], t: ValidationTarget): SchemaProblem {
   const field = fieldName(path);
   const where = field ? `field "${field}" of ${t.subject}` : t.subject;
-  const Where = where.charAt(0).toUpperCase() + where.slice(1);
+  const target = where.charAt(0).toUpperCase() + where.slice(1);
+  const at = () => t.locate(path);
   switch (err.keyword) {
     case 'additionalProperties': {
       const prop = String(err.params.additionalProperty);
       const known = Object.keys((err.parentSchema?.properties as Record<string, unknown> | undefined) ?? {});
-      const hint = didYouMean(prop, known) ?? (known.length > 0 ? `Known fields: ${known.join(', ')}.` : undefined);
-      return { message: `Unknown field "${field ? `${field}.` : ''}${prop}" in ${t.subject}.`, range: t.locate([...path, prop], 'key'), ...(hint ? { hint } : {}) };
+      const hint = didYouMeanHint(prop, known) ?? (known.length > 0 ? { id: 'knownFields' as const, data: { fields: known.join(', ') } } : undefined);
+      return { message: 'unknownField', data: { field: `${field ? `${field}.` : ''}${prop}`, subject: t.subject }, range: t.locate([...path, prop], 'key'), ...(hint ? { hint } : {}) };
     }
     case 'required': {
       const prop = String(err.params.missingProperty);
-      return { message: `${Where} is missing required field "${field ? `${field}.` : ''}${prop}".`, range: t.locate(path, path.length === 0 ? 'value' : 'key') };
+      return { message: 'missingField', data: { target, field: `${field ? `${field}.` : ''}${prop}` }, range: t.locate(path, path.length === 0 ? 'value' : 'key') };
     }
     case 'type':
-      return { message: `${Where} must be ${article(String(err.params.type))}, not ${describeValueType(err)}.`, range: t.locate(path) };
+      return { message: 'wrongType', data: { target, expected: article(String(err.params.type)), actual: describeValueType(err) }, range: at() };
     case 'enum': {
       const allowed = (err.params.allowedValues as unknown[]).map(String);
-      return { message: `${Where} must be one of ${allowed.join(', ')}.`, range: t.locate(path), ...maybeHint(err, allowed) };
+      const v = (err as { data?: unknown }).data;
+      const hint = typeof v === 'string' ? didYouMeanHint(v, allowed) : undefined;
+      return { message: 'notInEnum', data: { target, allowed: allowed.join(', ') }, range: at(), ...(hint ? { hint } : {}) };
     }
     case 'const':
-      return { message: `${Where} must be ${JSON.stringify(err.params.allowedValue)}.`, range: t.locate(path) };
-    case 'pattern':
-      return { message: `${Where} ${patternMeaning(String(err.params.pattern))}.`, range: t.locate(path) };
-    case 'propertyNames':
-      return { message: `${Where} has an invalid key ${JSON.stringify(err.params.propertyName)}: keys ${patternMeaning(String((err.parentSchema?.propertyNames as { pattern?: string } | undefined)?.pattern ?? ''))}.`, range: t.locate([...path, String(err.params.propertyName)], 'key') };
+      return { message: 'notConst', data: { target, value: JSON.stringify(err.params.allowedValue) }, range: at() };
+    case 'pattern': {
+      const pattern = String(err.params.pattern);
+      const meaning = PATTERN_MEANINGS[pattern];
+      return meaning !== undefined ? { message: 'patternNamed', data: { target, meaning }, range: at() } : { message: 'pattern', data: { target, pattern }, range: at() };
+    }
+    case 'propertyNames': {
+      const key = JSON.stringify(err.params.propertyName);
+      const pattern = String((err.parentSchema?.propertyNames as { pattern?: string } | undefined)?.pattern ?? '');
+      const meaning = PATTERN_MEANINGS[pattern];
+      const range = t.locate([...path, String(err.params.propertyName)], 'key');
+      return meaning !== undefined ? { message: 'keyPatternNamed', data: { target, key, meaning }, range } : { message: 'keyPattern', data: { target, key, pattern }, range };
+    }
     case 'uniqueItems':
-      return { message: `${Where} lists the same entry twice (items ${err.params.j} and ${err.params.i}).`, range: t.locate([...path, Number(err.params.i)]) };
+      return { message: 'duplicateEntry', data: { target, first: Number(err.params.j), second: Number(err.params.i) }, range: t.locate([...path, Number(err.params.i)]) };
     case 'minimum':
     case 'exclusiveMinimum':
     case 'maximum':
     case 'exclusiveMaximum':
-      return { message: `${Where} ${err.message ?? 'is out of range'}.`, range: t.locate(path) };
+      return { message: 'outOfRange', data: { target, comparison: String(err.params.comparison), limit: Number(err.params.limit) }, range: at() };
     case 'minLength':
-      return { message: `${Where} must not be empty.`, range: t.locate(path) };
+      return { message: 'empty', data: { target }, range: at() };
+    case 'maxLength':
+      return { message: 'tooLong', data: { target, limit: Number(err.params.limit) }, range: at() };
+    case 'minItems':
+      return { message: 'tooFewItems', data: { target, limit: Number(err.params.limit) }, range: at() };
+    case 'maxItems':
+      return { message: 'tooManyItems', data: { target, limit: Number(err.params.limit) }, range: at() };
+    case 'minProperties':
+      return { message: 'tooFewFields', data: { target, limit: Number(err.params.limit) }, range: at() };
     default:
-      return { message: `${Where} ${err.message ?? 'is invalid'}.`, range: t.locate(path) };
+      return { message: 'invalid', data: { target, keyword: err.keyword }, range: at() };
   }
   void name;
-}
-
-function maybeHint(err: AjvError, allowed: string[]): { hint?: string } {
-  const v = (err as { data?: unknown }).data;
-  const hint = typeof v === 'string' ? didYouMean(v, allowed) : undefined;
-  return hint ? { hint } : {};
 }
 
 function article(type: string): string {
@@ -214,14 +262,11 @@ function describeValueType(err: AjvError): string {
   return `${typeof v} ${String(v)}`;
 }
 
-const PATTERN_MEANINGS: Record<string, string> = {
-  '^[a-z][a-z0-9_]{0,47}$': 'must be a lowercase identifier: a letter, then letters, digits or _ (at most 48 characters)',
-  '^[a-zA-Z0-9_-]{1,64}$': 'must be 1-64 letters, digits, _ or - (the tool-name rule providers enforce)',
-  '^[a-z0-9][a-z0-9_.-]{0,95}$': 'must be lowercase letters, digits, _, . or - (at most 96 characters)',
-  '^[A-Za-z_][A-Za-z0-9_]{0,63}$': 'must be an identifier: a letter or _, then letters, digits or _',
-  '^[a-z][a-z0-9_]{0,63}$': 'must be a lowercase identifier: a letter, then letters, digits or _',
+/** What the formats' patterns mean, in words (`{target} must be {meaning}`). */
+const PATTERN_MEANINGS: Readonly<Record<string, string>> = {
+  '^[a-z][a-z0-9_]{0,47}$': 'a lowercase identifier: a letter, then letters, digits or _ (at most 48 characters)',
+  '^[a-zA-Z0-9_-]{1,64}$': '1-64 letters, digits, _ or - (the tool-name rule providers enforce)',
+  '^[a-z0-9][a-z0-9_.-]{0,95}$': 'lowercase letters, digits, _, . or - (at most 96 characters)',
+  '^[A-Za-z_][A-Za-z0-9_]{0,63}$': 'an identifier: a letter or _, then letters, digits or _',
+  '^[a-z][a-z0-9_]{0,63}$': 'a lowercase identifier: a letter, then letters, digits or _',
 };
-
-function patternMeaning(pattern: string): string {
-  return PATTERN_MEANINGS[pattern] ?? `must match ${pattern}`;
-}

@@ -1,13 +1,24 @@
 import { isMap, isScalar, isSeq, visit, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { YAML_MESSAGES, type MessageRef } from '../diagnostics/catalog.js';
 import type { Range } from '../diagnostics/diagnostic.js';
+import { fillTemplate } from '../diagnostics/template.js';
 import type { SourceFile } from '../load/source.js';
 
 export type PathSegment = string | number;
 export type Locator = (path: readonly PathSegment[], part?: 'key' | 'value') => Range;
 
+/** A YAML problem as catalog data (the same message ids under yaml-syntax and frontmatter). */
+export type YamlProblem = Extract<MessageRef<'yaml-syntax'>, { message: keyof typeof YAML_MESSAGES }>;
+
 export interface YamlError {
+  problem: YamlProblem;
+  /** The problem as text, for reports that are not diagnostics (e.g. `agentc run --script`). */
   message: string;
   range: Range;
+}
+
+function yamlError(problem: YamlProblem, range: Range): YamlError {
+  return { problem, message: fillTemplate(YAML_MESSAGES[problem.message], problem.data ?? {}), range };
 }
 
 export interface YamlResult {
@@ -39,8 +50,7 @@ export function parseYaml(file: SourceFile, text: string = file.text, baseOffset
   const tooDeep = flowDepthExceeded(text);
   if (tooDeep !== undefined) {
     const range = at(tooDeep, tooDeep + 1);
-    const message = `YAML syntax error: "[" and "{" are nested more than ${MAX_FLOW_DEPTH} levels deep here.`;
-    return { value: undefined, errors: [{ message, range }], locate: () => range };
+    return { value: undefined, errors: [yamlError({ message: 'flowTooDeep', data: { max: MAX_FLOW_DEPTH } }, range)], locate: () => range };
   }
   // No closure created here may reference `doc`: a clean file's locator must not
   // keep its syntax tree alive (see treeLocator).
@@ -71,10 +81,12 @@ function treeLocator(doc: Document | undefined, text: string, at: At): Locator {
 function collectErrors(doc: Document, at: At): YamlError[] {
   if (doc.errors.length === 0) return [];
   const openers = unclosedFlowOpeners(doc);
-  return doc.errors.map((e) => {
+  // A tab used as indentation misaligns every line after it: report the tabs, not their consequences.
+  const tabs = doc.errors.filter((e) => e.code === 'TAB_AS_INDENT');
+  return (tabs.length > 0 ? tabs : doc.errors).map((e) => {
     const opener = e.code === 'BAD_INDENT' ? openers(e.message, e.pos[0]) : undefined;
-    if (opener) return { message: opener.message, range: at(opener.offset, opener.offset + 1) };
-    return { message: cleanYamlMessage(e.message, e.code), range: at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)) };
+    if (opener) return yamlError(opener.problem, at(opener.offset, opener.offset + 1));
+    return yamlError(cleanYamlMessage(e.message, e.code), at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)));
   });
 }
 
@@ -86,12 +98,10 @@ function toPlain(doc: Document, text: string, at: At): { ok: true; value: unknow
     const bomb = /alias/i.test(msg);
     return {
       ok: false,
-      error: {
-        message: bomb
-          ? `YAML aliases expand to too much data (more than ${MAX_ALIAS_COUNT} alias expansions): this looks like an alias bomb.`
-          : `YAML could not be converted to data: ${msg}`,
-        range: firstAliasRange(doc, at) ?? at(0, Math.min(text.length, firstLineLength(text))),
-      },
+      error: yamlError(
+        bomb ? { message: 'aliasBomb', data: { max: MAX_ALIAS_COUNT } } : { message: 'notConvertible', data: { reason: msg } },
+        firstAliasRange(doc, at) ?? at(0, Math.min(text.length, firstLineLength(text))),
+      ),
     };
   }
 }
@@ -131,11 +141,11 @@ function firstLineLength(text: string): number {
   return Math.max(1, nl === -1 ? text.length : nl);
 }
 
-function cleanYamlMessage(message: string, code: string): string {
+function cleanYamlMessage(message: string, code: string): YamlProblem {
   const first = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-  if (code === 'DUPLICATE_KEY') return `Duplicate key: ${first.replace(/^Map keys must be unique;?\s*/i, '') || 'map keys must be unique'}`.replace(/: $/, '');
-  if (/Maximum call stack size exceeded/.test(first)) return 'YAML syntax error: the document is nested too deeply.';
-  return `YAML syntax error: ${first}`;
+  if (code === 'DUPLICATE_KEY') return { message: 'duplicateKey', data: { reason: first.replace(/^Map keys must be unique;?\s*/i, '') || 'map keys must be unique' } };
+  if (/Maximum call stack size exceeded/.test(first)) return { message: 'nestedTooDeep' };
+  return { message: 'syntax', data: { reason: first } };
 }
 
 /**
@@ -143,7 +153,7 @@ function cleanYamlMessage(message: string, code: string): string {
  * line); the author needs the bracket that is never closed. Each such error
  * claims one flow collection ending at the error, innermost first.
  */
-function unclosedFlowOpeners(doc: Document): (message: string, pos: number) => { offset: number; message: string } | undefined {
+function unclosedFlowOpeners(doc: Document): (message: string, pos: number) => { offset: number; problem: YamlProblem } | undefined {
   let flows: { kind: 'seq' | 'map'; start: number; end: number }[] | undefined;
   return (message, pos) => {
     const m = /^Flow (sequence|map) in block collection must be sufficiently indented and end with a [\]}]/.exec(message);
@@ -165,7 +175,7 @@ function unclosedFlowOpeners(doc: Document): (message: string, pos: number) => {
     if (i === -1) return undefined;
     const [f] = flows.splice(i, 1);
     const [open, close, what] = kind === 'seq' ? ['[', ']', 'list'] : ['{', '}', 'mapping'];
-    return { offset: f!.start, message: `YAML syntax error: this "${open}" is never closed: end the ${what} with "${close}" (or indent its continuation lines further).` };
+    return { offset: f!.start, problem: { message: 'neverClosed', data: { open, what, close } } };
   };
 }
 

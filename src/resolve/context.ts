@@ -1,5 +1,5 @@
 /**
- * The compile-time context a block template is rendered against (SPEC §1.2),
+ * The compile-time context a block template is rendered against (docs/formats/prompt-block.md),
  * written down as data. The check phase resolves every template read against
  * this shape; the resolve phase renders with a value built by `buildRenderContext`,
  * which produces exactly this shape (every key present, so strict-mode lookups of
@@ -33,7 +33,7 @@ const arr = (element: Shape): Shape => ({ kind: 'array', element });
 
 /** `agent.dispatch`: the card's own dispatch section (fields absent in the card are empty). */
 const GUARDS = obj({ verbatim: bool, overlap: bool, echo: bool });
-const CARD_DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, status_rendering: rec(str), guards: GUARDS });
+const CARD_DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, stream: str, status_rendering: rec(str), guards: GUARDS });
 const HISTORY = obj({ max_tokens: num, keep_last_turns: num, summary_model: str });
 
 /** `agent`: the card as written (normalized). */
@@ -66,7 +66,7 @@ const AGENT = obj({
 const SUB_AGENT = obj({ id: str, tool_name: str, description: str });
 const TOOL = obj({ name: str, description: str, envelope: bool });
 /** `dispatch`: effective values (config defaults applied). */
-const DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, tool_prefix: str, status_rendering: rec(str) });
+const DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, stream: str, tool_prefix: str, status_rendering: rec(str) });
 const MODEL = obj({ id: str, provider: str, model: str, contextWindow: num, encoding: str });
 
 /**
@@ -148,6 +148,7 @@ export function buildRenderContext(input: RenderContextInput): Record<string, un
       dispatch: {
         fan_out_cap: dispatch?.fan_out_cap,
         intent_count_failsafe: dispatch?.intent_count_failsafe,
+        stream: dispatch?.stream,
         status_rendering: { ...(dispatch?.status_rendering ?? {}) },
         guards: { verbatim: dispatch?.guards?.verbatim, overlap: dispatch?.guards?.overlap, echo: dispatch?.guards?.echo },
       },
@@ -166,6 +167,7 @@ export function buildRenderContext(input: RenderContextInput): Record<string, un
     dispatch: {
       fan_out_cap: dispatch?.fan_out_cap ?? config.dispatch.fanOutCap,
       intent_count_failsafe: dispatch?.intent_count_failsafe ?? false,
+      stream: dispatch?.stream ?? 'compose',
       tool_prefix: config.dispatch.toolPrefix,
       status_rendering: { ...(dispatch?.status_rendering ?? {}) },
     },

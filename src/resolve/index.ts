@@ -1,6 +1,6 @@
 /**
  * Resolve phase: link cards, blocks and tools by id, then assemble every
- * agent's prompt per feature-flag cohort (SPEC §2):
+ * agent's prompt per feature-flag cohort (docs/formats/prompt-block.md#assembly):
  *
  *   prefix = required platform blocks (config order) ++ card.prompt_blocks (declared order)
  *            each rendered, trimmed, followed by "\n\n"; empty renders are left out;

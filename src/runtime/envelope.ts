@@ -1,5 +1,5 @@
 /**
- * Envelope checks for context-service-backed tools (SPEC §5.5, seed 002 §5.5–5.6).
+ * Envelope checks for context-service-backed tools (docs/runtime.md#envelopes-and-principals).
  * An envelope is `{ status: 'ok' | 'partial' | 'error', principal, payload }`.
  *
  * Invariants: the principal is checked first and a mismatch (including a missing

@@ -9,7 +9,7 @@
  * switch); compaction never folds the last `keep_last_turns` turns; trimming
  * drops whole oldest turns of the history, never the current turn.
  */
-import type { HistorySummary, TurnRecord } from './sessions/types.js';
+import { spokenParts, type HistorySummary, type TurnRecord } from './sessions/types.js';
 import type { TokenCounter } from './tokens.js';
 import { MESSAGE_OVERHEAD } from './tokens.js';
 import type { HistoryPolicy, Message } from './types.js';
@@ -27,8 +27,14 @@ export function narrationView(records: readonly TurnRecord[], summary: HistorySu
   if (summary !== undefined && summary.text !== '') out.push({ role: 'user', content: `${SUMMARY_HEADER}\n${summary.text}` });
   for (const r of records.slice(covers)) {
     out.push({ role: 'user', content: r.narration.user });
-    const note = noteHandlers && r.handled_by.length > 0 ? `\n${handledNote(r.handled_by)}` : '';
-    if (r.narration.assistant !== '' || note !== '') out.push({ role: 'assistant', content: `${r.narration.assistant}${note}` });
+    const parts = spokenParts(r.narration);
+    // The handled-by note goes on the turn's last assistant message (the answer).
+    if (noteHandlers && r.handled_by.length > 0) {
+      const note = handledNote(r.handled_by);
+      if (parts.length === 0) parts.push(note);
+      else parts[parts.length - 1] = `${parts[parts.length - 1]}\n${note}`;
+    }
+    for (const part of parts) out.push({ role: 'assistant', content: part });
   }
   return out;
 }

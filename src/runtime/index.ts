@@ -1,11 +1,15 @@
 /**
- * `agentc/runtime`: the small orchestrator runtime that executes a bundle
- * (SPEC §5). The generated `orchestrator.ts` imports exactly these names.
+ * `@agentc/runtime`: the small orchestrator runtime that executes a bundle
+ * (docs/runtime.md). The generated `orchestrator.ts` imports exactly these names.
  *
  *   const runtime = createRuntime({ bundle, llm: createOpenAIClient({ baseURL, apiKey }), tools: handlers });
  *   const { text, events, outcomes, trace_id } = await runtime.turn({
  *     agent: 'fetch_assistant', message, context: { principal: userId, episode, locale, location, date },
  *   });
+ *
+ *   for await (const e of runtime.stream({ agent, message, context })) {
+ *     if (e.type === 'text_delta') res.write(e.delta); // the preamble, then the answer, as they arrive
+ *   }
  *
  * A turn resolves with the root agent's answer whatever its sub-agents do (their
  * failures are typed tool results the root's model words plainly); it rejects
@@ -34,6 +38,8 @@ export {
 } from './scripted-client.js';
 export { parseScript, scriptTurnContext, type ParsedScript, type ScriptProblem, type ScriptPath } from './script.js';
 export { createOpenAIClient, LlmHttpError, toChatRequest, fromChatResponse, type OpenAIClientOptions } from './openai-client.js';
+export * from './clients/index.js';
+export { loadTelemetry, createTelemetry, createSpanIdBridge, combineEventListeners, type Telemetry, type TelemetryOptions, type SpanIdBridge } from './telemetry.js';
 export { createRecordingClient, type CallRecord, type RecordingClient } from './recording.js';
 export { createRandomIds, createSequentialIds } from './ids.js';
 export { renderSuffix } from './template.js';

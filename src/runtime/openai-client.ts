@@ -1,63 +1,84 @@
 /**
- * An LlmClient for any OpenAI-compatible Chat Completions endpoint
- * (POST {baseURL}/chat/completions), without the SDK.
+ * An LlmClient for OpenAI Chat Completions and any compatible endpoint
+ * (POST {baseURL}/chat/completions), without the SDK: `stream` reads the SSE
+ * stream, `complete` makes one non-streaming call.
  *
- * Invariants: the system message is the prefix followed by the suffix (a blank
- * line is inserted only when the prefix does not end with a newline), so the
- * cacheable prefix is always the first bytes the provider sees; the request is
- * aborted with `req.signal`; an HTTP failure throws an LlmHttpError that carries
- * the status only (never the response body).
+ * Invariants: the system message is the prefix followed by the suffix, so the
+ * cacheable prefix is always the first bytes the provider sees; the request
+ * carries `prompt_cache_key` (agent + cohort prefix hash; provider `openai`
+ * only) and the bundle's
+ * strict tools when the request has them; a tool call is emitted once, complete,
+ * when the stream moves past it (a later index or the end); the request is
+ * aborted with `req.signal` and at `req.deadline`; failures throw the errors of
+ * `clients/errors.ts` (status, provider message, errno), never a model-visible text.
  */
-import type { LlmClient, LlmRequest, LlmResponse, Message, ToolCall } from './types.js';
+import { collect, num, openaiTools, promptCacheKey, systemText, trimSlash, type ProviderClientOptions } from './clients/common.js';
+import { LlmProtocolError } from './clients/errors.js';
+import { postWithRetry } from './clients/http.js';
+import { readSse } from './clients/sse.js';
+import type { LlmChunk, LlmClient, LlmRequest, LlmResponse, Message, ToolCall, Usage } from './types.js';
 
-export interface OpenAIClientOptions {
-  /** e.g. https://api.openai.com/v1 — `/chat/completions` is appended. */
-  baseURL: string;
-  apiKey?: string;
-  fetch?: typeof fetch;
-  headers?: Record<string, string>;
-}
+export { LlmHttpError } from './clients/errors.js';
+export { systemText } from './clients/common.js';
 
-export class LlmHttpError extends Error {
-  /** 408 and 504 count as timeouts (the runtime's `timeout` kind). */
-  readonly timeout: boolean;
-  constructor(readonly status: number) {
-    super(`model endpoint answered HTTP ${status}`);
-    this.name = 'LlmHttpError';
-    this.timeout = status === 408 || status === 504;
-  }
-}
+/** `baseURL` e.g. https://api.openai.com/v1 — `/chat/completions` is appended. */
+export type OpenAIClientOptions = ProviderClientOptions;
 
 export function createOpenAIClient(opts: OpenAIClientOptions): LlmClient {
-  const url = `${opts.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  const url = `${trimSlash(opts.baseURL)}/chat/completions`;
   const doFetch = opts.fetch ?? fetch;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(opts.headers ?? {}) };
   if (opts.apiKey !== undefined && opts.apiKey !== '') headers.authorization = `Bearer ${opts.apiKey}`;
+  const post = (req: LlmRequest, body: ChatRequestBody) =>
+    postWithRetry({ fetch: doFetch, url, headers, body: JSON.stringify(body), signal: req.signal, ...(req.deadline !== undefined ? { deadline: req.deadline } : {}), ...(opts.retry ? { retry: opts.retry } : {}), provider: 'OpenAI Chat Completions' });
   return {
     async complete(req) {
-      const res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(toChatRequest(req)), signal: req.signal });
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => undefined);
-        throw new LlmHttpError(res.status);
-      }
-      return fromChatResponse(await res.json());
+      const { res } = await post(req, toChatRequest(req));
+      // Some compatible servers stream whatever was asked: read what came.
+      if (isEventStream(res)) return collect(chatChunks(res));
+      return fromChatResponse(await readJson(res));
+    },
+    async *stream(req) {
+      const { res } = await post(req, { ...toChatRequest(req), stream: true, stream_options: { include_usage: true } });
+      // A compatible server that ignores `stream` answers with one JSON completion: replay it as chunks.
+      if (!isEventStream(res)) yield* replyChunks(fromChatResponse(await readJson(res)));
+      else yield* chatChunks(res);
     },
   };
 }
 
-export function systemText(system: { prefix: string; suffix: string }): string {
-  if (system.suffix === '' || system.prefix === '' || system.prefix.endsWith('\n')) return system.prefix + system.suffix;
-  return `${system.prefix}\n\n${system.suffix}`;
+/** The request body we send (a test checks it against the `openai` SDK's types). */
+export interface ChatRequestBody {
+  model: string;
+  messages: ChatMessage[];
+  /** Only for provider `openai`: other OpenAI-compatible servers may reject unknown fields. */
+  prompt_cache_key?: string;
+  tools?: ChatTool[];
+  parallel_tool_calls?: boolean;
+  max_completion_tokens?: number;
+  /** The card's value, passed through as written. */
+  reasoning_effort?: string;
+  stream?: true;
+  stream_options?: { include_usage: boolean };
 }
 
-/** The Chat Completions request body for one LlmRequest. */
-export function toChatRequest(req: LlmRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export type ChatTool = { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean } };
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** The Chat Completions request body for one LlmRequest (prefix first, cache key, strict tools). */
+export function toChatRequest(req: LlmRequest): ChatRequestBody {
+  const body: ChatRequestBody = {
     model: req.model.model,
     messages: [{ role: 'system', content: systemText(req.system) }, ...req.messages.map(toChatMessage)],
   };
+  if (req.model.provider === 'openai') body.prompt_cache_key = promptCacheKey(req);
   if (req.tools.length > 0) {
-    body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    body.tools = openaiTools(req);
     body.parallel_tool_calls = req.parallelToolCalls;
   }
   if (req.maxOutputTokens !== undefined) body.max_completion_tokens = req.maxOutputTokens;
@@ -65,7 +86,7 @@ export function toChatRequest(req: LlmRequest): Record<string, unknown> {
   return body;
 }
 
-function toChatMessage(m: Message): Record<string, unknown> {
+function toChatMessage(m: Message): ChatMessage {
   switch (m.role) {
     case 'user':
       return { role: 'user', content: m.content };
@@ -81,11 +102,79 @@ function toChatMessage(m: Message): Record<string, unknown> {
   }
 }
 
+function isEventStream(res: Response): boolean {
+  return (res.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+}
+
+async function readJson(res: Response): Promise<unknown> {
+  try {
+    return await res.json();
+  } catch {
+    throw new LlmProtocolError('OpenAI Chat Completions sent a response that is not JSON');
+  }
+}
+
+function* replyChunks(reply: LlmResponse): Generator<LlmChunk> {
+  if (reply.text !== '') yield { type: 'text_delta', delta: reply.text };
+  for (const call of reply.toolCalls) yield { type: 'tool_call', call };
+  yield { type: 'usage', usage: reply.usage };
+}
+
+/** Chat Completions SSE chunks → LlmChunks: tool-call argument deltas assembled by index. */
+async function* chatChunks(res: Response): AsyncGenerator<LlmChunk> {
+  const pending = new Map<number, ToolCall>();
+  let usage: Usage | undefined;
+  const flush = function* (below: number): Generator<LlmChunk> {
+    for (const index of [...pending.keys()].sort((a, b) => a - b)) {
+      if (index >= below) break;
+      yield { type: 'tool_call', call: pending.get(index)! };
+      pending.delete(index);
+    }
+  };
+  for await (const { data } of readSse(res, 'OpenAI Chat Completions')) {
+    if (data.error !== undefined) throw streamError(data.error);
+    if (data.usage !== null && typeof data.usage === 'object') usage = chatUsage(data.usage as Record<string, unknown>);
+    const choice = (Array.isArray(data.choices) ? data.choices[0] : undefined) as Record<string, unknown> | undefined;
+    if (choice === undefined || choice === null) continue;
+    const delta = (choice.delta ?? {}) as Record<string, unknown>;
+    if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text_delta', delta: delta.content };
+    if (typeof delta.refusal === 'string' && delta.refusal !== '') yield { type: 'text_delta', delta: delta.refusal };
+    for (const d of Array.isArray(delta.tool_calls) ? (delta.tool_calls as Record<string, unknown>[]) : []) {
+      const index = typeof d.index === 'number' ? d.index : 0;
+      // Calls stream one after another: a new index means the earlier ones are complete.
+      yield* flush(index);
+      const fn = (d.function ?? {}) as { name?: unknown; arguments?: unknown };
+      let call = pending.get(index);
+      if (call === undefined) pending.set(index, (call = { id: '', name: '', arguments: '' }));
+      if (typeof d.id === 'string' && d.id !== '') call.id = d.id;
+      if (typeof fn.name === 'string') call.name += fn.name;
+      if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
+    }
+    if (typeof choice.finish_reason === 'string') yield* flush(Infinity);
+  }
+  yield* flush(Infinity);
+  if (usage !== undefined) yield { type: 'usage', usage };
+}
+
+function chatUsage(u: Record<string, unknown>): Usage {
+  const usage: Usage = { inputTokens: num(u.prompt_tokens), outputTokens: num(u.completion_tokens) };
+  const cached = (u.prompt_tokens_details as { cached_tokens?: unknown } | undefined)?.cached_tokens;
+  if (typeof cached === 'number') usage.cachedInputTokens = num(cached);
+  return usage;
+}
+
+function streamError(err: unknown): LlmProtocolError {
+  const e = (err ?? {}) as { message?: unknown; type?: unknown; code?: unknown };
+  const message = typeof e.message === 'string' ? e.message : 'unknown error';
+  const type = typeof e.type === 'string' ? e.type : typeof e.code === 'string' ? e.code : undefined;
+  return new LlmProtocolError(`OpenAI Chat Completions stream failed: ${message}`, type);
+}
+
 /** Reads choices[0].message and usage; anything else in the response is ignored. */
 export function fromChatResponse(json: unknown): LlmResponse {
   const choice = (json as { choices?: { message?: Record<string, unknown> }[] } | null)?.choices?.[0];
   const message = choice?.message;
-  if (message === undefined || message === null || typeof message !== 'object') throw new Error('response has no choices[0].message');
+  if (message === undefined || message === null || typeof message !== 'object') throw new LlmProtocolError('OpenAI Chat Completions response has no choices[0].message');
   let text = '';
   if (typeof message.content === 'string') text = message.content;
   else if (Array.isArray(message.content)) {
@@ -101,9 +190,5 @@ export function fromChatResponse(json: unknown): LlmResponse {
     });
   }
   const u = (json as { usage?: Record<string, unknown> }).usage ?? {};
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  const reply: LlmResponse = { text, toolCalls, usage: { inputTokens: num(u.prompt_tokens), outputTokens: num(u.completion_tokens) } };
-  const cached = (u.prompt_tokens_details as { cached_tokens?: unknown } | undefined)?.cached_tokens;
-  if (typeof cached === 'number') reply.usage.cachedInputTokens = cached;
-  return reply;
+  return { text, toolCalls, usage: chatUsage(u) };
 }

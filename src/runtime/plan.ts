@@ -1,6 +1,6 @@
 /**
  * Turns one model reply's tool calls into a plan: what runs, what fails typed,
- * what the fan-out cap drops (SPEC §5 step 3).
+ * what the fan-out cap drops (docs/runtime.md step 3).
  *
  * Invariants: one plan entry per call, in call order; an unknown tool name →
  * tool_denied; arguments that do not parse or break the tool's neutral schema →

@@ -6,27 +6,30 @@
  *
  * Invariants: a store failure never fails a turn (history is lost, not the
  * answer; the cause goes to `onError` as kind 'session'); a summarizer failure
- * never fails a turn (the view falls back to the kept turns); models only ever
- * read `narrationView`; a service guard that throws changes nothing.
+ * never fails a turn (the view falls back to the kept turns) — the summarizer
+ * is one more model call of the agent (model-call.ts: model_start/model_end,
+ * usage and cost charged to its frame, the cause to `onError`); models only
+ * ever read `narrationView`; a service guard that throws changes nothing (the
+ * cause goes to `onError` as kind 'hook').
  */
 import type { BundleAgent } from '../bundle/types.js';
 import { selectPrefix } from './cohort.js';
+import { AgentFailure } from './failure.js';
+import { callModel } from './model-call.js';
 import { echoGuard, overlapGuard, runGuards, verbatimGuard, type GuardContext, type GuardNote, type QueryGuard } from './guards.js';
 import { DEFAULT_KEEP_LAST_TURNS, messagesTokens, narrationView, planCompaction, summaryInstructions, summaryPrompt, trimToBudget } from './history.js';
-import { ScriptExhaustedError } from './scripted-client.js';
 import { createMemorySessionStore } from './sessions/memory.js';
 import { emptyRecord, recordsFromMessages, SUMMARY_META_PREFIX, type HistorySummary, type JsonValue, type TurnRecord, type TurnStore } from './sessions/types.js';
 import type { Frame, TurnState } from './state.js';
 import { renderSuffix } from './template.js';
 import { createTokenCounters, type CountTokens, type TokenCounter, type TokenCounters } from './tokens.js';
-import type { BundleModel, ErrorInfo, LlmRequest, Message, SessionStore, ToolCall, ToolContext, Usage } from './types.js';
+import type { BundleModel, LlmRequest, Message, SessionStore, ToolCall, ToolContext } from './types.js';
 
 /** What lasts for the runtime's lifetime. */
 export interface RuntimeMemory {
   store: TurnStore;
   counters: TokenCounters;
   guards: [string, QueryGuard][];
-  onError?: (error: unknown, info: ErrorInfo) => void;
 }
 
 /** What one turn knows about memory. */
@@ -43,13 +46,11 @@ export function createRuntimeMemory(options: {
   sessions?: SessionStore | TurnStore;
   guards?: Record<string, QueryGuard>;
   countTokens?: CountTokens;
-  onError?: (error: unknown, info: ErrorInfo) => void;
 }): RuntimeMemory {
   return {
     store: asTurnStore(options.sessions),
     counters: createTokenCounters(options.countTokens),
     guards: Object.entries(options.guards ?? {}),
-    ...(options.onError ? { onError: options.onError } : {}),
   };
 }
 
@@ -77,30 +78,29 @@ export function asTurnStore(store: SessionStore | TurnStore | undefined): TurnSt
   };
 }
 
-export async function startTurnMemory(rt: RuntimeMemory, root: BundleAgent, episode: string, userMessage: string, rootSpanId: string): Promise<TurnMemory> {
-  const mem: TurnMemory = {
+export function startTurnMemory(rt: RuntimeMemory, root: BundleAgent, userMessage: string): TurnMemory {
+  return {
     ...rt,
     userMessage,
     guardNotes: [],
     reportGuards: rt.guards.length > 0 || Object.values(root.dispatch?.guards ?? {}).some((v) => v === true),
   };
-  if (root.dispatch?.guards?.echo === true) {
-    try {
-      const last = (await rt.store.turns(episode, root.id)).at(-1);
-      if (last !== undefined) mem.previous = { handledBy: [...last.handled_by], answer: last.narration.assistant };
-    } catch (e) {
-      report(mem, e, root.id, rootSpanId);
-    }
-  }
-  return mem;
 }
 
-function report(mem: RuntimeMemory, error: unknown, agent: string, spanId: string): void {
+/** For the echo guard: the root's previous turn of this episode (read only when the root declares `echo`). */
+export async function notePreviousTurn(turn: TurnState): Promise<void> {
+  const root = turn.rootAgent;
+  if (root.dispatch?.guards?.echo !== true) return;
   try {
-    mem.onError?.(error, { agent, span_id: spanId, kind: 'session' });
-  } catch {
-    // a throwing hook is ignored
+    const last = (await turn.memory.store.turns(turn.context.episode, root.id)).at(-1);
+    if (last !== undefined) turn.memory.previous = { handledBy: [...last.handled_by], answer: last.narration.assistant };
+  } catch (e) {
+    report(turn, e, root.id, turn.rootSpanId);
   }
+}
+
+function report(turn: TurnState, error: unknown, agent: string, spanId: string): void {
+  turn.reportError(error, { agent, span_id: spanId, kind: 'session' });
 }
 
 const summaryKey = (agent: string) => `${SUMMARY_META_PREFIX}${agent}`;
@@ -121,7 +121,9 @@ function modelEntry(turn: TurnState, id: string): (BundleModel & { id: string })
  * `max_tokens` first folds its older turns into the rolling summary (written
  * by `summary_model`, stored in the episode metadata).
  */
-export async function loadAgentHistory(turn: TurnState, agent: BundleAgent, spanId: string, signal: AbortSignal): Promise<Message[]> {
+export async function loadAgentHistory(turn: TurnState, frame: Frame): Promise<Message[]> {
+  const agent = frame.agent;
+  const spanId = frame.spanId;
   const mem = turn.memory;
   const episode = turn.context.episode;
   const orchestrator = agent.sub_agents.length > 0;
@@ -136,7 +138,7 @@ export async function loadAgentHistory(turn: TurnState, agent: BundleAgent, span
     records = await mem.store.turns(episode, agent.id, from);
     if (stored !== undefined) summary = { text: stored.text, covers: 0 };
   } catch (e) {
-    report(mem, e, agent.id, spanId);
+    report(turn, e, agent.id, spanId);
     return [];
   }
   const policy = agent.history;
@@ -148,7 +150,7 @@ export async function loadAgentHistory(turn: TurnState, agent: BundleAgent, span
   if (policy === undefined) return budgetWindow(turn, agent, records, from, count, orchestrator, spanId);
   const plan = planCompaction(records, summary, policy, messagesTokens(view, count));
   if (plan === undefined) return view;
-  const text = await summarize(turn, agent, summary?.text ?? '', plan.fold, spanId, signal);
+  const text = await summarize(turn, frame, summary?.text ?? '', plan.fold);
   if (text === undefined) {
     // No summary this time: the model reads the kept turns only.
     const keep = Math.max(0, policy.keep_last_turns ?? DEFAULT_KEEP_LAST_TURNS);
@@ -157,7 +159,7 @@ export async function loadAgentHistory(turn: TurnState, agent: BundleAgent, span
   try {
     await mem.store.setMeta(episode, summaryKey(agent.id), { text, covers: from + plan.covers });
   } catch (e) {
-    report(mem, e, agent.id, spanId);
+    report(turn, e, agent.id, spanId);
   }
   view = narrationView(records, { text, covers: plan.covers }, orchestrator);
   return view;
@@ -185,48 +187,49 @@ async function budgetWindow(turn: TurnState, agent: BundleAgent, records: TurnRe
     try {
       await turn.memory.store.setMeta(turn.context.episode, windowKey(agent.id), from + cut);
     } catch (e) {
-      report(turn.memory, e, agent.id, spanId);
+      report(turn, e, agent.id, spanId);
     }
   }
   return narrationView(records.slice(cut), undefined, orchestrator);
 }
 
-/** One call of the summary model; undefined when it failed (the cause goes to onError as kind 'model'). */
-async function summarize(turn: TurnState, agent: BundleAgent, previous: string, fold: TurnRecord[], spanId: string, signal: AbortSignal): Promise<string | undefined> {
+/**
+ * One call of the summary model, through the agent's own model-call path (its
+ * events, usage and cost); undefined when it failed. A script without
+ * `<agent>:summary` replies rejects the turn at the root (like any script
+ * mistake there) and fails a sub-agent's summary only.
+ */
+async function summarize(turn: TurnState, frame: Frame, previous: string, fold: TurnRecord[]): Promise<string | undefined> {
+  const agent = frame.agent;
   const policy = agent.history!;
   const modelId = policy.summary_model ?? agent.model;
   const model = modelEntry(turn, modelId);
   if (model === undefined) return undefined;
   const maxOut = Math.max(64, Math.floor(policy.max_tokens / 4));
-  const req: LlmRequest = {
-    agent: `${agent.id}:summary`,
-    model,
-    system: { prefix: summaryInstructions(Math.max(40, Math.floor(maxOut * 0.6))), suffix: '' },
-    messages: [{ role: 'user', content: summaryPrompt(previous, fold) }],
-    tools: [],
-    parallelToolCalls: false,
-    maxOutputTokens: maxOut,
-    signal,
+  const request = (): LlmRequest => {
+    const req: LlmRequest = {
+      agent: `${agent.id}:summary`,
+      model,
+      system: { prefix: summaryInstructions(Math.max(40, Math.floor(maxOut * 0.6))), suffix: '' },
+      messages: [{ role: 'user', content: summaryPrompt(previous, fold) }],
+      tools: [],
+      toolShapes: { openai: [], anthropic: [] },
+      parallelToolCalls: false,
+      maxOutputTokens: maxOut,
+      signal: frame.signal,
+    };
+    if (frame.deadline !== undefined) req.deadline = frame.deadline;
+    return req;
   };
   try {
-    const reply = await turn.llm.complete(req);
-    addTo(turn.usage, reply.usage);
-    const text = typeof reply.text === 'string' ? reply.text.trim() : '';
+    const reply = await callModel(turn, frame, [], { request, model: modelId });
+    const text = reply.text.trim();
     return text === '' ? undefined : text;
   } catch (e) {
-    if (e instanceof ScriptExhaustedError) throw e; // a script mistake: name the missing `<agent>:summary` replies
-    try {
-      turn.memory.onError?.(e, { agent: agent.id, span_id: spanId, kind: 'model' });
-    } catch {
-      // ignored
-    }
+    // The cause already went to onError; out of time is the turn's problem, not the summary's.
+    if (!(e instanceof AgentFailure) || frame.signal.aborted) throw e;
     return undefined;
   }
-}
-
-function addTo(total: Usage, u: Usage | undefined): void {
-  total.inputTokens += typeof u?.inputTokens === 'number' ? u.inputTokens : 0;
-  total.outputTokens += typeof u?.outputTokens === 'number' ? u.outputTokens : 0;
 }
 
 /**
@@ -267,11 +270,7 @@ export function guardCalls(turn: TurnState, frame: Frame, calls: ToolCall[]): { 
           const out = g(cs, ctx);
           return Array.isArray(out) ? out.filter((c) => c !== null && typeof c === 'object' && typeof c.name === 'string') : cs;
         } catch (e) {
-          try {
-            mem.onError?.(e, { agent: frame.agent.id, span_id: frame.spanId, kind: 'hook' });
-          } catch {
-            // ignored
-          }
+          turn.reportError(e, { agent: frame.agent.id, span_id: frame.spanId, kind: 'hook' });
           return cs;
         }
       },
@@ -304,8 +303,12 @@ export function guardDroppedContent(): string {
   return JSON.stringify({ ok: false, skipped: 'query_guard', message: 'Not run: this request did not match what the user asked.' });
 }
 
-/** Builds and appends the layered record of one agent's turn; never throws. */
-export async function recordTurn(turn: TurnState, frame: Frame, user: string, answer: string): Promise<TurnRecord> {
+/**
+ * Builds and appends the layered record of one agent's turn; never throws.
+ * `answer`: what the agent said — the root's segments as the user saw them
+ * (preambles, then the answer), a sub-agent's answer.
+ */
+export async function recordTurn(turn: TurnState, frame: Frame, user: string, answer: string | readonly string[]): Promise<TurnRecord> {
   const transcript = frame.transcript ?? [];
   const own = transcript.slice((frame.historyLength ?? 0) + 1);
   const record = emptyRecord(frame.isRoot ? turn.traceId : `${turn.traceId}.${frame.spanId}`, user, answer);
@@ -317,11 +320,12 @@ export async function recordTurn(turn: TurnState, frame: Frame, user: string, an
     if (s.parent_span_id === frame.spanId) record.sub_agents.push({ agent: s.agent, tool: s.tool, outcome: s.outcome });
   }
   record.handled_by = [...new Set(record.sub_agents.map((s) => s.agent))];
-  record.usage = frame.isRoot ? { ...turn.usage } : { ...(frame.usage ?? { inputTokens: 0, outputTokens: 0 }) };
+  // The frame's usage includes its nested sub-agents' (state.ts chargeModel).
+  record.usage = { ...frame.usage };
   try {
     await turn.memory.store.appendTurn(turn.context.episode, frame.agent.id, record);
   } catch (e) {
-    report(turn.memory, e, frame.agent.id, frame.spanId);
+    report(turn, e, frame.agent.id, frame.spanId);
   }
   return record;
 }

@@ -1,5 +1,5 @@
 /**
- * The public types of `agentc/runtime`. The generated `orchestrator.ts` is written
+ * The public types of `@agentc/runtime`. The generated `orchestrator.ts` is written
  * against exactly these names; fields may be added, never renamed or removed.
  *
  * Invariants the types encode:
@@ -17,7 +17,7 @@ import type { GuardNote, QueryGuard } from './guards.js';
 import type { JsonValue, TurnRecord, TurnStore } from './sessions/types.js';
 import type { CountTokens } from './tokens.js';
 
-/** What can go wrong with one tool call or one sub-agent (SPEC §5 step 5). */
+/** What can go wrong with one tool call or one sub-agent (docs/runtime.md step 5). */
 export type FailureKind =
   | 'timeout'
   | 'error'
@@ -105,6 +105,8 @@ export interface ErrorInfo {
   kind: 'model' | 'tool' | 'session' | 'hook';
   /** The tool, when kind is 'tool'. */
   tool?: string;
+  /** The model key (in `bundle.models`), when kind is 'model' and it is known. */
+  model?: string;
 }
 
 export interface ToolContext {
@@ -119,6 +121,12 @@ export interface ToolContext {
   location?: string;
   trace_id: string;
   span_id: string;
+  /**
+   * Reports progress while the handler works: `id` must be one of the status
+   * events this tool's contract declares (others are dropped). The user sees the
+   * orchestrator's rendering of it, at most once per turn per id.
+   */
+  emitStatus(id: string): void;
   /**
    * The episode's metadata (e.g. a vendor's conversation id), shared by every
    * turn and runtime on the same session store. Set by the runtime.
@@ -144,23 +152,29 @@ export interface TurnContext {
 
 export interface StatusEvent {
   type: 'status';
+  at_ms: number;
   /** The agent that reported the event. */
   agent: string;
+  /** The span of the agent that reported it (the turn's span for the root). */
+  span_id: string;
   /** The typed event id (e.g. `looking_up_points`). */
   event: string;
   /** The orchestrator's rendering of it. */
   text: string;
 }
 
+/** The complete user-visible text of the turn (every `text_delta`, in order). */
 export interface TextEvent {
   type: 'text';
+  at_ms: number;
   agent: string;
   text: string;
 }
 
-/** A principal mismatch (SPEC §5.5): alert-worthy, carries no payload. */
+/** A principal mismatch (docs/runtime.md#envelopes-and-principals): alert-worthy, carries no payload. */
 export interface SecurityEvent {
   type: 'security';
+  at_ms: number;
   kind: 'principal_mismatch';
   agent: string;
   tool: string;
@@ -185,6 +199,7 @@ export interface SpanRecord {
 
 export interface RoutingEvent {
   type: 'routing';
+  at_ms: number;
   /** The turn's root agent. */
   agent: string;
   trace_id: string;
@@ -226,6 +241,8 @@ export interface TurnStartEvent {
   agent: string;
   trace_id: string;
   span_id: string;
+  /** The caller's span, from `TurnRequest.traceparent` (telemetry makes it the turn span's parent). */
+  parent_span_id?: string;
 }
 
 /** Text the user sees, as it arrives. `agent` is whose words these are (a sub-agent's in relay mode). */
@@ -364,9 +381,9 @@ export interface RuntimeOptions {
    * name, in insertion order); each change is noted in the routing event.
    */
   guards?: Record<string, QueryGuard>;
-  /** Counts tokens for compaction and request budgets (default: the model's encoding via gpt-tokenizer). */
+  /** Counts tokens for compaction and request budgets (default: the model's encoding via gpt-tokenizer when installed). */
   countTokens?: CountTokens;
-  /** Called synchronously for every event; exceptions it throws are ignored. */
+  /** Called synchronously for every event; exceptions it throws are reported to `onError` (kind 'hook') and ignored. */
   onEvent?: (e: RuntimeEvent) => void;
   /**
    * Raw causes, for the developer only (HTTP status and provider message, network
@@ -387,6 +404,30 @@ export interface TurnRequest {
   message: string;
   context: TurnContext;
   signal?: AbortSignal;
+  /**
+   * Feature flags for this turn (they select each agent's prefix cohort); default:
+   * `RuntimeOptions.flags`. Every flag must be one the bundle knows.
+   */
+  flags?: string[];
+  /**
+   * A W3C trace context header (`00-<trace-id>-<parent-id>-<flags>`): the turn
+   * continues that trace (its trace id, `turn_start.parent_span_id`). A malformed
+   * value is ignored, as W3C Trace Context requires: the turn starts a new trace.
+   */
+  traceparent?: string;
+}
+
+/**
+ * What `Runtime.stream` returns: the turn's events as they happen (always ending
+ * with `turn_end`), plus the turn's result. `result` settles like `turn()` does
+ * (rejects with TurnError / ScriptExhaustedError); it never causes an unhandled
+ * rejection when nobody awaits it. Leaving the iteration early (`break`,
+ * `return()`) cancels the turn.
+ */
+export interface TurnStream extends AsyncIterable<RuntimeEvent> {
+  readonly result: Promise<TurnResult>;
+  /** Cancels the turn; the stream then ends with `turn_end` (outcome 'cancelled'). */
+  cancel(): void;
 }
 
 export interface TurnResult {
@@ -397,11 +438,16 @@ export interface TurnResult {
   trace_id: string;
   /** Summed over every model call of the turn. */
   usage: Usage;
+  /** The turn's cost, when every model it used declares pricing. */
+  cost_usd?: number;
   /** The root's layered record of this turn, as stored (audit/replay). */
   record?: TurnRecord;
 }
 
 export interface Runtime {
+  /** One turn, collected: built on `stream`. */
   turn(req: TurnRequest): Promise<TurnResult>;
+  /** One turn, as its events happen. A bad request throws RuntimeUsageError at once. */
+  stream(req: TurnRequest): TurnStream;
   readonly security: { readonly principalMismatches: number };
 }

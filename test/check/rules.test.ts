@@ -62,7 +62,7 @@ describe('rule fixtures', () => {
     const unexpected = ds.filter((d) => d.severity === 'error' && !expected.some((e) => matches(d, e)));
     expect(unexpected.map((d) => `${d.rule} ${d.file}:${d.range?.start.line}:${d.range?.start.column}`), `unexpected errors${context}`).toEqual([]);
     for (const d of ds) {
-      // SPEC §3: every diagnostic points somewhere precise.
+      // docs/cli.md#diagnostics: every diagnostic points somewhere precise.
       expect(d.range, `${d.rule} without a range${context}`).toBeDefined();
       expect(d.message).not.toMatch(/\{\w+\}/);
     }

@@ -3,8 +3,8 @@ import { runChecks } from '../../src/check/index.js';
 import type { Rule } from '../../src/check/rule.js';
 import { RULES } from '../../src/check/rules/index.js';
 import { compile } from '../../src/compile.js';
-import { CATALOG, RULE_IDS } from '../../src/diagnostics/catalog.js';
-import type { DiagnosticInput } from '../../src/diagnostics/diagnostic.js';
+import { CATALOG, hintTemplate, messageTemplate, RULE_IDS, type CatalogEntry } from '../../src/diagnostics/catalog.js';
+import { placeholders } from '../../src/diagnostics/template.js';
 import type { Program } from '../../src/resolve/types.js';
 import { cleanup, fixtureNames, materialize } from './fixture-workspace.js';
 
@@ -34,21 +34,38 @@ describe('catalog data', () => {
     await Promise.all(roots.map(cleanup));
   });
 
-  it('every rule passes exactly the keys its message template names', async () => {
+  it('every report names a catalog message and hint of its rule and passes exactly the keys their templates name', async () => {
     const problems = new Set<string>();
+    const keys = (t: string | undefined) => (t === undefined ? ['<no such template>'] : placeholders(t).sort());
     for (const name of await fixtureNames()) {
       const root = await materialize(name);
       roots.push(root);
       const { program } = await compile({ root });
       if (!program) continue;
       for (const rule of RULES) {
-        const want = [...CATALOG[rule.id].message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
-        rule.run(program, (d: Omit<DiagnosticInput, 'rule'>) => {
+        rule.run(program, (input) => {
+          const d = input as { message: string; data?: Record<string, unknown>; hint?: { id: string; data?: Record<string, unknown> } };
+          const want = keys(messageTemplate(rule.id, d.message));
           const got = Object.keys(d.data ?? {}).sort();
-          if (JSON.stringify(got) !== JSON.stringify(want)) problems.add(`${rule.id}: passes [${got}] for [${want}]`);
+          if (JSON.stringify(got) !== JSON.stringify(want)) problems.add(`${rule.id}.${d.message}: passes [${got}] for [${want}]`);
+          if (d.hint) {
+            const wantHint = keys(hintTemplate(rule.id, d.hint.id));
+            const gotHint = Object.keys(d.hint.data ?? {}).sort();
+            if (JSON.stringify(gotHint) !== JSON.stringify(wantHint)) problems.add(`${rule.id} hint ${d.hint.id}: passes [${gotHint}] for [${wantHint}]`);
+          }
         });
       }
     }
     expect([...problems]).toEqual([]);
+  });
+
+  it('no catalog message or hint is a bare passthrough, and did-you-mean hints use the shared template', () => {
+    for (const id of RULE_IDS) {
+      const e = CATALOG[id] as CatalogEntry;
+      for (const [mid, t] of [...Object.entries(e.messages), ...Object.entries(e.hints ?? {})]) {
+        expect(t.replace(/\{\w+\}/g, '').trim().length, `${id}.${mid} has words of its own`).toBeGreaterThan(3);
+        if (/did you mean/i.test(t)) expect(t, `${id}.${mid}`).toBe('Did you mean {suggestions}?');
+      }
+    }
   });
 });

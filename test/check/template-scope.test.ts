@@ -3,15 +3,25 @@ import { SourceFile } from '../../src/load/source.js';
 import { analyzeTemplate } from '../../src/parse/template.js';
 import { buildContextShape } from '../../src/resolve/context.js';
 import { classifyRef, type RefVerdict } from '../../src/check/template-scope.js';
+import { formatRuleHint, formatRuleMessage } from '../../src/diagnostics/catalog.js';
+
+/** A verdict with its catalog message and hint filled in, as a diagnostic would show them. */
+type ShownVerdict = { kind: 'ok' } | { kind: 'dynamic'; name: string } | { kind: 'unknown'; detail: string; hint?: string };
+
+function shown(v: RefVerdict): ShownVerdict {
+  if (v.kind !== 'unknown') return v;
+  const detail = formatRuleMessage('template-unknown-variable', v.message, v.data);
+  return v.hint ? { kind: 'unknown', detail, hint: formatRuleHint('template-unknown-variable', v.hint.id, v.hint.data) } : { kind: 'unknown', detail };
+}
 
 const root = buildContextShape({ flags: ['receipts_v2'] });
 const dynamic = new Set(['date', 'user_id']);
 
-function verdicts(body: string): { ref: string; verdict: RefVerdict }[] {
+function verdicts(body: string): { ref: string; verdict: ShownVerdict }[] {
   const file = new SourceFile('blocks/b.md', body);
   const r = analyzeTemplate(file, body, 0);
-  if (!r.ok) throw new Error(r.message);
-  return r.analysis.refs.map((ref) => ({ ref: ref.original, verdict: classifyRef(ref, root, dynamic, 'b') }));
+  if (!r.ok) throw new Error(r.problem.message);
+  return r.analysis.refs.map((ref) => ({ ref: ref.original, verdict: shown(classifyRef(ref, root, dynamic, 'b')) }));
 }
 
 function bad(body: string) {

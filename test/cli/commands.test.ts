@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CATALOG, RULE_IDS } from '../../src/diagnostics/catalog.js';
+import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../../src/diagnostics/catalog.js';
 import { AGENTC_VERSION } from '../../src/version.js';
 import { removeTempDirs, REPO, runCli, tempDir } from '../robustness/workspace.js';
 
@@ -31,7 +31,7 @@ describe('--help', () => {
     for (const c of COMMANDS) expect(r.stdout).toMatch(new RegExp(`\\n  ${c}\\b`));
   });
 
-  // SPEC §6 "Every command: … --help with an example": the top-level help has none (src/cli/main.ts adds examples per command only).
+  // docs/cli.md "Every command: … --help with an example": the top-level help has none (src/cli/main.ts adds examples per command only).
   it('agentc --help includes an example too', async () => {
     expect((await runCli(['--help'])).stdout).toContain('Example:');
   });
@@ -72,6 +72,21 @@ describe('agentc rules', () => {
   it('markdown has a table row per rule', async () => {
     const r = await runCli(['rules', '--format', 'markdown']);
     for (const id of RULE_IDS) expect(r.stdout).toContain(`| ${CATALOG[id].code} | \`${id}\` |`);
+  });
+
+  it('every format shows every message and hint template of every rule', async () => {
+    const text = (await runCli(['rules'])).stdout;
+    const markdown = (await runCli(['rules', '--format', 'markdown'])).stdout;
+    const { rules } = JSON.parse((await runCli(['rules', '--format', 'json'])).stdout) as { rules: { rule: RuleId; messages: Record<string, string>; hints: Record<string, string> }[] };
+    for (const x of rules) expect({ messages: x.messages, hints: x.hints }).toEqual(ruleTemplates(x.rule));
+    for (const id of RULE_IDS) {
+      const t = ruleTemplates(id);
+      for (const m of [...Object.values(t.messages), ...Object.values(t.hints)]) {
+        const shown = m.replace(/\n/g, ' ⏎ ');
+        expect(text).toContain(shown);
+        expect(markdown).toContain(shown.replace(/\|/g, '\\|'));
+      }
+    }
   });
 
   it('no colour when not on a terminal or with NO_COLOR', async () => {

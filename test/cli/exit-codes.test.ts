@@ -1,4 +1,4 @@
-/** Exit codes of SPEC §3.2, exactly: 0 clean, 1 findings, 2 agentc could not do its job. */
+/** Exit codes of docs/cli.md#exit-codes, exactly: 0 clean, 1 findings, 2 agentc could not do its job. */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyExample, removeTempDirs, runCli, STACK_FRAME, tempDir } from '../robustness/workspace.js';

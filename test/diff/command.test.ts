@@ -95,7 +95,7 @@ status_events: [searching_products]
     expect(shop.tokenDelta).toBeGreaterThan(0);
     expect(shop.cohorts.map((c: any) => [c.key, c.status, c.cacheInvalidated])).toEqual([['', 'changed', true]]);
     expect(shop.cohorts[0].unifiedDiff).toContain('+You help the user find products and compare their prices across every store we know.');
-    expect(find(changes, 'prompt-changed', 'shop')[0]!.message).toMatch(/^Prompt of "shop" changed in cohort default: \+\d+ tokens \(\+0\.\d+% of the 6000-token input budget\); prompt cache lost for 1 cohort\.$/);
+    expect(find(changes, 'prompt-changed', 'shop')[0]!.message).toMatch(/^Prompt of "shop" changed in cohort default: \+\d+ tokens \(\+0\.\d+% of the 6,000-token input budget\); prompt cache lost for 1 cohort\.$/);
 
     // Feature-flagged block changed: only that cohort's hash changes.
     const rewards = agents.rewards;

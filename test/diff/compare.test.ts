@@ -210,7 +210,7 @@ describe('diffBundles', () => {
     const [c] = only(d.changes, 'prompt-changed');
     expect(c).toMatchObject({ level: 'dangerous', agent: 'rewards', path: 'prompt' });
     expect(c!.message).toBe(
-      'Prompt of "rewards" changed in cohorts default, v2: +3 tokens each (+0.3% of the 1000-token input budget); prompt cache lost for 2 cohorts.',
+      'Prompt of "rewards" changed in cohorts default, v2: +3 tokens each (+0.3% of the 1,000-token input budget); prompt cache lost for 2 cohorts.',
     );
     const r = d.agents.rewards!;
     expect(r).toMatchObject({ status: 'changed', tokenDelta: 3, inputBudget: 1000, budgetShare: 0.003 });
@@ -242,7 +242,7 @@ describe('diffBundles', () => {
       ['v2', 'changed', true],
     ]);
     expect(r.tokenDelta).toBe(0);
-    expect(only(d.changes, 'prompt-changed')[0]!.message).toMatch(/in cohort v2: \+2 tokens \(\+0\.2% of the 1000-token input budget\); prompt cache lost for 1 cohort\.$/);
+    expect(only(d.changes, 'prompt-changed')[0]!.message).toMatch(/in cohort v2: \+2 tokens \(\+0\.2% of the 1,000-token input budget\); prompt cache lost for 1 cohort\.$/);
   });
 
   it('cohorts and blocks added or removed', () => {
@@ -295,6 +295,12 @@ describe('diffBundles', () => {
     expect(d.changes[0]!.message).toBe('intent_count failsafe of "orchestrator" turned off.');
   });
 
+  it('relay ↔ compose is one dangerous change', () => {
+    const d = diffWith((s) => (s.orchestrator!.stream = 'relay'));
+    expect(d.changes.map((c) => [c.type, c.level])).toEqual([['dispatch-stream-changed', 'dangerous']]);
+    expect(d.changes[0]!.message).toBe('Streaming of "orchestrator" changed from compose to relay: in relay mode its specialists answer the user directly.');
+  });
+
   it('agent removed → breaking; status events', () => {
     const d = diffWith((s) => {
       delete s.shop;
@@ -316,7 +322,7 @@ describe('diffBundles', () => {
       s.rewards!.budget = 2000;
     });
     expect(d.changes.map((c) => [c.type, c.path, c.message])).toEqual([
-      ['policy-changed', 'policy.token_budget.input', 'Policy of "rewards": token_budget.input changed from 1000 to 2000.'],
+      ['policy-changed', 'policy.token_budget.input', 'Policy of "rewards": token_budget.input changed from 1,000 to 2,000.'],
       ['tuning-changed', 'tuning.max_output_tokens', 'Tuning of "rewards": max_output_tokens changed from (none) to 900.'],
     ]);
   });

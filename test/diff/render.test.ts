@@ -38,7 +38,7 @@ describe('renderMarkdown', () => {
     const order = ['### 🔴 Breaking (1)', '### 🟡 Dangerous (2)', '### 🟢 Safe (1)', '### Prompt tokens and cache', '### Prompt diffs'].map((h) => md.indexOf(h));
     expect(order.every((i) => i > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(md).toContain('| `rewards` | changed | 5 → 8 | +3 | +0.3% of 1000 | default, v2 |');
+    expect(md).toContain('| `rewards` | changed | 5 → 8 | +3 | +0.3% of 1,000 | default, v2 |');
         expect(md).toContain('```diff\n--- a/prompts/rewards.md\n+++ b/prompts/rewards.md\n@@ -1,5 +1,5 @@\n one\n two\n-three\n+THREE and more words\n four\n five\n```');
     // The v2 cohort carries the same edit: not repeated.
     expect(md).toContain('<details><summary><code>rewards</code> · default cohort · changed · +3 tokens · same edit in 1 more</summary>\n\nSame edit in 1 more prompt: rewards · v2 cohort (+3).');
@@ -121,7 +121,7 @@ describe('renderText', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe('agentc diff: 1 breaking, 2 dangerous, 1 safe changes across 1 agent · +3 tokens');
     expect(lines[2]).toBe('breaking  rewards: get_points.parameters.b.enum: Value "y" removed from the enum of "b" in tool "get_points" of "rewards".');
-    expect(text).toContain('  rewards (changed): 5 → 8 (+3, +0.3% of 1000); cache lost: default, v2');
+    expect(text).toContain('  rewards (changed): 5 → 8 (+3, +0.3% of 1,000); cache lost: default, v2');
     expect(text).toContain('rewards · default cohort (changed) +3 tokens\nsame edit in: rewards · v2 cohort (+3)\n--- a/prompts/rewards.md');
     expect(text).not.toContain('\u001b[');
   });

@@ -41,7 +41,7 @@ function listFiles(root: string): string[] {
 const expectedPaths = () => {
   const schemas = readSchemaFiles();
   if (!schemas.ok) throw new Error(schemas.message);
-  return [...starterFiles({ name: 'x' }), ...schemas.files].map((f) => f.path).sort();
+  return [...starterFiles({ name: 'x', version: '0.0.0' }), ...schemas.files].map((f) => f.path).sort();
 };
 
 describe('agentc init', () => {
@@ -53,10 +53,12 @@ describe('agentc init', () => {
     expect(listFiles(root)).toEqual(expectedPaths());
     expect(listFiles(root)).toContain('schemas/agent-card.schema.json');
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(/^# my-agents\n/);
-    expect(stdout).toContain('Created an agentc workspace in my-agents (17 files written).');
+    expect(stdout).toContain('Created an agentc workspace in my-agents (21 files written).');
     expect(stdout).toMatch(/Next steps:\n  cd my-agents\n/);
-    expect(stdout).toContain('npx agentc check');
-    expect(stdout).toContain('npx agentc prompt concierge');
+    expect(stdout).toContain('npm install ');
+    expect(stdout).toContain('npm run check');
+    expect(stdout).toContain('npx --no-install agentc prompt concierge');
+    expect(stdout).not.toMatch(/npx agentc|npm (i|install|add)\b[^\n]* agentc\b/);
   });
 
   it('initializes the current directory without a cd step', async () => {
@@ -73,10 +75,38 @@ describe('agentc init', () => {
     expect(stdout).toContain("  cd 'my agents'\n");
   });
 
-  it('writes into a non-empty directory when nothing collides', async () => {
-    writeFileSync(join(base, 'package.json'), '{}\n');
-    expect((await init('.')).code).toBe(0);
-    expect(readFileSync(join(base, 'package.json'), 'utf8')).toBe('{}\n');
+  it('works beside npm\'s files and merges package.json, keeping the dependencies it declares', async () => {
+    writeFileSync(join(base, 'package.json'), JSON.stringify({ name: 'svc', devDependencies: { '@agentc/cli': 'file:../cli.tgz' } }) + '\n');
+    mkdirSync(join(base, 'node_modules'));
+    writeFileSync(join(base, 'package-lock.json'), '{}\n');
+    const { code, stdout } = await init('.');
+    expect(code).toBe(0);
+    expect(stdout).toContain('package.json  (updated)');
+    const pkg = JSON.parse(readFileSync(join(base, 'package.json'), 'utf8'));
+    expect(pkg.name).toBe('svc');
+    expect(pkg.devDependencies).toEqual({ '@agentc/cli': 'file:../cli.tgz' });
+    expect(pkg.dependencies).toEqual({ '@agentc/runtime': expect.stringMatching(/^\^\d+\.\d+\.\d+/) });
+    expect(pkg.scripts).toEqual({ check: 'agentc check', build: 'agentc build' });
+    expect((await init('.')).stdout).toContain('package.json  (unchanged)');
+  });
+
+  it('refuses a non-empty directory unless --force, and writes nothing', async () => {
+    const root = join(base, 'ws');
+    mkdirSync(join(root, 'src'), { recursive: true });
+    writeFileSync(join(root, 'notes.txt'), 'mine\n');
+    const { code, stdout, stderr } = await init('ws');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'agentc init: ws is not empty: 2 entries are not part of the starter:\n' +
+        '  notes.txt\n' +
+        '  src\n' +
+        'Nothing was written. Choose an empty directory, or re-run with --force to add the workspace beside them.\n',
+    );
+    expect(listFiles(root)).toEqual(['notes.txt']);
+    expect((await init('ws', true)).code).toBe(0);
+    expect(existsSync(join(root, 'agentc.config.ts'))).toBe(true);
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('mine\n');
   });
 
   it('is harmless to run twice', async () => {
@@ -112,7 +142,7 @@ describe('agentc init', () => {
     const { code, stdout } = await init('ws', true);
     expect(code).toBe(0);
     expect(stdout).toContain('agentc.config.ts  (overwritten)');
-    expect(readFileSync(join(root, 'agentc.config.ts'), 'utf8')).toContain("import { defineConfig } from 'agentc';");
+    expect(readFileSync(join(root, 'agentc.config.ts'), 'utf8')).toContain("import { defineConfig } from '@agentc/cli';");
   });
 
   it('replaces a symlink with --force instead of writing through it', async () => {

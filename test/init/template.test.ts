@@ -4,9 +4,10 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { AGENTC_SCHEMA_FILES, packageSchemasDir, readSchemaFiles } from '../../src/init/schemas.js';
+import { mergePackageJson, packageName } from '../../src/init/project.js';
 import { starterFiles, STARTER_ORCHESTRATOR } from '../../src/init/template.js';
 
-const files = starterFiles({ name: 'my-agents' });
+const files = starterFiles({ name: 'my-agents', version: '1.2.3' });
 const byPath = new Map(files.map((f) => [f.path, f.content]));
 const schemaDir = packageSchemasDir();
 const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -26,7 +27,10 @@ const stem = (p: string) => p.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
 describe('starter template', () => {
   it('has the documented file set, sorted', () => {
     expect(files.map((f) => f.path)).toEqual([
+      '.gitattributes',
+      '.github/workflows/agentc.yml',
       '.gitignore',
+      '.vscode/settings.json',
       'README.md',
       'agentc.config.ts',
       'blocks/catalog/instructions-catalog.md',
@@ -37,6 +41,7 @@ describe('starter template', () => {
       'cards/catalog.yaml',
       'cards/concierge.yaml',
       'cards/orders.yaml',
+      'package.json',
       'schemas/tools/get_order_status.yaml',
       'schemas/tools/search_products.yaml',
     ]);
@@ -50,9 +55,68 @@ describe('starter template', () => {
     }
   });
 
-  it('imports defineConfig from agentc in the config', () => {
-    expect(byPath.get('agentc.config.ts')).toMatch(/^import \{ defineConfig \} from 'agentc';\n/);
+  it('imports defineConfig from @agentc/cli in the config', () => {
+    expect(byPath.get('agentc.config.ts')).toMatch(/^import \{ defineConfig \} from '@agentc\/cli';\n/);
     expect(byPath.get('agentc.config.ts')).toContain('export default defineConfig({');
+  });
+
+  it('writes a package.json with both packages at this release and check/build scripts', () => {
+    expect(JSON.parse(byPath.get('package.json')!)).toEqual({
+      name: 'my-agents',
+      version: '0.0.0',
+      private: true,
+      type: 'module',
+      scripts: { check: 'agentc check', build: 'agentc build' },
+      dependencies: { '@agentc/runtime': '^1.2.3' },
+      devDependencies: { '@agentc/cli': '^1.2.3' },
+    });
+  });
+
+  it('marks the generated bundle linguist-generated, and not the prompts', () => {
+    const lines = byPath.get('.gitattributes')!.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+    expect(lines).toContain('generated/bundle.* linguist-generated=true');
+    expect(lines.some((l) => l.includes('prompts'))).toBe(false);
+  });
+
+  it('maps the JSON Schemas to cards and tool contracts for VS Code', () => {
+    const settings = JSON.parse(byPath.get('.vscode/settings.json')!);
+    expect(settings['yaml.schemas']['./schemas/agent-card.schema.json']).toContain('cards/*.yaml');
+    expect(settings['yaml.schemas']['./schemas/tool-contract.schema.json']).toContain('schemas/tools/*.yaml');
+    expect(settings['json.schemas']).toEqual([{ fileMatch: ['/schemas/tools/*.json'], url: './schemas/tool-contract.schema.json' }]);
+    for (const path of [...Object.keys(settings['yaml.schemas']), settings['json.schemas'][0].url]) {
+      expect(AGENTC_SCHEMA_FILES).toContain(path.replace('./schemas/', ''));
+    }
+  });
+
+  it('has a GitHub workflow that runs only the installed CLI', () => {
+    const workflow = parseYaml(byPath.get('.github/workflows/agentc.yml')!) as { jobs: { agentc: { steps: { run?: string }[] } } };
+    const runs = workflow.jobs.agentc.steps.flatMap((s) => (s.run ? [s.run] : []));
+    expect(runs).toEqual(['npm ci', 'npx --no-install agentc check --format github', 'npx --no-install agentc build --check']);
+  });
+
+  it('never tells anyone to install or npx a package that is not ours', () => {
+    for (const f of files) {
+      expect(f.content, f.path).not.toMatch(/npx agentc|npm (i|install)[^\n]* agentc\b|npx (?!--no-install)/);
+    }
+  });
+
+  it('derives an npm package name from the directory name', () => {
+    expect(packageName('My Agents')).toBe('my-agents');
+    expect(packageName('...')).toBe('agents');
+  });
+
+  it('merges into an existing package.json, keeping what it declares', () => {
+    const existing = JSON.stringify({ name: 'svc', dependencies: { '@agentc/runtime': 'file:../rt.tgz' }, scripts: { build: 'tsc' } }, null, 2) + '\n';
+    expect(JSON.parse(mergePackageJson(existing, 'x', '1.2.3')!)).toEqual({
+      name: 'svc',
+      type: 'module',
+      dependencies: { '@agentc/runtime': 'file:../rt.tgz' },
+      devDependencies: { '@agentc/cli': '^1.2.3' },
+      scripts: { check: 'agentc check', build: 'tsc' },
+    });
+    expect(JSON.parse(mergePackageJson('{"type":"commonjs"}', 'My X', '1.2.3')!)).toMatchObject({ name: 'my-x', type: 'commonjs' });
+    expect(mergePackageJson('not json', 'x', '1.2.3')).toBeUndefined();
+    expect(mergePackageJson('[]', 'x', '1.2.3')).toBeUndefined();
   });
 
   it('does not ignore generated/', () => {

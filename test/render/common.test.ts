@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createDiagnostic, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { fakeDiagnostic } from './fake-diagnostic.js';
 import { displayPath, jsonReport, renderJson, renderText, summaryLine } from '../../src/diagnostics/render/index.js';
 
-const err = (file?: string): Diagnostic => createDiagnostic({ rule: 'unknown-tool', data: { card: 'c', name: 't' }, file });
-const warn = (file?: string): Diagnostic => createDiagnostic({ rule: 'unused-tool', data: { name: 't' }, file });
+const err = (file?: string): Diagnostic => fakeDiagnostic({ rule: 'unknown-tool', data: { card: 'c', name: 't' }, file });
+const warn = (file?: string): Diagnostic => fakeDiagnostic({ rule: 'unused-tool', data: { name: 't' }, file });
 
 describe('summaryLine', () => {
   it.each([
@@ -33,7 +34,7 @@ describe('displayPath', () => {
 
 describe('text', () => {
   it('prints exactly one line per diagnostic, newlines and control characters folded', () => {
-    const d = createDiagnostic({ rule: 'yaml-syntax', data: { detail: 'first\n  second\x1b[2J' }, file: 'a.yaml', hint: 'h1\nh2' });
+    const d = fakeDiagnostic({ rule: 'yaml-syntax', text: 'first\n  second\x1b[2J', file: 'a.yaml', hint: 'h1\nh2' });
     const out = renderText([d], { color: false, toolVersion: '0' });
     expect(out).toBe('a.yaml - error AGC1001 yaml-syntax: first second\uFFFD[2J (h1 h2)\nFound 1 error in 1 file.\n');
   });
@@ -46,7 +47,7 @@ describe('text', () => {
 });
 
 describe('json', () => {
-  it('has the SPEC shape, keys in order, valid when there are only warnings', () => {
+  it('has the documented shape, keys in order, valid when there are only warnings', () => {
     const d: Diagnostic = {
       related: [{ message: 'declared here', file: 'b.yaml' }],
       hint: 'h',

@@ -1,5 +1,6 @@
 /** A hand-made set of diagnostics over in-memory files, covering every code-frame case. */
-import { createDiagnostic, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { fakeDiagnostic } from './fake-diagnostic.js';
 import { normalizeNewlines, SourceFile } from '../../src/load/source.js';
 
 const rewardsCrlf = [
@@ -62,13 +63,13 @@ export const files = new Map<string, SourceFile>(
 const longStart = longLine.indexOf('2025-01-31T10:00:00Z') + 1;
 
 export const diagnostics: Diagnostic[] = [
-  createDiagnostic({
+  fakeDiagnostic({
     rule: 'volatile-in-prefix',
     data: { block: 'long', kind: 'timestamp', text: '2025-01-31T10:00:00Z' },
     file: 'blocks/long.md',
     range: { start: { line: 5, column: longStart }, end: { line: 5, column: longStart + 20 } },
   }),
-  createDiagnostic({
+  fakeDiagnostic({
     rule: 'unknown-tool',
     data: { card: 'rewards', name: 'get_user_pionts' },
     file: 'cards/rewards.yaml',
@@ -78,36 +79,36 @@ export const diagnostics: Diagnostic[] = [
       { file: 'schemas/tools/get_user_points.yaml', range: { start: { line: 2, column: 7 }, end: { line: 2, column: 22 } }, message: 'declared here' },
     ],
   }),
-  createDiagnostic({
+  fakeDiagnostic({
     rule: 'template-unknown-variable',
-    data: { detail: 'Block "routing" reads "dispatch.fan_out_capp", which the compile-time context lacks.' },
+    text: 'Block "routing" reads "dispatch.fan_out_capp", which the compile-time context lacks.',
     file: 'blocks/routing.md',
     range: { start: { line: 6, column: 18 }, end: { line: 6, column: 43 } },
     hint: 'Did you mean "dispatch.fan_out_cap"?',
   }),
-  createDiagnostic({
+  fakeDiagnostic({
     rule: 'description-budget',
-    data: { detail: 'Sub-agent "support" has a 5-token description; under 8 tokens is too vague to route on.' },
+    text: 'Sub-agent "support" has a 5-token description; under 8 tokens is too vague to route on.',
     file: 'cards/support.yaml',
     range: { start: { line: 2, column: 14 }, end: { line: 7, column: 1 } },
   }),
-  createDiagnostic({
+  fakeDiagnostic({
     rule: 'unknown-model',
     data: { card: 'wide', field: 'model', name: 'gpt-x' },
     file: 'cards/wide.yaml',
     range: { start: { line: 3, column: 8 }, end: { line: 3, column: 13 } },
   }),
-  createDiagnostic({
+  fakeDiagnostic({
     rule: 'block-ownership',
     data: { card: 'wide', cardOwner: '🛒 shop', name: 'x', blockOwner: 'y' },
     file: 'cards/wide.yaml',
     range: { start: { line: 2, column: 8 }, end: { line: 2, column: 15 } },
   }),
-  createDiagnostic({
+  fakeDiagnostic({
     rule: 'config-load',
-    data: { detail: 'agentc.config.ts does not export a config: add `export default defineConfig({ ... })`.' },
+    text: 'agentc.config.ts does not export a config: add `export default defineConfig({ ... })`.',
   }),
-  createDiagnostic({
+  fakeDiagnostic({
     rule: 'unused-tool',
     data: { name: 'get_legacy_points' },
     file: 'schemas/tools/get_legacy_points.yaml',

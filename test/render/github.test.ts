@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDiagnostic, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { fakeDiagnostic } from './fake-diagnostic.js';
 import {
   escapeData,
   escapeProperty,
@@ -34,7 +35,7 @@ describe('github escaping', () => {
 
   it('keeps every command on one line whatever the message, file and hint hold', () => {
     const d: Diagnostic = {
-      ...createDiagnostic({ rule: 'yaml-syntax', data: { detail: 'bad\n::error::injected\r\n50% off, a:b' } }),
+      ...fakeDiagnostic({ rule: 'yaml-syntax', text: 'bad\n::error::injected\r\n50% off, a:b' }),
       file: 'cards/we,ird:name.yaml',
       range: { start: { line: 3, column: 1 }, end: { line: 4, column: 2 } },
       hint: 'line one\nline two',
@@ -48,20 +49,20 @@ describe('github escaping', () => {
   });
 
   it('emits warning commands and omits positions it does not have', () => {
-    const d = createDiagnostic({ rule: 'unused-model', data: { name: 'm' }, file: 'agentc.config.ts' });
+    const d = fakeDiagnostic({ rule: 'unused-model', data: { name: 'm' }, file: 'agentc.config.ts' });
     expect(githubCommand(d, {})).toBe('::warning file=agentc.config.ts,title=AGC7003 unused-model::Model "m" is not used by any card.');
-    const unfiled = createDiagnostic({ rule: 'config-load', data: { detail: 'x' } });
+    const unfiled = fakeDiagnostic({ rule: 'config-load', text: 'x' });
     expect(githubCommand(unfiled, {})).toBe('::error title=AGC1006 config-load::x');
   });
 
   it('prints paths relative to the directory agentc ran from', () => {
-    const d = createDiagnostic({ rule: 'unused-model', data: { name: 'm' }, file: 'cards/a.yaml' });
+    const d = fakeDiagnostic({ rule: 'unused-model', data: { name: 'm' }, file: 'cards/a.yaml' });
     expect(githubCommand(d, { cwd: '/repo', root: '/repo/agents' })).toContain('file=agents/cards/a.yaml,');
   });
 
   it('adds a notice when GitHub would drop annotations', () => {
     const many = Array.from({ length: GITHUB_ANNOTATION_LIMIT + 1 }, (_, i) =>
-      createDiagnostic({ rule: 'unused-tool', data: { name: `t${i}` }, file: `schemas/tools/t${i}.yaml` }),
+      fakeDiagnostic({ rule: 'unused-tool', data: { name: `t${i}` }, file: `schemas/tools/t${i}.yaml` }),
     );
     const out = renderGithub(many, {});
     expect(out).toMatch(/^::notice title=agentc::GitHub shows at most 10 error and 10 warning annotations per step; all 11 diagnostics/m);
@@ -72,7 +73,7 @@ describe('github escaping', () => {
 describe('github job summary', () => {
   it('escapes Markdown and HTML in cells and keeps rows on one line', () => {
     expect(escapeMarkdown('a|b <script> *x* `c`\nnext')).toBe('a\\|b \\<script\\> \\*x\\* \\`c\\`<br>next');
-    const d = createDiagnostic({ rule: 'schema', data: { detail: 'pipe | and\nnewline' }, file: 'cards/a|b.yaml' });
+    const d = fakeDiagnostic({ rule: 'schema', text: 'pipe | and\nnewline', file: 'cards/a|b.yaml' });
     const md = renderGithubSummary([d], { title: 'agentc check' });
     const rows = md.split('\n').filter((l) => l.startsWith('| :'));
     expect(rows).toHaveLength(1);
@@ -85,7 +86,7 @@ describe('github job summary', () => {
   });
 
   it('lists every diagnostic, beyond the annotation limit', () => {
-    const many = Array.from({ length: 25 }, (_, i) => createDiagnostic({ rule: 'unused-block', data: { name: `b${i}` }, file: `blocks/b${i}.md` }));
+    const many = Array.from({ length: 25 }, (_, i) => fakeDiagnostic({ rule: 'unused-block', data: { name: `b${i}` }, file: `blocks/b${i}.md` }));
     expect(renderGithubSummary(many, {}).split('\n').filter((l) => l.startsWith('| :warning:'))).toHaveLength(25);
   });
 });

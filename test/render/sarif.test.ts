@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOG, RULE_IDS } from '../../src/diagnostics/catalog.js';
-import { createDiagnostic } from '../../src/diagnostics/diagnostic.js';
+import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../../src/diagnostics/catalog.js';
+import { fakeDiagnostic } from './fake-diagnostic.js';
 import { sarifLog, type SarifLog } from '../../src/diagnostics/render/index.js';
 import { FINGERPRINT_KEY, WORKSPACE_ANCHOR } from '../../src/diagnostics/render/sarif.js';
 import { diagnostics } from './fixtures.js';
@@ -28,7 +28,14 @@ describe('sarif', () => {
       expect(rule.shortDescription.text).toBe(entry.summary);
       expect(rule.defaultConfiguration.level).toBe(entry.severity);
       expect(rule.properties.code).toBe(entry.code);
-      expect(rule.name).toMatch(/^[A-Z][A-Za-z]+$/);
+      // SARIF1001: a name equal to the id (ignoring case) is omitted.
+      if (rule.id.includes('-')) expect(rule.name).toMatch(/^[A-Z][A-Za-z]+$/);
+      else expect(rule.name).toBeUndefined();
+      // Every message the rule can produce, and every hint.
+      const templates = ruleTemplates(rule.id as RuleId);
+      expect(rule.messageStrings).toEqual(Object.fromEntries(Object.entries(templates.messages).map(([k, v]) => [k, { text: v }])));
+      const hints = Object.values(templates.hints);
+      expect(rule.help?.text).toBe(hints.length > 0 ? hints.join('\n') : undefined);
     }
   });
 
@@ -60,7 +67,7 @@ describe('sarif', () => {
 
   it('keeps fingerprints when lines move, and tells identical findings apart', () => {
     const at = (line: number) =>
-      createDiagnostic({ rule: 'unknown-tool', data: { card: 'a', name: 'x' }, file: 'cards/a.yaml', range: { start: { line, column: 1 }, end: { line, column: 2 } } });
+      fakeDiagnostic({ rule: 'unknown-tool', data: { card: 'a', name: 'x' }, file: 'cards/a.yaml', range: { start: { line, column: 1 }, end: { line, column: 2 } } });
     const fp = (ds: ReturnType<typeof at>[]) => sarifLog(ds, opts).runs[0].results.map((r) => r.partialFingerprints[FINGERPRINT_KEY]);
     expect(fp([at(3)])).toEqual(fp([at(7)]));
     const two = fp([at(3), at(9)]);
@@ -69,14 +76,14 @@ describe('sarif', () => {
   });
 
   it('percent-encodes URIs, uses cwd-relative paths and never an absolute path', () => {
-    const d = createDiagnostic({ rule: 'unused-block', data: { name: 'b' }, file: 'blocks/my block#1.md' });
+    const d = fakeDiagnostic({ rule: 'unused-block', data: { name: 'b' }, file: 'blocks/my block#1.md' });
     const result = sarifLog([d], { ...opts, cwd: '/repo', root: '/repo/ws' }).runs[0].results[0]!;
     expect(result.locations[0]!.physicalLocation.artifactLocation.uri).toBe('ws/blocks/my%20block%231.md');
     expect(JSON.stringify(sarifLog(diagnostics, { ...opts, cwd: '/repo', root: '/repo/ws' }))).not.toContain('/repo');
   });
 
   it('repairs a range whose end precedes its start', () => {
-    const d = createDiagnostic({ rule: 'schema', data: { detail: 'x' }, file: 'a.yaml', range: { start: { line: 5, column: 4 }, end: { line: 2, column: 1 } } });
+    const d = fakeDiagnostic({ rule: 'schema', text: 'x', file: 'a.yaml', range: { start: { line: 5, column: 4 }, end: { line: 2, column: 1 } } });
     expect(sarifLog([d], opts).runs[0].results[0]!.locations[0]!.physicalLocation.region).toEqual({ startLine: 5, startColumn: 4, endLine: 5, endColumn: 4 });
   });
 });

@@ -450,7 +450,7 @@ describe('the config', () => {
   it('has a TypeScript syntax error: its position in agentc.config.ts', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace("dispatch: { toolPrefix: 'ask_', fanOutCap: 3 },", "dispatch: { toolPrefix: 'ask_' fanOutCap: 3 },"));
-    const r = await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [65, 33], message: /expected ","/ }]);
+    const r = await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [72, 33], message: /expected ","/ }]);
     const d = r.diagnostics.find((x) => x.rule === 'config-load')!;
     expect(d.message, 'no trailing whitespace').toBe(d.message.trim());
   });
@@ -476,7 +476,7 @@ describe('the config', () => {
   it('a getter that throws while the config is read: config-load on its line, not a crash', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace("flags: ['receipts_v2', 'offer_stacking'],", "get flags() {\n    throw new Error('flags service unavailable');\n  },"));
-    await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [67, 11], message: /flags service unavailable/ }]);
+    await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [74, 11], message: /flags service unavailable/ }]);
   });
 
   it('a proxy that throws when its keys are listed: config-load, not a crash', async () => {
@@ -501,19 +501,19 @@ describe('the config', () => {
   it('an unknown key: did-you-mean', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace('  flags: [', '  budgetz: {},\n  flags: ['));
-    await expectFindings(dir, [{ rule: 'schema', file: CONFIG, start: [66, 3], end: [66, 10], message: /budgetz/, hint: /Did you mean "budgets"\?/ }]);
+    await expectFindings(dir, [{ rule: 'schema', file: CONFIG, start: [73, 3], end: [73, 10], message: /budgetz/, hint: /Did you mean "budgets"\?/ }]);
   });
 
   it('an unknown key in a nested section: did-you-mean', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace('    maxSubAgents: 9,', '    maxSubAgent: 9,'));
-    await expectFindings(dir, [{ rule: 'schema', file: CONFIG, start: [63, 5], end: [63, 16], hint: /maxSubAgents/ }]);
+    await expectFindings(dir, [{ rule: 'schema', file: CONFIG, start: [70, 5], end: [70, 16], hint: /maxSubAgents/ }]);
   });
 
   it('sets an unknown rule: did-you-mean', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace('  flags: [', "  rules: { 'volatile-in-prefx': 'off' },\n  flags: ["));
-    await expectFindings(dir, [{ rule: 'schema', file: CONFIG, start: [66, 12], end: [66, 31], hint: /Did you mean "volatile-in-prefix"\?/ }]);
+    await expectFindings(dir, [{ rule: 'schema', file: CONFIG, start: [73, 12], end: [73, 31], hint: /Did you mean "volatile-in-prefix"\?/ }]);
   });
 
   it('a config that fails to load does not cascade into warnings that assume default settings', async () => {

@@ -1,5 +1,5 @@
 /**
- * SPEC §5 step 4 / seed 002 NFR-2: a fan-out takes as long as its slowest
+ * docs/runtime.md step 4: a fan-out takes as long as its slowest
  * sub-agent, not the sum; a sub-agent over its time budget returns within it
  * while its siblings complete. Timings are real (generous bounds for CI).
  */
@@ -23,7 +23,7 @@ test('mixed intent: two sub-agents of 300 ms each finish in ~300 ms, not 600', a
   expect(wall).toBeLessThan(500);
   const [b] = callsOf(s.calls, 'billing');
   const [t] = callsOf(s.calls, 'travel');
-  // Overlapping invocation timestamps (seed 002 AC-3).
+  // Overlapping invocation timestamps (docs/runtime.md step 4: sub-agents run concurrently).
   expect(b.started_ms).toBeLessThan(t.ended_ms);
   expect(t.started_ms).toBeLessThan(b.ended_ms);
   const spans = routingOf(r.events).spans;

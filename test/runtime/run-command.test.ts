@@ -1,5 +1,5 @@
 /**
- * `agentc run` (SPEC §6.1): scripted replay on the real example workspace,
+ * `agentc run` (docs/run-script.md): scripted replay on the real example workspace,
  * the json output contract, usage errors (exit 2), workspace errors (exit 1).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -49,10 +49,11 @@ describe('scripted replay on the example workspace', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { text: string; events: RuntimeEvent[]; calls: CallRecord[] };
-    expect(Object.keys(out)).toEqual(['calls', 'events', 'record', 'text']);
+    expect(Object.keys(out)).toEqual(['calls', 'events', 'formatVersion', 'record', 'text']);
     expect(out.text).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.');
     expect(out.events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.text)).toEqual(['Checking your points…', 'Looking through products…']);
-    const routing = out.events.at(-1)!;
+    expect(out.events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok' });
+    const routing = out.events.at(-2)!;
     expect(routing).toMatchObject({ type: 'routing', invoked: ['rewards', 'shop'], intent_count: 2, cap: { limit: 3, requested: 2, dropped: [] }, outcomes: { rewards: 'ok', shop: 'ok' } });
 
     expect(out.calls.map((c) => c.agent)).toEqual(['fetch_assistant', 'rewards', 'shop', 'rewards', 'shop', 'fetch_assistant']);
@@ -71,7 +72,7 @@ describe('scripted replay on the example workspace', () => {
   });
 
   test('replays are reproducible apart from the millisecond timings', async () => {
-    const strip = (s: string) => s.replace(/"(started|ended)_ms": \d+/g, '"$1_ms": 0');
+    const strip = (s: string) => s.replace(/"(started|ended|at)_ms": \d+/g, '"$1_ms": 0');
     const a = await run({ script: join(SCRIPTS, 'points-and-products.yaml') });
     const b = await run({ script: join(SCRIPTS, 'points-and-products.yaml') });
     expect(strip(a.stdout)).toBe(strip(b.stdout));
@@ -84,6 +85,28 @@ describe('scripted replay on the example workspace', () => {
     expect(r.stderr).toBe('› Checking your points…\n› Looking through products…\nrouting: rewards=ok shop=ok (cap 3, within)\n');
   });
 
+  test('--format jsonl: one event per line as it happens, turn_start first and turn_end last; the deltas are the text', async () => {
+    const r = await run({ script: join(SCRIPTS, 'points-and-products.yaml'), format: 'jsonl' });
+    expect(r.code).toBe(0);
+    const events = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as RuntimeEvent);
+    expect(events[0].type).toBe('turn_start');
+    expect(events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok' });
+    const text = events.find((e) => e.type === 'text');
+    expect(text?.type === 'text' && text.text).toBe(events.flatMap((e) => (e.type === 'text_delta' ? [e.delta] : [])).join(''));
+    expect(r.stderr).toBe('');
+  });
+
+  test('--format text on a terminal: the text streams to stdout, statuses dimmed on stderr', async () => {
+    const chunks: string[] = [];
+    let stderr = '';
+    const cli: CliIO = { stdout: (t) => void chunks.push(t), stderr: (t) => void (stderr += t), cwd: REPO, env: {}, isTTY: true };
+    const code = await runCommand({ agent: 'fetch_assistant', message: 'points and cold brew?', format: 'text', cwd: REPO, script: join(SCRIPTS, 'points-and-products.yaml') }, cli);
+    expect(code).toBe(0);
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(chunks.join('')).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.\n');
+    expect(stderr).toContain('\x1b[2m› Checking your points…\x1b[22m\n');
+  });
+
   test('a script that runs out of replies for the root → exit 2 naming the agent', async () => {
     const r = await run({ script: join(SCRIPTS, 'root-exhausted.yaml') });
     expect(r.code).toBe(2);
@@ -94,11 +117,10 @@ describe('scripted replay on the example workspace', () => {
 });
 
 describe('usage errors exit 2', () => {
-  test('neither or both of --script and --endpoint', async () => {
-    expect((await run({})).code).toBe(2);
+  test('both --script and --endpoint', async () => {
     const both = await run({ script: 'x.yaml', endpoint: 'http://127.0.0.1:1/v1' });
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('exactly one of --script FILE');
+    expect(both.stderr).toContain('pass --script FILE (replay a scripted turn) or real providers (optionally --endpoint URL), not both.');
   });
 
   test('an unreadable script', async () => {
@@ -117,7 +139,7 @@ describe('usage errors exit 2', () => {
     const r = await run({ script: join(SCRIPTS, 'typo.yaml') });
     expect(r.code).toBe(2);
     const lines = r.stderr.trim().split('\n');
-    expect(lines).toContain('test/runtime/fixtures/scripts/typo.yaml:3:7 - error: llm.fetch_assistant[0].tool_call: unknown key "tool_call"; expected one of delay_ms, text, tool_calls, error, status, usage. Did you mean "tool_calls"?');
+    expect(lines).toContain('test/runtime/fixtures/scripts/typo.yaml:3:7 - error: llm.fetch_assistant[0].tool_call: unknown key "tool_call"; expected one of delay_ms, chunk_ms, text, tool_calls, error, status, usage. Did you mean "tool_calls"?');
     expect(lines.some((l) => l.startsWith('test/runtime/fixtures/scripts/typo.yaml:4:') && l.includes('delay_ms: must be a number'))).toBe(true);
     expect(lines.some((l) => l.includes('tools.get_user_points.throw: a tool either returns `result` or `throw`s'))).toBe(true);
     expect(lines.at(-1)).toBe('agentc run: invalid script test/runtime/fixtures/scripts/typo.yaml.');
@@ -168,7 +190,7 @@ describe('workspace and root failures', () => {
     expect(r.stdout).not.toContain('RAW-');
   });
 
-  test('--endpoint: the OpenAI client with OPENAI_API_KEY', async () => {
+  test('--endpoint: the model’s API (Chat Completions here) with OPENAI_API_KEY', async () => {
     const seen: { url: string; auth: string | null; body: any }[] = [];
     const fetchStub = (async (url: string | URL | Request, init?: RequestInit) => {
       seen.push({ url: String(url), auth: new Headers(init?.headers).get('authorization'), body: JSON.parse(String(init?.body)) });
@@ -176,7 +198,9 @@ describe('workspace and root failures', () => {
         headers: { 'content-type': 'application/json' },
       });
     }) as typeof fetch;
-    const r = await run({ endpoint: 'http://127.0.0.1:9/v1/', agent: 'concierge', format: 'text', flags: ['v2'] }, { compile: stubCompile(), fetch: fetchStub }, { OPENAI_API_KEY: 'sk-env' });
+    const bundle = makeBundle();
+    for (const m of Object.values(bundle.models)) m.api = 'openai-chat';
+    const r = await run({ endpoint: 'http://127.0.0.1:9/v1/', agent: 'concierge', format: 'text', flags: ['v2'] }, { compile: stubCompile({ bundle }), fetch: fetchStub }, { OPENAI_API_KEY: 'sk-env' });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Hi from the endpoint.\n');
     expect(seen).toHaveLength(1);

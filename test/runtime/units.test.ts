@@ -1,4 +1,5 @@
 /** The runtime's small pure pieces: suffix renderer, cohort choice, envelopes, call helpers, schema checks, sessions, script parsing. */
+import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { declaredIntentCount, mergeCalls, normalizeIds, parseArgs } from '../../src/runtime/calls.js';
 import { checkEnvelope } from '../../src/runtime/envelope.js';
@@ -130,11 +131,13 @@ test('toChatRequest: no tools → no tools/parallel_tool_calls keys; reasoning e
     reasoningEffort: 'low',
     signal: new AbortController().signal,
   });
-  expect(body).toEqual({ model: 'gpt-sub', messages: [{ role: 'system', content: 'P\n\nS' }], reasoning_effort: 'low' });
+  // The cache key is derived from the prefix when the request carries no prefixSha256.
+  const key = `agentc:a:${createHash('sha256').update('P').digest('hex').slice(0, 16)}`;
+  expect(body).toEqual({ model: 'gpt-sub', messages: [{ role: 'system', content: 'P\n\nS' }], prompt_cache_key: key, reasoning_effort: 'low' });
 });
 
 describe('parseScript', () => {
-  test('accepts the SPEC §6.1 example', () => {
+  test('accepts a script with every kind of reply and tool behaviour', () => {
     const parsed = parseScript({
       llm: {
         concierge: [

@@ -7,7 +7,7 @@ import { blockAt, sortedCards } from '../support.js';
  * max_tokens, once per block and distinct token count (naming the first card
  * in id order; every card with that count is related).
  */
-export const blockBudget: Rule = {
+export const blockBudget: Rule<'block-budget'> = {
   id: 'block-budget',
   needsConfig: true,
   run(program, report) {
@@ -30,14 +30,15 @@ export const blockBudget: Rule = {
       report({
         file: block.file.path,
         range: blockAt(block, ['max_tokens']),
+        message: 'overBudget',
         data: { block: block.data.id, tokens, card: cards[0]!.data.id, max },
-        hint: `Shorten the block by ${tokens - max} tokens, or raise max_tokens to ${tokens}.`,
+        hint: { id: 'shorten', data: { over: tokens - max, tokens } },
         related: cards.map((card) => {
           const ref = program.agents.get(card.data.id)?.blocks.find((b) => b.block === block);
           return {
             file: card.file.path,
             range: ref?.declaredAt ?? card.locate(['id']),
-            message: ref?.required ? `injected into "${card.data.id}" (required block)` : `used by "${card.data.id}"`,
+            ...(ref?.required ? { message: 'injectedInto' as const, data: { card: card.data.id } } : { message: 'usedBy' as const, data: { card: card.data.id } }),
           };
         }),
       });

@@ -6,7 +6,7 @@ import { blockAt, sortedCards } from '../support.js';
  * platform-owned, or reusable. Required blocks are injected, not chosen, and
  * are checked by platform-block-owner instead.
  */
-export const blockOwnership: Rule = {
+export const blockOwnership: Rule<'block-ownership'> = {
   id: 'block-ownership',
   needsConfig: true,
   run(program, report) {
@@ -21,9 +21,10 @@ export const blockOwnership: Rule = {
         report({
           file: card.file.path,
           range: card.locate(['prompt_blocks', i]),
+          message: 'foreign',
           data: { card: card.data.id, cardOwner: card.data.owner, name, blockOwner: owner },
-          hint: `Write a block owned by "${card.data.owner}", or ask team "${owner}" to mark "${name}" reusable: true.`,
-          related: [{ file: block.file.path, range: blockAt(block, ['owner']), message: `owned by "${owner}" here` }],
+          hint: { id: 'own', data: { cardOwner: card.data.owner, blockOwner: owner, name } },
+          related: [{ file: block.file.path, range: blockAt(block, ['owner']), message: 'ownedHere', data: { owner } }],
         });
       });
     }

@@ -4,7 +4,7 @@ import { cardAt, sortedCards } from '../support.js';
 export const MAX_FLAGS_PER_AGENT = 6;
 
 /** An agent's blocks use at most 6 feature flags (at most 64 prompt cohorts). */
-export const cohortExplosion: Rule = {
+export const cohortExplosion: Rule<'cohort-explosion'> = {
   id: 'cohort-explosion',
   needsConfig: true,
   run(program, report) {
@@ -15,6 +15,7 @@ export const cohortExplosion: Rule = {
       report({
         file: card.file.path,
         range: cardAt(card, ['prompt_blocks'], 'key'),
+        message: 'tooMany',
         data: {
           card: card.data.id,
           count: agent.flags.length,
@@ -22,11 +23,12 @@ export const cohortExplosion: Rule = {
           cohorts: 2 ** agent.flags.length,
           max: MAX_FLAGS_PER_AGENT,
         },
-        hint: 'Remove the flags of features that have fully rolled out, or split the agent.',
+        hint: { id: 'prune' },
         related: flagged.map((b) => ({
           file: b.block.file.path,
           range: b.block.locate(['feature_flag']),
-          message: `"${b.block.data.id}" is gated by ${b.block.data.feature_flag}`,
+          message: 'gatedBy' as const,
+          data: { block: b.block.data.id, flag: b.block.data.feature_flag ?? '' },
         })),
       });
     }

@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.js';
-import { configRelated, sortedCards } from '../support.js';
+import { configRelated, plural, sortedCards } from '../support.js';
 
 export const MIN_DESCRIPTION_TOKENS = 8;
 
@@ -8,7 +8,7 @@ export const MIN_DESCRIPTION_TOKENS = 8;
  * tokens and at most budgets.descriptionMaxTokens. Cards nobody lists as a
  * sub-agent are not checked.
  */
-export const descriptionBudget: Rule = {
+export const descriptionBudget: Rule<'description-budget'> = {
   id: 'description-budget',
   needsConfig: true,
   run(program, report) {
@@ -23,20 +23,20 @@ export const descriptionBudget: Rule = {
         report({
           file: card.file.path,
           range: card.locate(['description']),
-          data: {
-            detail: `Card "${card.data.id}"'s description is ${tokens} tokens, over budgets.descriptionMaxTokens (${max}); ${routedBy} read${parents.length === 1 ? 's' : ''} every sub-agent description on every turn.`,
-          },
-          hint: 'Keep what the sub-agent owns and what it does not; move instructions into its own prompt blocks.',
-          related: configRelated(program, ['budgets', 'descriptionMaxTokens'], 'limit set here'),
+          ...(parents.length === 1
+            ? { message: 'tooLong' as const, data: { card: card.data.id, tokens, max, parent: routedBy } }
+            : { message: 'tooLongShared' as const, data: { card: card.data.id, tokens, max, parents: routedBy } }),
+          hint: { id: 'trim' },
+          related: configRelated(program, ['budgets', 'descriptionMaxTokens'], { message: 'limitSetHere' }),
         });
       } else if (tokens < MIN_DESCRIPTION_TOKENS) {
         report({
           file: card.file.path,
           range: card.locate(['description']),
-          data: {
-            detail: `Card "${card.data.id}"'s description is only ${tokens} token${tokens === 1 ? '' : 's'}; ${routedBy} route${parents.length === 1 ? 's' : ''} on it, and under ${MIN_DESCRIPTION_TOKENS} tokens is too vague to route on.`,
-          },
-          hint: 'Say what it owns: the requests it answers, the data it holds, and what it does not do.',
+          ...(parents.length === 1
+            ? { message: 'tooShort' as const, data: { card: card.data.id, size: plural(tokens, 'token'), parent: routedBy, min: MIN_DESCRIPTION_TOKENS } }
+            : { message: 'tooShortShared' as const, data: { card: card.data.id, size: plural(tokens, 'token'), parents: routedBy, min: MIN_DESCRIPTION_TOKENS } }),
+          hint: { id: 'expand' },
         });
       }
     }

@@ -1,5 +1,6 @@
 import type { Range } from '../../diagnostics/diagnostic.js';
 import type { Program } from '../../resolve/types.js';
+import { stemOf } from '../../parse/util.js';
 import type { Rule } from '../rule.js';
 import { blockIdAt } from '../support.js';
 
@@ -7,17 +8,20 @@ const KIND = { card: 'Card', block: 'Block', tool: 'Tool' } as const;
 const DIR = { card: 'cards/', block: 'blocks/', tool: 'schemas/tools/' } as const;
 
 /** No two cards, two blocks or two tools share an id (every duplicate after the first is reported). */
-export const duplicateId: Rule = {
+export const duplicateId: Rule<'duplicate-id'> = {
   id: 'duplicate-id',
   run(program, report) {
     for (const d of program.duplicates) {
+      // A card or tool whose id differs from its file name is reported by id-mismatch; the clash is its consequence.
+      if (d.kind !== 'block' && (stemOf(d.file.path) !== d.id || stemOf(d.first.path) !== d.id)) continue;
       const range = firstRange(program, d.kind, d.id, d.first.path);
       report({
         file: d.file.path,
         range: d.range,
+        message: 'duplicate',
         data: { kind: KIND[d.kind], id: d.id },
-        hint: `Ids must be unique across ${DIR[d.kind]}: rename this one, or delete one of the two files.`,
-        related: [{ file: d.first.path, ...(range ? { range } : {}), message: 'first declared here' }],
+        hint: { id: 'rename', data: { dir: DIR[d.kind] } },
+        related: [{ file: d.first.path, ...(range ? { range } : {}), message: 'firstDeclaredHere' }],
       });
     }
   },

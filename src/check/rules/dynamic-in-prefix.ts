@@ -3,7 +3,7 @@ import { configRelated, sortedBlocks } from '../support.js';
 import { classifiedRefs } from '../templates.js';
 
 /** No block reads a per-request field (config.dynamicContext.fields): the cached prefix must not vary per request. */
-export const dynamicInPrefix: Rule = {
+export const dynamicInPrefix: Rule<'dynamic-in-prefix'> = {
   id: 'dynamic-in-prefix',
   needsConfig: true,
   run(program, report) {
@@ -13,9 +13,10 @@ export const dynamicInPrefix: Rule = {
         report({
           file: block.file.path,
           range: ref.range,
+          message: 'dynamic',
           data: { block: block.data.id, name: verdict.name },
-          hint: `Remove {{${ref.original}}} from the block: config.dynamicContext.template renders "${verdict.name}" into the per-request suffix.`,
-          related: configRelated(program, ['dynamicContext', 'fields'], 'per-request fields declared here'),
+          hint: { id: 'remove', data: { ref: `{{${ref.original}}}`, name: verdict.name } },
+          related: configRelated(program, ['dynamicContext', 'fields'], { message: 'dynamicFields' }),
         });
       }
     }

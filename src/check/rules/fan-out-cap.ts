@@ -5,7 +5,7 @@ import { cardAt, effectiveFanOutCap, plural, sortedCards } from '../support.js';
  * The fan-out cap in effect (dispatch.fan_out_cap, else config.dispatch.fanOutCap)
  * is at least 1 (error) and at most the number of sub-agents (warning).
  */
-export const fanOutCap: Rule = {
+export const fanOutCap: Rule<'fan-out-cap'> = {
   id: 'fan-out-cap',
   needsConfig: true,
   run(program, report) {
@@ -13,21 +13,22 @@ export const fanOutCap: Rule = {
       const { cap, explicit } = effectiveFanOutCap(program, card);
       const subs = card.data.sub_agents.length;
       const at = () => (explicit ? card.locate(['dispatch', 'fan_out_cap']) : cardAt(card, ['sub_agents'], 'key'));
-      const source = explicit ? 'dispatch.fan_out_cap' : 'fan-out cap (config.dispatch.fanOutCap)';
       if (explicit && cap < 1) {
         report({
           file: card.file.path,
           range: at(),
-          data: { detail: `Card "${card.data.id}" has dispatch.fan_out_cap ${cap}; it must be at least 1, or no sub-agent call could ever run.` },
-          hint: subs > 0 ? `Set dispatch.fan_out_cap to a value from 1 to ${subs}.` : 'Set dispatch.fan_out_cap to 1 or more.',
+          message: 'belowOne',
+          data: { card: card.data.id, cap },
+          hint: subs > 0 ? { id: 'range', data: { max: subs } } : { id: 'atLeastOne' },
         });
       } else if (subs > 0 && cap > subs) {
         report({
           severity: 'warning',
           file: card.file.path,
           range: at(),
-          data: { detail: `Card "${card.data.id}" has a ${source} of ${cap} but only ${plural(subs, 'sub-agent')}, so the cap can never be reached.` },
-          hint: `Set dispatch.fan_out_cap: ${subs}.`,
+          message: explicit ? 'unreachableOwn' : 'unreachableDefault',
+          data: { card: card.data.id, cap, subs: plural(subs, 'sub-agent') },
+          hint: { id: 'lower', data: { max: subs } },
         });
       }
     }

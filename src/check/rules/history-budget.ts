@@ -1,8 +1,8 @@
 import type { Rule } from '../rule.js';
-import { cohortSuffix, sortedCards } from '../support.js';
+import { sortedCards } from '../support.js';
 
 /** history.max_tokens plus every cohort's prompt and the largest handoff fit policy.token_budget.input. */
-export const historyBudget: Rule = {
+export const historyBudget: Rule<'history-budget'> = {
   id: 'history-budget',
   needsConfig: true,
   run(program, report) {
@@ -13,23 +13,24 @@ export const historyBudget: Rule = {
       if (history === undefined || input === undefined || agent === undefined || agent.cohorts.length === 0) continue;
       // The largest cohort bounds every request; one report per card.
       const worst = agent.cohorts.reduce((a, b) => (b.tokens > a.tokens ? b : a));
-      const used = worst.tokens + agent.handoffTokens;
+      const handoff = agent.handoffTokens;
+      const used = worst.tokens + handoff;
       if (used + history <= input) continue;
       const room = Math.max(0, input - used);
+      const total = used + history;
+      const base = { card: card.data.id, history, prompt: worst.tokens, room, input };
       report({
         file: card.file.path,
         range: card.locate(['history', 'max_tokens']),
-        data: {
-          card: card.data.id,
-          history: String(history),
-          cohort: cohortSuffix(worst.key),
-          prompt: `${worst.tokens} tokens`,
-          handoff: agent.handoffTokens > 0 ? ` + largest handoff ${agent.handoffTokens}` : '',
-          room: String(room),
-          input: String(input),
-        },
-        hint: room > 0 ? `Lower history.max_tokens to ${room} or less, or raise policy.token_budget.input to at least ${used + history}.` : `Raise policy.token_budget.input to at least ${used + history}.`,
-        related: [{ file: card.file.path, range: card.locate(['policy', 'token_budget', 'input']), message: `input budget ${input}` }],
+        ...(worst.key === ''
+          ? handoff > 0
+            ? { message: 'overBudgetHandoff' as const, data: { ...base, handoff } }
+            : { message: 'overBudget' as const, data: base }
+          : handoff > 0
+            ? { message: 'cohortOverBudgetHandoff' as const, data: { ...base, cohort: worst.key, handoff } }
+            : { message: 'cohortOverBudget' as const, data: { ...base, cohort: worst.key } }),
+        hint: room > 0 ? { id: 'lower', data: { room, total } } : { id: 'raise', data: { total } },
+        related: [{ file: card.file.path, range: card.locate(['policy', 'token_budget', 'input']), message: 'inputBudget', data: { budget: input } }],
       });
     }
   },

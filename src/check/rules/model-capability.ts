@@ -6,7 +6,7 @@ import { configRelated, effectiveFanOutCap, plural, sortedCards } from '../suppo
  * when it has tools (`tools: false` fails), parallel tool calls when its fan-out
  * cap is above 1 (`parallelToolCalls: false` fails).
  */
-export const modelCapability: Rule = {
+export const modelCapability: Rule<'model-capability'> = {
   id: 'model-capability',
   needsConfig: true,
   run(program, report) {
@@ -20,23 +20,25 @@ export const modelCapability: Rule = {
         const id = card.data[field];
         if (id === undefined || !Object.prototype.hasOwnProperty.call(models, id)) continue;
         const model = models[id]!;
-        const declared = () => configRelated(program, ['models', id], `"${id}" declared here`, 'key');
+        const declared = () => configRelated(program, ['models', id], { message: 'nameDeclaredHere', data: { name: id } }, 'key');
         if (toolCount > 0 && model.tools === false) {
           report({
             file: card.file.path,
             range: card.locate([field]),
-            data: { detail: `Card "${card.data.id}" has ${plural(toolCount, 'tool')}, but its ${field} "${id}" cannot call tools (tools: false in config.models).` },
-            hint: 'Choose a model with tools: true.',
+            message: 'noTools',
+            data: { card: card.data.id, tools: plural(toolCount, 'tool'), field, model: id },
+            hint: { id: 'toolModel' },
             related: declared(),
           });
         } else if (fansOut && model.parallelToolCalls === false) {
           report({
             file: card.file.path,
             range: card.locate([field]),
-            data: { detail: `Card "${card.data.id}" may run up to ${cap} sub-agent calls per turn, but its ${field} "${id}" cannot emit parallel tool calls (parallelToolCalls: false in config.models).` },
-            hint: 'Set dispatch.fan_out_cap: 1, or choose a model with parallelToolCalls: true.',
+            message: 'noParallel',
+            data: { card: card.data.id, cap, field, model: id },
+            hint: { id: 'parallel' },
             related: [
-              ...(explicit ? [{ file: card.file.path, range: card.locate(['dispatch', 'fan_out_cap']), message: `fan_out_cap ${cap}` }] : []),
+              ...(explicit ? [{ file: card.file.path, range: card.locate(['dispatch', 'fan_out_cap']), message: 'fanOutCap' as const, data: { cap } }] : []),
               ...declared(),
             ],
           });

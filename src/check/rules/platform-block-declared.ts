@@ -2,7 +2,7 @@ import type { Rule } from '../rule.js';
 import { configRelated, sortedCards } from '../support.js';
 
 /** No card lists a required platform block in prompt_blocks (it is injected at the head of every prompt). */
-export const platformBlockDeclared: Rule = {
+export const platformBlockDeclared: Rule<'platform-block-declared'> = {
   id: 'platform-block-declared',
   needsConfig: true,
   run(program, report) {
@@ -14,9 +14,10 @@ export const platformBlockDeclared: Rule = {
         report({
           file: card.file.path,
           range: card.locate(['prompt_blocks', i]),
+          message: 'declared',
           data: { card: card.data.id, name },
-          hint: `Remove "${name}" from prompt_blocks: config.platform.requiredBlocks injects it into every prompt.`,
-          related: configRelated(program, ['platform', 'requiredBlocks', at], 'required by the platform here'),
+          hint: { id: 'remove', data: { name } },
+          related: configRelated(program, ['platform', 'requiredBlocks', at], { message: 'requiredByPlatform' }),
         });
       });
     }

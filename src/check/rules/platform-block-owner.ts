@@ -2,7 +2,7 @@ import type { Rule } from '../rule.js';
 import { blockAt, configRelated } from '../support.js';
 
 /** Every block in config.platform.requiredBlocks is owned by config.platform.owner. */
-export const platformBlockOwner: Rule = {
+export const platformBlockOwner: Rule<'platform-block-owner'> = {
   id: 'platform-block-owner',
   needsConfig: true,
   run(program, report) {
@@ -13,9 +13,10 @@ export const platformBlockOwner: Rule = {
       report({
         file: block.file.path,
         range: blockAt(block, ['owner']),
+        message: 'notPlatform',
         data: { name, owner: block.data.owner, platform },
-        hint: `Set owner: ${platform} in its front matter, or remove "${name}" from platform.requiredBlocks.`,
-        related: configRelated(program, ['platform', 'requiredBlocks', i], 'required by the platform here'),
+        hint: { id: 'fix', data: { platform, name } },
+        related: configRelated(program, ['platform', 'requiredBlocks', i], { message: 'requiredByPlatform' }),
       });
     });
   },

@@ -1,11 +1,11 @@
 import type { Rule } from '../rule.js';
-import { cardAt, cohortSuffix, configRelated, percent, sortedCards } from '../support.js';
+import { cardAt, configRelated, percent, sortedCards } from '../support.js';
 
 /**
  * Every cohort's assembled prefix stays within budgets.promptWarnRatio (warning)
  * and budgets.promptErrorRatio (error) of the model's context window.
  */
-export const promptBudget: Rule = {
+export const promptBudget: Rule<'prompt-budget'> = {
   id: 'prompt-budget',
   needsConfig: true,
   run(program, report) {
@@ -24,17 +24,11 @@ export const promptBudget: Rule = {
           severity: error ? 'error' : 'warning',
           file: card.file.path,
           range: cardAt(card, ['prompt_blocks'], 'key'),
-          data: {
-            card: card.data.id,
-            cohort: cohortSuffix(cohort.key),
-            tokens: cohort.tokens,
-            percent: percent(ratio),
-            model: agent.modelId,
-            window,
-            limitPercent: percent(limit),
-          },
-          hint: `Shorten or split its blocks${largest ? ` (the largest, "${largest.block.data.id}", is ${largest.tokens} tokens)` : ''}, or use a model with a larger context window.`,
-          related: configRelated(program, ['budgets', error ? 'promptErrorRatio' : 'promptWarnRatio'], 'limit set here'),
+          ...(cohort.key === ''
+            ? { message: 'overBudget' as const, data: { card: card.data.id, tokens: cohort.tokens, percent: percent(ratio), model: agent.modelId!, window, limitPercent: percent(limit) } }
+            : { message: 'cohortOverBudget' as const, data: { card: card.data.id, cohort: cohort.key, tokens: cohort.tokens, percent: percent(ratio), model: agent.modelId!, window, limitPercent: percent(limit) } }),
+          hint: largest ? { id: 'shortenLargest', data: { block: largest.block.data.id, tokens: largest.tokens } } : { id: 'shorten' },
+          related: configRelated(program, ['budgets', error ? 'promptErrorRatio' : 'promptWarnRatio'], { message: 'limitSetHere' }),
         });
       }
     }

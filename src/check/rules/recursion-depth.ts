@@ -6,7 +6,7 @@ import { sortedCards } from '../support.js';
  * The sub-agent tree below a card is no deeper than its policy.max_recursion_depth
  * (unchecked when absent). Cycle edges are ignored: sub-agent-cycle reports them.
  */
-export const recursionDepth: Rule = {
+export const recursionDepth: Rule<'recursion-depth'> = {
   id: 'recursion-depth',
   run(program, report) {
     const graph = subAgentGraph(program);
@@ -20,9 +20,10 @@ export const recursionDepth: Rule = {
       report({
         file: card.file.path,
         range: card.locate(['policy', 'max_recursion_depth']),
+        message: 'tooDeep',
         data: { card: card.data.id, depth, path: path.join(' → '), max },
-        hint: `Raise policy.max_recursion_depth to ${depth}, or flatten the tree so that fewer levels sit below "${card.data.id}".`,
-        related: [{ file: card.file.path, range: card.locate(['sub_agents', index]), message: `the deepest chain starts here (${path.join(' → ')})` }],
+        hint: { id: 'flatten', data: { depth, card: card.data.id } },
+        related: [{ file: card.file.path, range: card.locate(['sub_agents', index]), message: 'deepestChain', data: { path: path.join(' → ') } }],
       });
     }
   },

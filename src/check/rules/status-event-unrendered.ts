@@ -2,7 +2,7 @@ import type { Rule } from '../rule.js';
 import { emittableEvents, sortedCards } from '../support.js';
 
 /** Every status event a sub-agent (or one of its tools) can emit has a status_rendering entry in its orchestrator. */
-export const statusEventUnrendered: Rule = {
+export const statusEventUnrendered: Rule<'status-event-unrendered'> = {
   id: 'status-event-unrendered',
   run(program, report) {
     for (const card of sortedCards(program)) {
@@ -17,9 +17,10 @@ export const statusEventUnrendered: Rule = {
           report({
             file: card.file.path,
             range: card.locate(['sub_agents', i]),
+            message: 'unrendered',
             data: { agent: id, name, card: card.data.id },
-            hint: `Add \`${name}: "<what the user sees>"\` (or \`${name}: suppress\`) under dispatch.status_rendering of "${card.data.id}".`,
-            related: [{ file: origin.file.path, range: origin.range, message: `"${name}" declared here` }],
+            hint: { id: 'render', data: { name, card: card.data.id } },
+            related: [{ file: origin.file.path, range: origin.range, message: 'nameDeclaredHere', data: { name } }],
           });
         }
       });

@@ -5,7 +5,7 @@ import { subAgentGraph } from '../graph.js';
  * The sub-agent graph is acyclic. Each cycle is reported once, named from its
  * smallest id (`a → b → a`), at the sub_agents entry that closes it.
  */
-export const subAgentCycle: Rule = {
+export const subAgentCycle: Rule<'sub-agent-cycle'> = {
   id: 'sub-agent-cycle',
   run(program, report) {
     for (const cycle of subAgentGraph(program).cycles) {
@@ -20,15 +20,14 @@ export const subAgentCycle: Rule = {
       report({
         file: closing.card.file.path,
         range: closing.range,
+        message: 'cycle',
         data: { path },
-        hint:
-          cycle.length === 2
-            ? `Remove "${cycle[0]}" from its own sub_agents: an agent cannot call itself.`
-            : `Remove one of these sub_agents entries: an agent cannot (indirectly) call its own caller.`,
+        hint: cycle.length === 2 ? { id: 'self', data: { card: cycle[0]! } } : { id: 'cycle' },
         related: edges.slice(0, -1).map((e, i) => ({
           file: e.card.file.path,
           range: e.range,
-          message: `${cycle[i]} → ${cycle[i + 1]}`,
+          message: 'edge' as const,
+          data: { from: cycle[i]!, to: cycle[i + 1]! },
         })),
       });
     }

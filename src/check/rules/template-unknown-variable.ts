@@ -1,4 +1,4 @@
-import { closest } from '../../diagnostics/did-you-mean.js';
+import { didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { Range } from '../../diagnostics/diagnostic.js';
 import { BUILTIN_HELPERS } from '../../parse/template.js';
 import type { Block } from '../../parse/types.js';
@@ -18,7 +18,7 @@ function bodyStart(block: Block): Range {
  * A block reads only what the compile-time context provides, calls only the
  * built-in helpers and uses no partials; render-time failures are reported too.
  */
-export const templateUnknownVariable: Rule = {
+export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
   id: 'template-unknown-variable',
   run(program, report) {
     const reported = new Set<string>();
@@ -36,17 +36,18 @@ export const templateUnknownVariable: Rule = {
         reported.add(at(file, ref.range));
         staticBlocks.add(file);
         if (verdict.kind !== 'unknown') continue; // dynamic-in-prefix reports it
-        report({ file, range: ref.range, data: { detail: verdict.detail }, ...(verdict.hint ? { hint: verdict.hint } : {}) });
+        const { kind: _kind, ...read } = verdict;
+        report({ file, range: ref.range, ...read });
       }
       for (const h of analysis.unknownHelpers) {
         reported.add(at(file, h.range));
         staticBlocks.add(file);
-        const match = closest(h.name, HELPERS);
         report({
           file,
           range: h.range,
-          data: { detail: `Block "${id}" calls helper "${h.name}", which agentc does not provide (helpers: ${HELPERS.join(', ')}).` },
-          hint: match ? `Did you mean "${match}"?` : 'Compute the value in the card or config and read it as a variable, or branch with {{#if}}.',
+          message: 'unknownHelper',
+          data: { block: id, name: h.name, helpers: HELPERS.join(', ') },
+          hint: didYouMeanHint(h.name, HELPERS) ?? { id: 'noHelper' },
         });
       }
       for (const range of analysis.partials) {
@@ -55,8 +56,9 @@ export const templateUnknownVariable: Rule = {
         report({
           file,
           range,
-          data: { detail: `Block "${id}" uses a partial or decorator; agentc does not support partials in blocks.` },
-          hint: 'Put the shared text in its own block and list it in prompt_blocks.',
+          message: 'partial',
+          data: { block: id },
+          hint: { id: 'noPartials' },
         });
       }
     }
@@ -74,7 +76,8 @@ export const templateUnknownVariable: Rule = {
         report({
           file,
           range: e.range ?? bodyStart(e.block),
-          data: { detail: `Block "${e.block.data.id}" failed to render for "${card.data.id}": ${e.message}` },
+          message: 'renderFailed',
+          data: { block: e.block.data.id, card: card.data.id, reason: e.message },
         });
       }
     }

@@ -1,11 +1,11 @@
 import type { Rule } from '../rule.js';
-import { cohortSuffix, sortedCards } from '../support.js';
+import { sortedCards } from '../support.js';
 
 /**
  * Each cohort's prefix plus the largest handoff fits policy.token_budget.input,
  * and tuning.max_output_tokens fits policy.token_budget.output (each unchecked when absent).
  */
-export const tokenBudget: Rule = {
+export const tokenBudget: Rule<'token-budget'> = {
   id: 'token-budget',
   needsConfig: true,
   run(program, report) {
@@ -17,14 +17,19 @@ export const tokenBudget: Rule = {
         for (const cohort of agent.cohorts) {
           const total = cohort.tokens + agent.handoffTokens;
           if (total <= input) continue;
-          const handoff = agent.handoffTokens > 0 ? ` + largest handoff ${agent.handoffTokens}` : '';
+          const base = { card: card.data.id, total, prompt: cohort.tokens, budget: input };
+          const handoff = agent.handoffTokens;
           report({
             file: card.file.path,
             range: card.locate(['policy', 'token_budget', 'input']),
-            data: {
-              detail: `Card "${card.data.id}"${cohortSuffix(cohort.key)} needs ${total} input tokens (prompt ${cohort.tokens}${handoff}), over its policy.token_budget.input of ${input}.`,
-            },
-            hint: `Raise policy.token_budget.input to at least ${total}, or shorten its prompt blocks.`,
+            ...(cohort.key === ''
+              ? handoff > 0
+                ? { message: 'inputHandoff' as const, data: { ...base, handoff } }
+                : { message: 'input' as const, data: base }
+              : handoff > 0
+                ? { message: 'cohortInputHandoff' as const, data: { ...base, cohort: cohort.key, handoff } }
+                : { message: 'cohortInput' as const, data: { ...base, cohort: cohort.key } }),
+            hint: { id: 'raiseInput', data: { total } },
           });
         }
       }
@@ -34,11 +39,10 @@ export const tokenBudget: Rule = {
         report({
           file: card.file.path,
           range: card.locate(['tuning', 'max_output_tokens']),
-          data: {
-            detail: `Card "${card.data.id}" allows ${max} output tokens (tuning.max_output_tokens), over its policy.token_budget.output of ${output}.`,
-          },
-          hint: `Lower tuning.max_output_tokens to ${output}, or raise policy.token_budget.output to ${max}.`,
-          related: [{ file: card.file.path, range: card.locate(['policy', 'token_budget', 'output']), message: `output budget ${output}` }],
+          message: 'output',
+          data: { card: card.data.id, max, budget: output },
+          hint: { id: 'lowerOutput', data: { budget: output, max } },
+          related: [{ file: card.file.path, range: card.locate(['policy', 'token_budget', 'output']), message: 'outputBudget', data: { budget: output } }],
         });
       }
     }

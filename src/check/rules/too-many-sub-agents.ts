@@ -2,7 +2,7 @@ import type { Rule } from '../rule.js';
 import { cardAt, configRelated, sortedCards } from '../support.js';
 
 /** An orchestrator has at most config.budgets.maxSubAgents sub-agents. */
-export const tooManySubAgents: Rule = {
+export const tooManySubAgents: Rule<'too-many-sub-agents'> = {
   id: 'too-many-sub-agents',
   needsConfig: true,
   run(program, report) {
@@ -13,9 +13,10 @@ export const tooManySubAgents: Rule = {
       report({
         file: card.file.path,
         range: cardAt(card, ['sub_agents'], 'key'),
+        message: 'tooMany',
         data: { card: card.data.id, count, max },
-        hint: 'Group related sub-agents under an intermediate orchestrator (hierarchical routing), or raise budgets.maxSubAgents.',
-        related: configRelated(program, ['budgets', 'maxSubAgents'], 'limit set here'),
+        hint: { id: 'group' },
+        related: configRelated(program, ['budgets', 'maxSubAgents'], { message: 'limitSetHere' }),
       });
     }
   },

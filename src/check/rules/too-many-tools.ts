@@ -4,7 +4,7 @@ import { cardAt, sortedCards } from '../support.js';
 export const MAX_TOOLS = 128;
 
 /** An agent exposes at most 128 tools (own tools plus one per sub-agent). */
-export const tooManyTools: Rule = {
+export const tooManyTools: Rule<'too-many-tools'> = {
   id: 'too-many-tools',
   run(program, report) {
     for (const card of sortedCards(program)) {
@@ -14,11 +14,9 @@ export const tooManyTools: Rule = {
       report({
         file: card.file.path,
         range: cardAt(card, [own > 0 ? 'tools' : 'sub_agents'], 'key'),
+        message: 'tooMany',
         data: { card: card.data.id, count: agent.tools.length, max: MAX_TOOLS },
-        hint:
-          own === agent.tools.length
-            ? 'Split the agent into narrower agents, each with the tools its requests need.'
-            : `It has ${own} own tool(s) and ${agent.tools.length - own} sub-agent tool(s): split the agent, or group sub-agents under an intermediate orchestrator.`,
+        hint: own === agent.tools.length ? { id: 'split' } : { id: 'group', data: { own, subs: agent.tools.length - own } },
       });
     }
   },

@@ -9,7 +9,7 @@ export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * this rule checks the derived `<toolPrefix><id>` names and collisions (e.g. an
  * own tool named like an ask_* tool).
  */
-export const toolName: Rule = {
+export const toolName: Rule<'tool-name'> = {
   id: 'tool-name',
   needsConfig: true,
   run(program, report) {
@@ -19,14 +19,12 @@ export const toolName: Rule = {
       if (!agent) continue;
       for (const t of agent.tools) {
         if (t.kind !== 'sub_agent' || TOOL_NAME.test(t.name)) continue;
-        const why = t.name.length > 64 ? `is ${t.name.length} characters long` : 'contains characters other than letters, digits, _ and -';
+        const names = { card: card.data.id, agent: t.agent?.data.id ?? t.name, name: t.name };
         report({
           file: card.file.path,
           range: t.declaredAt,
-          data: {
-            detail: `Card "${card.data.id}" exposes sub-agent "${t.agent?.data.id}" as tool "${t.name}", which ${why}; providers require tool names to match ^[a-zA-Z0-9_-]{1,64}$.`,
-          },
-          hint: `Shorten the sub-agent's id or config.dispatch.toolPrefix ("${prefix}").`,
+          ...(t.name.length > 64 ? { message: 'tooLong' as const, data: { ...names, length: t.name.length } } : { message: 'badChars' as const, data: names }),
+          hint: { id: 'shorten', data: { prefix } },
         });
       }
       const seen = new Map<string, (typeof agent.tools)[number]>();
@@ -44,11 +42,10 @@ export const toolName: Rule = {
         report({
           file: card.file.path,
           range: own.declaredAt,
-          data: {
-            detail: `Card "${card.data.id}" has two tools named "${t.name}": its own tool "${own.name}" and the tool for sub-agent "${sub.agent?.data.id}" (${prefix} + id).`,
-          },
-          hint: `Rename the tool contract "${own.name}" so that it does not look like a sub-agent tool, or rename the sub-agent.`,
-          related: [{ file: card.file.path, range: sub.declaredAt, message: `sub-agent "${sub.agent?.data.id}" becomes tool "${sub.name}"` }],
+          message: 'collision',
+          data: { card: card.data.id, name: t.name, tool: own.name, agent: sub.agent?.data.id ?? sub.name, prefix },
+          hint: { id: 'rename', data: { tool: own.name } },
+          related: [{ file: card.file.path, range: sub.declaredAt, message: 'becomesTool', data: { agent: sub.agent?.data.id ?? sub.name, tool: sub.name } }],
         });
       }
     }

@@ -2,7 +2,7 @@ import type { Rule } from '../rule.js';
 import { sortedCards } from '../support.js';
 
 /** When a card has policy.tool_whitelist, every entry of its tools (that has a contract) is in it. */
-export const toolNotWhitelisted: Rule = {
+export const toolNotWhitelisted: Rule<'tool-not-whitelisted'> = {
   id: 'tool-not-whitelisted',
   run(program, report) {
     for (const card of sortedCards(program)) {
@@ -14,9 +14,10 @@ export const toolNotWhitelisted: Rule = {
         report({
           file: card.file.path,
           range: card.locate(['tools', i]),
+          message: 'missing',
           data: { card: card.data.id, name },
-          hint: `Add "${name}" to policy.tool_whitelist, or remove it from tools: the runtime denies calls to tools outside the whitelist.`,
-          related: [{ file: card.file.path, range: card.locate(['policy', 'tool_whitelist'], 'key'), message: 'whitelist declared here' }],
+          hint: { id: 'add', data: { name } },
+          related: [{ file: card.file.path, range: card.locate(['policy', 'tool_whitelist'], 'key'), message: 'whitelistDeclared' }],
         });
       });
     }

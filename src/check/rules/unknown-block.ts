@@ -1,5 +1,6 @@
-import { closest } from '../../diagnostics/did-you-mean.js';
-import type { RelatedInformation } from '../../diagnostics/diagnostic.js';
+import type { HintRef } from '../../diagnostics/catalog.js';
+import { closest, didYouMeanHint } from '../../diagnostics/did-you-mean.js';
+import type { RelatedInput } from '../../diagnostics/diagnostic.js';
 import type { Program } from '../../resolve/types.js';
 import type { Rule } from '../rule.js';
 import { blockIdAt, configAt, sortedBlocks, sortedCards } from '../support.js';
@@ -8,27 +9,28 @@ import { blockIdAt, configAt, sortedBlocks, sortedCards } from '../support.js';
 const BLOCK_ID = /^[a-z0-9][a-z0-9_.-]{0,95}$/;
 
 /** Every prompt_blocks entry of a card and every config.platform.requiredBlocks entry names a block. */
-export const unknownBlock: Rule = {
+export const unknownBlock: Rule<'unknown-block'> = {
   id: 'unknown-block',
   needsConfig: true,
   run(program, report) {
     const ids = sortedBlocks(program).map((b) => b.data.id);
-    const suggest = (name: string): { hint: string; related: RelatedInformation[] } => {
+    const suggest = (name: string): { hint: HintRef<'unknown-block'>; related: RelatedInput[] } => {
       const match = closest(name, ids);
       const block = match === undefined ? undefined : program.blocks.get(match);
       return {
-        hint: match ? `Did you mean "${match}"?` : BLOCK_ID.test(name) ? `Add blocks/${name}.md, or remove the entry.` : `This cannot be a block id (lowercase letters, digits, _, . or -): remove the entry.`,
-        related: block ? [{ file: block.file.path, range: blockIdAt(block), message: 'declared here' }] : [],
+        hint: didYouMeanHint(name, ids) ?? (BLOCK_ID.test(name) ? { id: 'add', data: { name } } : { id: 'notAnId' }),
+        related: block ? [{ file: block.file.path, range: blockIdAt(block), message: 'declaredHere' }] : [],
       };
     };
-    checkRequired(program, (name, at) => report({ ...at, data: { owner: 'The platform config (platform.requiredBlocks)', name }, ...suggest(name) }));
+    checkRequired(program, (name, at) => report({ ...at, message: 'platform', data: { name }, ...suggest(name) }));
     for (const card of sortedCards(program)) {
       card.data.prompt_blocks.forEach((name, i) => {
         if (program.blocks.has(name) || program.unparsed.blocks.has(name)) return;
         report({
           file: card.file.path,
           range: card.locate(['prompt_blocks', i]),
-          data: { owner: `Card "${card.data.id}"`, name },
+          message: 'card',
+          data: { card: card.data.id, name },
           ...suggest(name),
         });
       });

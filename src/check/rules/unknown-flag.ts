@@ -1,9 +1,9 @@
-import { closest } from '../../diagnostics/did-you-mean.js';
+import { didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { Rule } from '../rule.js';
 import { configRelated, sortedBlocks } from '../support.js';
 
 /** A block's feature_flag is declared in config.flags. */
-export const unknownFlag: Rule = {
+export const unknownFlag: Rule<'unknown-flag'> = {
   id: 'unknown-flag',
   needsConfig: true,
   run(program, report) {
@@ -11,13 +11,13 @@ export const unknownFlag: Rule = {
     for (const block of sortedBlocks(program)) {
       const name = block.data.feature_flag;
       if (name === undefined || flags.includes(name)) continue;
-      const match = closest(name, flags);
       report({
         file: block.file.path,
         range: block.locate(['feature_flag']),
+        message: 'unknown',
         data: { block: block.data.id, name },
-        hint: match ? `Did you mean "${match}"?` : `Add "${name}" to flags in agentc.config.ts, or remove feature_flag.`,
-        related: configRelated(program, ['flags'], 'config.flags is declared here', 'key'),
+        hint: didYouMeanHint(name, flags) ?? { id: 'declare', data: { name } },
+        related: configRelated(program, ['flags'], { message: 'flagsDeclared' }, 'key'),
       });
     }
   },

@@ -1,9 +1,9 @@
-import { closest } from '../../diagnostics/did-you-mean.js';
+import { closest, didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { Rule } from '../rule.js';
 import { configRelated, sortedCards } from '../support.js';
 
 /** A card's model, fallback_model and history.summary_model are keys of config.models. */
-export const unknownModel: Rule = {
+export const unknownModel: Rule<'unknown-model'> = {
   id: 'unknown-model',
   needsConfig: true,
   run(program, report) {
@@ -16,17 +16,17 @@ export const unknownModel: Rule = {
       ];
       for (const [field, name, path] of fields) {
         if (name === undefined || Object.prototype.hasOwnProperty.call(program.config.data.models, name)) continue;
+        // Written in config.models but invalid: reported there (schema), once.
+        const invalid = program.config.invalidModels;
+        if (invalid === 'all' || invalid?.has(name)) continue;
         const match = closest(name, models);
         report({
           file: card.file.path,
           range: card.locate(path),
+          message: 'unknown',
           data: { card: card.data.id, field, name },
-          hint: match
-            ? `Did you mean "${match}"?`
-            : models.length > 0
-              ? `Models in config.models: ${models.join(', ')}.`
-              : 'config.models is empty: declare the model in agentc.config.ts.',
-          related: match ? configRelated(program, ['models', match], 'declared here', 'key') : [],
+          hint: didYouMeanHint(name, models) ?? (models.length > 0 ? { id: 'known', data: { models: models.join(', ') } } : { id: 'noModels' }),
+          related: match ? configRelated(program, ['models', match], { message: 'declaredHere' }, 'key') : [],
         });
       }
     }

@@ -1,4 +1,4 @@
-import { closest } from '../../diagnostics/did-you-mean.js';
+import { didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { Rule } from '../rule.js';
 import { emittableEvents, sortedCards } from '../support.js';
 
@@ -7,7 +7,7 @@ import { emittableEvents, sortedCards } from '../support.js';
  * (or their tools) declares. Skipped while a sub-agent or one of its tools is
  * unresolved: that is reported already, and the event may belong to it.
  */
-export const unknownStatusEvent: Rule = {
+export const unknownStatusEvent: Rule<'unknown-status-event'> = {
   id: 'unknown-status-event',
   run(program, report) {
     for (const card of sortedCards(program)) {
@@ -20,16 +20,12 @@ export const unknownStatusEvent: Rule = {
       const known = [...events].sort();
       for (const name of Object.keys(rendering).sort()) {
         if (events.has(name)) continue;
-        const match = closest(name, known);
         report({
           file: card.file.path,
           range: card.locate(['dispatch', 'status_rendering', name], 'key'),
+          message: 'unknown',
           data: { card: card.data.id, name },
-          hint: match
-            ? `Did you mean "${match}"?`
-            : known.length > 0
-              ? `Its sub-agents emit: ${known.join(', ')}. Remove the entry, or declare the event in a sub-agent's status_events.`
-              : "None of its sub-agents declare status events: remove the entry, or declare it in a sub-agent's status_events.",
+          hint: didYouMeanHint(name, known) ?? (known.length > 0 ? { id: 'known', data: { events: known.join(', ') } } : { id: 'none' }),
         });
       }
     }

@@ -1,23 +1,25 @@
-import { closest } from '../../diagnostics/did-you-mean.js';
+import { closest, didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { Rule } from '../rule.js';
-import { sortedCards } from '../support.js';
+import { mismatchedStems, sortedCards } from '../support.js';
 
 /** Every sub_agents entry of a card names a card. */
-export const unknownSubAgent: Rule = {
+export const unknownSubAgent: Rule<'unknown-sub-agent'> = {
   id: 'unknown-sub-agent',
   run(program, report) {
     const ids = sortedCards(program).map((c) => c.data.id);
+    const mismatched = mismatchedStems(program).cards;
     for (const card of sortedCards(program)) {
       card.data.sub_agents.forEach((name, i) => {
-        if (program.cards.has(name) || program.unparsed.cards.has(name)) return;
+        if (program.cards.has(name) || program.unparsed.cards.has(name) || mismatched.has(name)) return;
         const match = closest(name, ids);
         const target = match === undefined ? undefined : program.cards.get(match);
         report({
           file: card.file.path,
           range: card.locate(['sub_agents', i]),
+          message: 'unknown',
           data: { card: card.data.id, name },
-          hint: match ? `Did you mean "${match}"?` : /^[a-z][a-z0-9_]{0,47}$/.test(name) ? `Add cards/${name}.yaml, or remove the entry.` : `This cannot be a card id (a lowercase identifier): remove the entry.`,
-          related: target ? [{ file: target.file.path, range: target.locate(['id']), message: 'declared here' }] : [],
+          hint: didYouMeanHint(name, ids) ?? (/^[a-z][a-z0-9_]{0,47}$/.test(name) ? { id: 'add', data: { name } } : { id: 'notAnId' }),
+          related: target ? [{ file: target.file.path, range: target.locate(['id']), message: 'declaredHere' }] : [],
         });
       });
     }

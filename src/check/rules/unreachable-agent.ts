@@ -1,20 +1,23 @@
 import type { Rule } from '../rule.js';
-import { sortedCards } from '../support.js';
+import { cardsIncomplete, sortedCards, typoTargets } from '../support.js';
 
 /** Every non-orchestrator card (role not orchestrator, no sub_agents) is listed as some card's sub-agent. */
-export const unreachableAgent: Rule = {
+export const unreachableAgent: Rule<'unreachable-agent'> = {
   id: 'unreachable-agent',
   run(program, report) {
     // A card that did not parse may use (or reach) anything: say nothing rather than guess.
-    if (program.unparsed.cards.size > 0) return;
+    if (cardsIncomplete(program)) return;
+    const typos = typoTargets(program).cards;
     for (const card of sortedCards(program)) {
       if (card.data.role === 'orchestrator' || card.data.sub_agents.length > 0) continue;
+      if (typos.has(card.data.id)) continue;
       if ((program.parents.get(card.data.id) ?? []).length > 0) continue;
       report({
         file: card.file.path,
         range: card.locate(['id']),
+        message: 'unreachable',
         data: { card: card.data.id },
-        hint: `List "${card.data.id}" in an orchestrator's sub_agents, or delete ${card.file.path} if it is no longer needed.`,
+        hint: { id: 'list', data: { card: card.data.id, file: card.file.path } },
       });
     }
   },

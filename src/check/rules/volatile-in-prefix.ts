@@ -29,7 +29,7 @@ const COMMENT = /\{\{!--[\s\S]*?--\}\}|\{\{![\s\S]*?\}\}/g;
  * day, UUIDs, Unix timestamps): they go stale in the cached prefix. Reported at
  * the literal's exact range; Handlebars comments are ignored.
  */
-export const volatileInPrefix: Rule = {
+export const volatileInPrefix: Rule<'volatile-in-prefix'> = {
   id: 'volatile-in-prefix',
   run(program, report) {
     for (const block of sortedBlocks(program)) {
@@ -38,11 +38,9 @@ export const volatileInPrefix: Rule = {
         report({
           file: block.file.path,
           range: block.file.rangeAt(offset, block.bodyOffset + f.end),
+          message: 'volatile',
           data: { block: block.data.id, kind: f.kind, text: f.text },
-          hint:
-            f.kind === 'a UUID'
-              ? 'Remove the id, or pass it per request through config.dynamicContext (rendered into the suffix, not the cached prefix).'
-              : 'Remove the value, or pass it per request through config.dynamicContext (rendered into the suffix, not the cached prefix).',
+          hint: { id: f.kind === 'a UUID' ? 'id' : 'value' },
         });
       }
     }

@@ -1,5 +1,5 @@
 /**
- * `agentc build [--check] [--out DIR]`: check, then emit generated/ (SPEC §4).
+ * `agentc build [--check] [--out DIR]`: check, then emit generated/ (docs/cli.md#agentc-build).
  *
  * - Any error: the report is printed, nothing is written, exit 1.
  * - `--check`: nothing is written; exit 1 naming every stale, missing or extra file.
@@ -9,10 +9,12 @@
  * - With `--format json` or `sarif`, stdout holds only the report; the build's own
  *   messages go to stderr.
  */
+import { formatInt } from '../../diagnostics/format-number.js';
 import { appendFile, readdir, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compile, type CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
+import { plural } from '../../diagnostics/render/common.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
 import { createBundle } from '../../emit/bundle.js';
 import { createEmitCache } from '../../emit/cache.js';
@@ -91,7 +93,7 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
     io.stderr(`agentc build: could not write ${shown}: ${(e as Error).message}\nThe previous output was left as it was.\n`);
     return EXIT.failure;
   }
-  const extras = [`${unchanged.length} unchanged`, ...(removed.length > 0 ? [`${removed.length} removed`] : [])];
+  const extras = [`${formatInt(unchanged.length)} unchanged`, ...(removed.length > 0 ? [`${formatInt(removed.length)} removed`] : [])];
   say(`Wrote ${plural(written.length, 'file')} (${extras.join(', ')}) to ${shown}\n`);
   return EXIT.ok;
 }
@@ -132,8 +134,4 @@ export function displayDir(dir: string, cwd: string): string {
   const rel = relative(cwd, dir);
   const shown = rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? dir : rel;
   return `${shown.split(sep).join('/')}/`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -1,6 +1,11 @@
-/** `agentc check`: every check, one report, an exit code (SPEC §3.2). */
+/**
+ * `agentc check [FILES…]`: every check, one report, an exit code (docs/cli.md#agentc-check).
+ * With FILES (for lint-staged and pre-commit hooks) the whole workspace is still
+ * resolved and checked, but only diagnostics located in those files are reported
+ * and counted; a file outside the workspace is ignored with a note on stderr.
+ */
 import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compile } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { renderGithubSummary, renderReport, writeStepSummary, type ReportFormat } from '../../diagnostics/render/index.js';
@@ -13,6 +18,8 @@ export interface CheckOptions {
   format?: ReportFormat;
   output?: string;
   maxWarnings?: number;
+  /** Absolute paths: report only diagnostics in these files. */
+  files?: string[];
 }
 
 export async function checkCommand(opts: CheckOptions, io: CliIO): Promise<number> {
@@ -21,9 +28,11 @@ export async function checkCommand(opts: CheckOptions, io: CliIO): Promise<numbe
     io.stderr(`agentc: ${result.fatal}\n`);
     return EXIT.failure;
   }
+  const only = opts.files !== undefined && opts.files.length > 0 ? workspaceFiles(opts.root, opts.files, io) : undefined;
+  const diagnostics = only === undefined ? result.diagnostics : result.diagnostics.filter((d) => d.file !== undefined && only.has(d.file));
   const format: ReportFormat = opts.format ?? (io.isTTY ? 'pretty' : 'text');
   const toFile = opts.output !== undefined;
-  const report = renderReport(format, result.diagnostics, result.files, {
+  const report = renderReport(format, diagnostics, result.files, {
     color: !toFile && useColor(io),
     toolVersion: AGENTC_VERSION,
     cwd: io.cwd,
@@ -40,14 +49,28 @@ export async function checkCommand(opts: CheckOptions, io: CliIO): Promise<numbe
   }
   else io.stdout(report);
   if (format === 'github') {
-    const written = writeStepSummary(renderGithubSummary(result.diagnostics, { cwd: io.cwd, root: opts.root }), io.env);
+    const written = writeStepSummary(renderGithubSummary(diagnostics, { cwd: io.cwd, root: opts.root }), io.env);
     if (!written.written && written.error) io.stderr(`agentc: could not write the step summary: ${written.error}\n`);
   }
-  const { errors, warnings } = countBySeverity(result.diagnostics);
+  const { errors, warnings } = countBySeverity(diagnostics);
   if (errors > 0) return EXIT.findings;
   if (opts.maxWarnings !== undefined && warnings > opts.maxWarnings) {
     io.stderr(`agentc: ${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${opts.maxWarnings}.\n`);
     return EXIT.findings;
   }
   return EXIT.ok;
+}
+
+/** The given files as workspace-relative `/` paths; files outside the workspace get a note on stderr. */
+function workspaceFiles(root: string, files: readonly string[], io: CliIO): Set<string> {
+  const out = new Set<string>();
+  for (const file of files) {
+    const rel = relative(root, file);
+    if (rel === '' || rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) {
+      io.stderr(`agentc check: ${relative(io.cwd, file) || '.'} is not a file of the workspace at ${root}; ignored.\n`);
+      continue;
+    }
+    out.add(rel.split(sep).join('/'));
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 /**
  * `agentc diff`: compile the workspace twice in memory — the "before" side from a
  * git ref or a directory, the "after" side from the working tree — and report
- * what the change does to the bundle (SPEC §7). Needs no generated/.
+ * what the change does to the bundle (docs/cli.md#agentc-diff). Needs no generated/.
  *
  * Exit codes: 0 no change at or above --fail-on; 1 such a change, or a side that
  * does not compile (its errors are printed, prefixed with the side); 2 agentc

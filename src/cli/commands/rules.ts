@@ -1,19 +1,23 @@
 /**
- * `agentc rules`: the rule catalog, grouped as in SPEC §3.1 — code, rule id,
- * default severity, and the invariant each rule enforces.
+ * `agentc rules`: the rule catalog, grouped as in docs/rules/README.md — code, rule id,
+ * default severity, the invariant each rule enforces, and every message and
+ * hint template it can produce (`{key}` is filled from the diagnostic's data).
  */
-import { CATALOG, RULE_IDS, type RuleId } from '../../diagnostics/catalog.js';
+import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../../diagnostics/catalog.js';
 import { paint } from '../../diagnostics/render/ansi.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
+import { workspaceRuleSettings, type RuleSettings } from '../workspace-rules.js';
 
 export type RulesFormat = 'text' | 'json' | 'markdown';
 export const RULES_FORMATS: readonly RulesFormat[] = ['text', 'json', 'markdown'];
 
 export interface RulesOptions {
   format: RulesFormat;
+  /** A workspace root: show the severities its config puts in effect (marked `*`). */
+  root?: string;
 }
 
-/** Headings of the catalog's groups, in SPEC order. */
+/** Headings of the catalog's groups, in the order of docs/rules/README.md. */
 const GROUP_TITLES: Record<string, string> = {
   parsing: 'Parsing and shape',
   references: 'References',
@@ -49,15 +53,21 @@ export function groupedRules(): RuleGroup[] {
 const CONFIG_NOTE = "A workspace may change a rule's severity or turn it off in agentc.config.ts, e.g. rules: { 'volatile-in-prefix': 'off' }.";
 
 export async function rulesCommand(opts: RulesOptions, io: CliIO): Promise<number> {
+  let settings: RuleSettings = {};
+  if (opts.root !== undefined) {
+    const ws = await workspaceRuleSettings(opts.root);
+    if (ws.problem !== undefined) io.stderr(`agentc rules: ${ws.configPath} could not be read (${ws.problem}); showing the default severities.\n`);
+    settings = ws.settings;
+  }
   switch (opts.format) {
     case 'text':
-      io.stdout(renderRulesText(useColor(io)));
+      io.stdout(renderRulesText(useColor(io), settings));
       return EXIT.ok;
     case 'json':
-      io.stdout(renderRulesJson());
+      io.stdout(renderRulesJson(settings));
       return EXIT.ok;
     case 'markdown':
-      io.stdout(renderRulesMarkdown());
+      io.stdout(renderRulesMarkdown(settings));
       return EXIT.ok;
     default:
       io.stderr(`agentc rules: unknown format "${String(opts.format)}"; use one of ${RULES_FORMATS.join(', ')}.\n`);
@@ -65,7 +75,19 @@ export async function rulesCommand(opts: RulesOptions, io: CliIO): Promise<numbe
   }
 }
 
-export function renderRulesText(color: boolean): string {
+/** The severity in effect and whether the workspace's config set it. */
+function effective(id: RuleId, settings: RuleSettings): { severity: string; configured: boolean } {
+  const set = settings[id];
+  return set === undefined ? { severity: CATALOG[id].severity, configured: false } : { severity: set, configured: true };
+}
+
+function severityNote(settings: RuleSettings): string {
+  return Object.keys(settings).length === 0
+    ? `Severities are defaults. ${CONFIG_NOTE}`
+    : "Severities in effect for this workspace; * marks one its agentc.config.ts sets (the rest are defaults).";
+}
+
+export function renderRulesText(color: boolean, settings: RuleSettings = {}): string {
   const p = paint(color);
   const ruleWidth = Math.max(...RULE_IDS.map((id) => id.length));
   const out: string[] = [];
@@ -73,35 +95,52 @@ export function renderRulesText(color: boolean): string {
     out.push(p.bold(g.title));
     for (const id of g.rules) {
       const e = CATALOG[id];
-      const sev = e.severity.padEnd(7);
-      out.push(`  ${p.grey(e.code)}  ${id.padEnd(ruleWidth)}  ${e.severity === 'error' ? p.red(sev) : p.yellow(sev)}  ${e.summary}`);
+      const now = effective(id, settings);
+      const sev = `${now.severity}${now.configured ? '*' : ''}`.padEnd(8);
+      const shown = now.severity === 'error' ? p.red(sev) : now.severity === 'warning' ? p.yellow(sev) : p.grey(sev);
+      out.push(`  ${p.grey(e.code)}  ${id.padEnd(ruleWidth)}  ${shown}  ${e.summary}`);
+      const t = ruleTemplates(id);
+      const indent = ' '.repeat(ruleWidth + 22);
+      for (const m of Object.values(t.messages)) out.push(`${indent}${p.grey('message')} ${oneLine(m)}`);
+      for (const h of Object.values(t.hints)) out.push(`${indent}${p.grey('hint')}    ${oneLine(h)}`);
     }
     out.push('');
   }
-  out.push(`${RULE_IDS.length} rules. Severities are defaults. ${CONFIG_NOTE}`);
+  out.push(`${RULE_IDS.length} rules. ${severityNote(settings)}`);
   return out.join('\n') + '\n';
 }
 
-export function renderRulesJson(): string {
+export function renderRulesJson(settings: RuleSettings = {}): string {
   const rules = groupedRules().flatMap((g) =>
     g.rules.map((id) => {
       const e = CATALOG[id];
-      return { code: e.code, rule: id, group: g.group, groupTitle: g.title, severity: e.severity, summary: e.summary };
+      const now = effective(id, settings);
+      const t = ruleTemplates(id);
+      return { code: e.code, rule: id, group: g.group, groupTitle: g.title, severity: now.severity, defaultSeverity: e.severity, configured: now.configured, summary: e.summary, messages: t.messages, hints: t.hints };
     }),
   );
   return JSON.stringify({ formatVersion: '1', rules }, null, 2) + '\n';
 }
 
-export function renderRulesMarkdown(): string {
+export function renderRulesMarkdown(settings: RuleSettings = {}): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
-  const out = ['# agentc rules', '', `Severities are defaults. ${CONFIG_NOTE.replace("rules: { 'volatile-in-prefix': 'off' }", "`rules: { 'volatile-in-prefix': 'off' }`")}`, ''];
+  const note = severityNote(settings).replace("rules: { 'volatile-in-prefix': 'off' }", "`rules: { 'volatile-in-prefix': 'off' }`").replace('* marks', '\\* marks');
+  const out = ['# agentc rules', '', note, ''];
   for (const g of groupedRules()) {
-    out.push(`## ${g.title}`, '', '| Code | Rule | Severity | Enforces |', '| --- | --- | --- | --- |');
+    out.push(`## ${g.title}`, '', '| Code | Rule | Severity | Enforces | Messages | Hints |', '| --- | --- | --- | --- | --- | --- |');
     for (const id of g.rules) {
       const e = CATALOG[id];
-      out.push(`| ${e.code} | \`${id}\` | ${e.severity} | ${cell(e.summary)} |`);
+      const now = effective(id, settings);
+      const t = ruleTemplates(id);
+      const list = (xs: string[]) => xs.map((x) => cell(oneLine(x))).join('<br>');
+      out.push(`| ${e.code} | \`${id}\` | ${now.severity}${now.configured ? '\\*' : ''} | ${cell(e.summary)} | ${list(Object.values(t.messages))} | ${list(Object.values(t.hints))} |`);
     }
     out.push('');
   }
   return out.join('\n').replace(/\n+$/, '') + '\n';
+}
+
+/** A template on one line (multi-line hints show their breaks as ⏎). */
+function oneLine(s: string): string {
+  return s.replace(/\n/g, ' ⏎ ');
 }

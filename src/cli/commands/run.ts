@@ -1,13 +1,18 @@
 /**
- * `agentc run <agent> "<message>" (--script FILE | --endpoint URL)`: one turn
- * through the runtime (SPEC §6.1), on a bundle compiled in memory.
+ * `agentc run <agent> "<message>" [--script FILE | --endpoint URL]`: one turn
+ * through the runtime (docs/run-script.md), on a bundle compiled in memory.
  *
  * Exit codes: 0 the turn answered; 1 the workspace has errors (diagnostics on
- * stderr) or the root agent itself failed; 2 bad usage — no or both of
+ * stderr) or the root agent itself failed; 2 bad usage — both of
  * --script/--endpoint, an unreadable or invalid script, a script that runs out
  * of replies for the root agent, an unknown agent or flag.
  *
- * Invariants: stdout carries only the answer (text) or one JSON object (json);
+ * Output: `text` prints the user-visible text as it streams (statuses on
+ * stderr, dimmed on a terminal); `jsonl` prints one event per line the moment it
+ * happens; `json` prints one object { text, events, calls, record } when the turn ends.
+ *
+ * Invariants: stdout carries only the answer (text), one event per line (jsonl)
+ * or one JSON object (json);
  * with --script the run is a replay: sequential span ids and a trace id derived
  * from the script's bytes, so only the `*_ms` timings differ between runs
  * (they are real milliseconds since the turn started: ordering and overlap are
@@ -23,7 +28,6 @@ import { sortKeysDeep } from '../../emit/canonical-json.js';
 import { SourceFile } from '../../load/source.js';
 import { parseYaml, type Locator } from '../../parse/yaml.js';
 import {
-  createOpenAIClient,
   createRandomIds,
   createRecordingClient,
   createRuntime,
@@ -36,6 +40,7 @@ import {
   TurnError,
   type LlmClient,
   type RuntimeEvent,
+  type RuntimeOptions,
   type Script,
   type ToolHandler,
   type TurnResult,
@@ -43,21 +48,23 @@ import {
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { withProgress } from '../progress.js';
-import { openRunSessions } from './run-sessions.js';
+import { setupProviders } from '../run-providers.js';
+import { setupRunTelemetry } from '../run-telemetry.js';
+import { openRunSessions } from '../run-sessions.js';
 
 export interface RunOptions {
   agent: string;
   message: string;
   /** Script file (absolute, or relative to io.cwd). */
   script?: string;
-  /** OpenAI-compatible base URL; the key comes from OPENAI_API_KEY. */
+  /** Base URL for every provider (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL); keys from OPENAI_API_KEY / ANTHROPIC_API_KEY. */
   endpoint?: string;
-  format: 'text' | 'json';
+  format: 'text' | 'jsonl' | 'json';
   /** Workspace root (absolute, or relative to io.cwd). */
   cwd: string;
   /** Feature flags switched on, added to the script's `context.flags`. */
   flags?: string[];
-  /** Session store location (`sqlite:PATH`, `redis://HOST:PORT`, `memory`); see run-sessions.ts. */
+  /** Session store location (`sqlite:PATH`, `redis://HOST:PORT`, `memory`); see ../run-sessions.ts. */
   sessions?: string;
   /** Episode id, overriding the script's context.episode. */
   episode?: string;
@@ -74,8 +81,8 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
     io.stderr(`agentc run: ${text}\n`);
     return EXIT.failure;
   };
-  if ((opts.script === undefined) === (opts.endpoint === undefined)) {
-    return usage('pass exactly one of --script FILE (replay a scripted turn) or --endpoint URL (a real model server).');
+  if (opts.script !== undefined && opts.endpoint !== undefined) {
+    return usage('pass --script FILE (replay a scripted turn) or real providers (optionally --endpoint URL), not both.');
   }
 
   let script: Script | undefined;
@@ -140,35 +147,54 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
 
   let llm: LlmClient;
   let tools: Record<string, ToolHandler> = {};
+  let onError: RuntimeOptions['onError'];
   if (script !== undefined) {
     llm = createScriptedClient(script.llm);
     tools = createScriptedTools(script.tools);
   } else {
-    const opt: Parameters<typeof createOpenAIClient>[0] = { baseURL: opts.endpoint!, apiKey: io.env.OPENAI_API_KEY };
-    if (deps.fetch !== undefined) opt.fetch = deps.fetch;
-    llm = createOpenAIClient(opt);
+    const providers = setupProviders({ bundle, env: io.env, ...(opts.endpoint !== undefined ? { endpoint: opts.endpoint } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}), stderr: io.stderr });
+    for (const w of providers.warnings) io.stderr(w);
+    ({ llm, onError } = providers);
   }
   const store = await openRunSessions(opts, io.cwd);
   if (!store.ok) return usage(store.message);
   if (store.value.episode !== undefined) context.episode = store.value.episode;
   const recorder = createRecordingClient(llm);
-  const live = opts.format === 'text';
+  const telemetry = await setupRunTelemetry({ env: io.env, bundle, stderr: io.stderr });
   const runtime = createRuntime({
     bundle,
     llm: recorder.client,
     tools,
-    flags,
     ids: script !== undefined ? createSequentialIds(scriptText) : createRandomIds(),
     ...(store.value.store ? { sessions: store.value.store } : {}),
-    onEvent: (e: RuntimeEvent) => {
-      if (live && e.type === 'status') io.stderr(`› ${e.text}\n`);
-    },
+    ...(onError !== undefined ? { onError } : {}),
+    onEvent: (e: RuntimeEvent) => telemetry?.onEvent(e),
   });
 
   recorder.markStart();
   let turn: TurnResult;
+  let printed = '';
+  /** Whether the terminal's cursor is after some text of the answer (stdout and stderr share it). */
+  let midLine = false;
+  const dim = useColor(io) ? (s: string) => `\x1b[2m${s}\x1b[22m` : (s: string) => s;
   try {
-    turn = await runtime.turn({ agent: opts.agent, message: opts.message, context });
+    const stream = runtime.stream({ agent: opts.agent, message: opts.message, context, flags });
+    for await (const e of stream) {
+      if (opts.format === 'jsonl') io.stdout(`${JSON.stringify(sortKeysDeep(e))}\n`);
+      else if (opts.format === 'text') {
+        if (e.type === 'text_delta') {
+          io.stdout(e.delta);
+          printed += e.delta;
+          midLine = !e.delta.endsWith('\n');
+        } else if (e.type === 'status') {
+          // On its own line, also when the answer is mid-line on the same terminal.
+          io.stderr(`${midLine ? '\n' : ''}${dim(`› ${e.text}`)}\n`);
+          midLine = false;
+        }
+      }
+    }
+    if (printed !== '' && !printed.endsWith('\n')) io.stdout('\n');
+    turn = await stream.result.finally(() => telemetry?.shutdown());
   } catch (e) {
     if (e instanceof ScriptExhaustedError) return usage(`${e.message} Add a reply under llm.${e.agent} in ${scriptPath}.`);
     if (e instanceof TurnError) {
@@ -184,8 +210,8 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
   }
   if (opts.format === 'json') {
     io.stdout(json({ text: turn.text, events: turn.events, calls: recorder.calls, record: turn.record ?? null }));
-  } else {
-    io.stdout(`${turn.text}\n`);
+  } else if (opts.format === 'text') {
+    if (printed === '') io.stdout('\n');
     const routing = turn.events.find((e) => e.type === 'routing');
     if (routing !== undefined && routing.type === 'routing' && (routing.invoked.length > 0 || routing.cap.dropped.length > 0)) {
       const outcomes = Object.entries(routing.outcomes).map(([a, o]) => `${a}=${o}`).join(' ');
@@ -196,8 +222,11 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
   return EXIT.ok;
 }
 
-function json(value: unknown): string {
-  return `${JSON.stringify(sortKeysDeep(value), null, 2)}\n`;
+/** Version of the `--format json` report (schemas/run-report.schema.json). */
+export const RUN_FORMAT_VERSION = '1';
+
+function json(value: object): string {
+  return `${JSON.stringify(sortKeysDeep({ formatVersion: RUN_FORMAT_VERSION, ...value }), null, 2)}\n`;
 }
 
 function scriptProblem(file: string, locate: Locator | undefined, path: (string | number)[], message: string): string {

@@ -15,6 +15,7 @@
  * - Each build prints exactly one status line starting with "build:" (tools and
  *   tests wait for it).
  */
+import { formatInt } from '../../diagnostics/format-number.js';
 import { watch, type FSWatcher } from 'node:fs';
 import { resolve } from 'node:path';
 import { compile, createCompileCache } from '../../compile.js';
@@ -65,15 +66,15 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     await printDiagnostics(result, format, root, io);
     const { errors, warnings } = countBySeverity(result.diagnostics);
     if (errors > 0 || !result.program) {
-      io.stdout(`build: ${errors} error${errors === 1 ? '' : 's'} (${reason}); ${shown} left as it was. Watching for changes…\n`);
+      io.stdout(`build: ${formatInt(errors)} error${errors === 1 ? '' : 's'} (${reason}); ${shown} left as it was. Watching for changes…\n`);
       return;
     }
     try {
       const bundle = createBundle(result.program, AGENTC_VERSION, emitCache);
       const w = await writeOutput(outDir, emitFiles(bundle, emitCache), undefined, emitCache.written);
       const ms = Math.round(performance.now() - t0);
-      const warn = warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
-      io.stdout(`build: ok in ${ms} ms (${reason}): wrote ${w.written.length} file${w.written.length === 1 ? '' : 's'}, ${w.unchanged.length} unchanged${warn}.\n`);
+      const warn = warnings > 0 ? `, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'}` : '';
+      io.stdout(`build: ok in ${formatInt(ms)} ms (${reason}): wrote ${formatInt(w.written.length)} file${w.written.length === 1 ? '' : 's'}, ${formatInt(w.unchanged.length)} unchanged${warn}.\n`);
     } catch (e) {
       io.stdout(`build: could not write ${shown}: ${(e as Error).message}; the previous output was kept.\n`);
     }
@@ -92,7 +93,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     if (running || !pending) return;
     const changed = [...pending].sort();
     pending = undefined;
-    const reason = changed.length === 1 ? `${changed[0]} changed` : `${changed.length} files changed`;
+    const reason = changed.length === 1 ? `${changed[0]} changed` : `${formatInt(changed.length)} files changed`;
     running = build(reason).finally(() => {
       running = undefined;
       if (pending) flush();

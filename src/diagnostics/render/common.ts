@@ -1,6 +1,7 @@
 /** Pieces every reporter shares: options, paths, locations and the summary line. */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compareDiagnostics, countBySeverity, type Diagnostic, type Range } from '../diagnostic.js';
+import { formatInt } from '../format-number.js';
 
 export type ReportFormat = 'pretty' | 'text' | 'json' | 'github' | 'sarif';
 
@@ -13,7 +14,7 @@ export interface RenderOptions {
    * Absolute directory the user ran agentc from. With `root`, the pretty, text,
    * github and sarif reports print paths relative to it (clickable in a terminal,
    * repository-relative in CI). The json report always keeps workspace-relative
-   * paths (SPEC §3).
+   * paths (docs/cli.md#diagnostics).
    */
   cwd?: string;
   /** Absolute workspace root the diagnostics' `file` paths are relative to. */
@@ -31,7 +32,7 @@ export function displayPath(file: string, opts: Pick<RenderOptions, 'cwd' | 'roo
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
-/** Reports are always in SPEC order, whatever order the caller passes. */
+/** Reports are always in docs/cli.md#diagnostics order, whatever order the caller passes. */
 export function sorted(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(compareDiagnostics);
 }
@@ -42,7 +43,7 @@ export function location(file: string, range: Range | undefined): string {
 }
 
 export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${formatInt(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /**

@@ -8,6 +8,7 @@
  * additionally `:` and `,`. Invariant: every command is exactly one line, so no
  * workspace text can start a command of its own.
  */
+import { formatInt } from '../format-number.js';
 import { countBySeverity, type Diagnostic } from '../diagnostic.js';
 import { sanitize } from './ansi.js';
 import { displayPath, location, sorted, summaryLine, type RenderOptions } from './common.js';
@@ -33,7 +34,7 @@ export function renderGithub(diagnostics: readonly Diagnostic[], opts: Pick<Rend
   if (errors > GITHUB_ANNOTATION_LIMIT || warnings > GITHUB_ANNOTATION_LIMIT) {
     const message =
       `GitHub shows at most ${GITHUB_ANNOTATION_LIMIT} error and ${GITHUB_ANNOTATION_LIMIT} warning annotations per step; ` +
-      `all ${diagnostics.length} diagnostics are listed in this step's log and in the job summary.`;
+      `all ${formatInt(diagnostics.length)} diagnostics are listed in this step's log and in the job summary.`;
     lines.push(`::notice title=${escapeProperty('agentc')}::${escapeData(message)}`);
   }
   lines.push(summaryLine(diagnostics));

@@ -1,5 +1,5 @@
 /**
- * Diagnostic reporters (SPEC §3.2). Every reporter is a pure function of its
+ * Diagnostic reporters (docs/cli.md#exit-codes). Every reporter is a pure function of its
  * inputs: same diagnostics, same options → same bytes (sorted, LF, no timestamps).
  * Reporters sort the diagnostics themselves, so callers need not.
  */

@@ -1,6 +1,6 @@
 /**
- * The machine report of SPEC §3.2. Invariants: keys in a fixed order (the order
- * of SPEC §3's example), workspace-relative paths, 2-space indentation, one
+ * The machine report of docs/cli.md#exit-codes. Invariants: keys in a fixed order (the order
+ * of docs/cli.md#diagnostics's example), workspace-relative paths, 2-space indentation, one
  * trailing newline, nothing but the object.
  */
 import { countBySeverity, type Diagnostic, type Range, type RelatedInformation } from '../diagnostic.js';

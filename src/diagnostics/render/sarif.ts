@@ -7,7 +7,8 @@
  * message — not on line numbers — so a finding keeps its identity when lines move.
  */
 import { createHash } from 'node:crypto';
-import { CATALOG, RULE_IDS, type RuleId } from '../catalog.js';
+import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../catalog.js';
+import { ruleDocUrl } from '../docs-url.js';
 import type { Diagnostic, Range } from '../diagnostic.js';
 import { displayPath, sorted, type RenderOptions } from './common.js';
 
@@ -42,8 +43,15 @@ export interface SarifResult {
 
 export interface SarifRule {
   id: string;
-  name: string;
+  name?: string;
   shortDescription: { text: string };
+  fullDescription: { text: string };
+  /** The rule's page, docs/rules/<rule-id>.md. */
+  helpUri: string;
+  /** Every message template of the rule, by message id; `{key}` is filled from the diagnostic's data. */
+  messageStrings: Record<string, { text: string }>;
+  /** Every hint template of the rule, one per line. */
+  help?: { text: string };
   defaultConfiguration: { level: 'error' | 'warning' };
   properties: { code: string; group: string; tags: string[] };
 }
@@ -68,10 +76,16 @@ export function sarifRuleIds(): RuleId[] {
 export function sarifRules(): SarifRule[] {
   return sarifRuleIds().map((id) => {
     const entry = CATALOG[id];
+    const name = pascalCase(id);
     return {
       id,
-      name: pascalCase(id),
+      // SARIF1001: a name that only differs from the id in case must be omitted.
+      ...(name.toLowerCase() === id.toLowerCase() ? {} : { name }),
       shortDescription: { text: entry.summary },
+      fullDescription: { text: `${entry.code} ${id}: ${entry.summary}` },
+      helpUri: ruleDocUrl(id),
+      messageStrings: messageStrings(id),
+      ...help(id),
       defaultConfiguration: { level: entry.severity },
       properties: { code: entry.code, group: entry.group, tags: ['agentc', entry.group] },
     };
@@ -159,4 +173,16 @@ function pascalCase(id: string): string {
     .split('-')
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('');
+}
+
+function messageStrings(id: RuleId): Record<string, { text: string }> {
+  const t = ruleTemplates(id);
+  const out: Record<string, { text: string }> = {};
+  for (const [k, v] of Object.entries(t.messages)) out[k] = { text: v };
+  return out;
+}
+
+function help(id: RuleId): { help?: { text: string } } {
+  const hints = Object.values(ruleTemplates(id).hints);
+  return hints.length === 0 ? {} : { help: { text: hints.join('\n') } };
 }

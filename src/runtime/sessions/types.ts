@@ -12,6 +12,18 @@
  */
 import type { Message, Outcome, ToolCall, Usage } from '../types.js';
 
+/**
+ * What models read of one turn. `assistant` is everything the agent said, in
+ * order; when it spoke in more than one segment (an orchestrator's preamble,
+ * then its answer) `parts` holds the segments — models read them as separate
+ * messages, as they were written — and `assistant` is them joined by a blank line.
+ */
+export interface Narration {
+  user: string;
+  assistant: string;
+  parts?: string[];
+}
+
 /** One tool call's result as the calling model read it (audit layer). */
 export interface TurnToolResult {
   tool_call_id: string;
@@ -34,7 +46,7 @@ export interface TurnSubAgent {
 export interface TurnRecord {
   /** Unique per turn (the trace id for runtime-written turns). */
   id: string;
-  narration: { user: string; assistant: string };
+  narration: Narration;
   /** The specialists (sub-agent ids) that handled the turn, in call order. */
   handled_by: string[];
   tool_calls: ToolCall[];
@@ -84,23 +96,45 @@ export interface StoreOptions {
 
 export const SUMMARY_META_PREFIX = 'agentc.summary.';
 
-/** Narration-only record for the legacy `append(messages)` call: user/assistant pairs. */
+/**
+ * Narration-only records for the legacy `append(messages)` call: each user
+ * message and the assistant messages after it (several: the parts of one answer).
+ */
 export function recordsFromMessages(id: string, messages: Message[]): TurnRecord[] {
   const out: TurnRecord[] = [];
-  let user = '';
+  let user: string | undefined;
+  let said: string[] = [];
+  const flush = () => {
+    if (user === undefined && said.length === 0) return;
+    out.push(emptyRecord(`${id}.${out.length}`, user ?? '', said));
+    user = undefined;
+    said = [];
+  };
   for (const m of messages) {
-    if (m.role === 'user') user = m.content;
-    else if (m.role === 'assistant') {
-      out.push(emptyRecord(`${id}.${out.length}`, user, m.content));
-      user = '';
-    }
+    if (m.role === 'user') {
+      flush();
+      user = m.content;
+    } else if (m.role === 'assistant' && m.content !== '') said.push(m.content);
   }
-  if (user !== '') out.push(emptyRecord(`${id}.${out.length}`, user, ''));
+  flush();
   return out;
 }
 
-export function emptyRecord(id: string, user: string, assistant: string): TurnRecord {
-  return { id, narration: { user, assistant }, handled_by: [], tool_calls: [], tool_results: [], sub_agents: [], usage: { inputTokens: 0, outputTokens: 0 } };
+/** `answer`: the agent's words, whole or as the segments it said them in (empty ones are dropped). */
+export function emptyRecord(id: string, user: string, answer: string | readonly string[]): TurnRecord {
+  return { id, narration: narration(user, answer), handled_by: [], tool_calls: [], tool_results: [], sub_agents: [], usage: { inputTokens: 0, outputTokens: 0 } };
+}
+
+export function narration(user: string, answer: string | readonly string[]): Narration {
+  if (typeof answer === 'string') return { user, assistant: answer };
+  const parts = answer.filter((p) => p !== '');
+  return parts.length > 1 ? { user, assistant: parts.join('\n\n'), parts: [...parts] } : { user, assistant: parts[0] ?? '' };
+}
+
+/** The assistant messages a model reads for one turn's narration (none when it said nothing). */
+export function spokenParts(n: Narration): string[] {
+  if (Array.isArray(n.parts) && n.parts.length > 0) return n.parts.filter((p) => typeof p === 'string' && p !== '');
+  return n.assistant === '' ? [] : [n.assistant];
 }
 
 /** The narration messages of records, oldest first. */
@@ -108,7 +142,7 @@ export function narrationOf(records: readonly TurnRecord[]): Message[] {
   const out: Message[] = [];
   for (const r of records) {
     out.push({ role: 'user', content: r.narration.user });
-    if (r.narration.assistant !== '') out.push({ role: 'assistant', content: r.narration.assistant });
+    for (const part of spokenParts(r.narration)) out.push({ role: 'assistant', content: part });
   }
   return out;
 }

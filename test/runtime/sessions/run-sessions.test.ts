@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openRunSessions } from '../../../src/cli/commands/run-sessions.js';
+import { openRunSessions } from '../../../src/cli/run-sessions.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentc-run-sessions-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

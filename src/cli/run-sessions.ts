@@ -9,7 +9,7 @@
  * whatever happened.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { openSessionStore, type TurnStore } from '../../runtime/index.js';
+import { openSessionStore, type TurnStore } from '../runtime/index.js';
 
 export interface RunSessions {
   store?: TurnStore;

@@ -1,0 +1,134 @@
+/**
+ * Every command README.md shows works as written: the shell examples (```sh
+ * blocks, and `$ ` lines of ```console blocks) run, one line at a time, in a
+ * temp copy of the repository (so nothing in the repo changes), and must exit 0.
+ * `agentc` / `npx agentc` run the built bin/agentc.js (run `node scripts/build.mjs`
+ * first; `npm test` does). A line that needs something a test cannot have is
+ * marked in the README with a trailing comment `# needs: <what>` (or a whole
+ * block, with a line `<!-- needs: <what> -->` right before its fence) and
+ * skipped; the reasons accepted and the number of markers are kept small below.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from '../robustness/workspace.js';
+
+const run = promisify(execFile);
+
+export interface ReadmeCommand {
+  /** 1-based line in README.md. */
+  line: number;
+  command: string;
+  /** The `# needs: …` reason, when the line is marked. */
+  needs?: string;
+}
+
+/**
+ * The lines a reader would type: ```sh blocks, and `$ ` lines of ```console blocks.
+ * A line `<!-- needs: … -->` right before a fence marks every line of that block.
+ */
+export function shellExamples(markdown: string): ReadmeCommand[] {
+  const out: ReadmeCommand[] = [];
+  let fence: 'sh' | 'console' | 'other' | undefined;
+  let blockNeeds: string | undefined;
+  const lines = markdown.split('\n');
+  lines.forEach((text, i) => {
+    const open = /^```(\w*)\s*$/.exec(text);
+    if (open && fence === undefined) {
+      fence = open[1] === 'sh' || open[1] === 'bash' || open[1] === 'shell' ? 'sh' : open[1] === 'console' ? 'console' : 'other';
+      blockNeeds = /^<!--\s*needs:\s*(.+?)\s*-->\s*$/.exec(lines[i - 1] ?? '')?.[1];
+      return;
+    }
+    if (/^```\s*$/.test(text) && fence !== undefined) {
+      fence = undefined;
+      return;
+    }
+    if (fence === 'other' || fence === undefined) return;
+    let line = text;
+    if (fence === 'console') {
+      if (!line.startsWith('$ ')) return;
+      line = line.slice(2);
+    }
+    const { command, comment } = splitComment(line);
+    if (command === '') return;
+    const needs = blockNeeds ?? /^needs:\s*(.+)$/.exec(comment ?? '')?.[1]?.trim();
+    out.push({ line: i + 1, command, ...(needs === undefined ? {} : { needs }) });
+  });
+  return out;
+}
+
+/** Splits a trailing ` # comment` off a shell line (a `#` inside quotes is not a comment). */
+function splitComment(line: string): { command: string; comment?: string } {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return { command: line.slice(0, i).trim(), comment: line.slice(i + 1).trim() };
+  }
+  return { command: line.trim() };
+}
+
+/** What may be skipped, and why: anything else marked `# needs:` fails the test. */
+const ALLOWED_NEEDS = [/^network\b/, /^server\b/, /^time\b/];
+const MAX_SKIPPED = 3;
+
+const README = await readFile(join(REPO, 'README.md'), 'utf8');
+const commands = shellExamples(README);
+const runnable = commands.filter((c) => c.needs === undefined);
+let copy: string;
+
+/** `agentc` and `npx agentc` are the repository's own built CLI. */
+const PRELUDE = [
+  'set -eo pipefail',
+  `agentc() { node "$AGENTC_BIN" "$@"; }`,
+  `npx() { if [ "$1" = agentc ]; then shift; agentc "$@"; elif [ "$1" = --no-install ] && [ "$2" = agentc ]; then shift 2; agentc "$@"; else command npx "$@"; fi; }`,
+].join('\n');
+
+beforeAll(async () => {
+  copy = await mkdtemp(join(tmpdir(), 'agentc-readme-'));
+  await cp(REPO, copy, {
+    recursive: true,
+    filter: (src) => !/[/\\](node_modules|\.git|dist|coverage)$/.test(src),
+  });
+});
+afterAll(async () => {
+  if (copy) await rm(copy, { recursive: true, force: true });
+});
+
+describe('README.md commands', () => {
+  it('finds the examples, and skips only a few marked ones', () => {
+    expect(runnable.length).toBeGreaterThanOrEqual(5);
+    const skipped = commands.filter((c) => c.needs !== undefined);
+    const markers = new Set(skipped.map((c) => c.needs === undefined ? '' : `${c.needs}`));
+    expect(markers.size, `at most ${MAX_SKIPPED} "# needs:" markers in README.md: ${[...markers].join('; ')}`).toBeLessThanOrEqual(MAX_SKIPPED);
+    const unexplained = skipped.filter((c) => !ALLOWED_NEEDS.some((re) => re.test(c.needs!)));
+    expect(unexplained.map((c) => `README.md:${c.line} "# needs: ${c.needs}" is not an accepted reason (network, server, time)`)).toEqual([]);
+  });
+
+  it('parses sh and console blocks, comments and markers', () => {
+    const md = ['```sh', 'a --x "b # c"   # note', 'npm ci # needs: network', '```', '```console', '$ agentc check', 'output', '```', '```ts', 'not a command', '```', '<!-- needs: server (x) -->', '```sh', 'curl y', 'curl z', '```'].join('\n');
+    expect(shellExamples(md)).toEqual([
+      { line: 2, command: 'a --x "b # c"' },
+      { line: 3, command: 'npm ci', needs: 'network' },
+      { line: 6, command: 'agentc check' },
+      { line: 14, command: 'curl y', needs: 'server (x)' },
+      { line: 15, command: 'curl z', needs: 'server (x)' },
+    ]);
+  });
+
+  it.each(runnable.map((c) => [`README.md:${c.line}: ${c.command}`, c] as const))('%s', async (_name, c) => {
+    const env = { ...process.env, AGENTC_BIN: join(REPO, 'bin', 'agentc.js'), NO_COLOR: '1' };
+    delete env.GITHUB_STEP_SUMMARY;
+    try {
+      await run('bash', ['-c', `${PRELUDE}\n${c.command}`], { cwd: copy, env, maxBuffer: 64 * 1024 * 1024 });
+    } catch (e) {
+      const err = e as { code?: number; stdout?: string; stderr?: string };
+      expect.fail(`README.md:${c.line} exited ${err.code}:\n$ ${c.command}\n${String(err.stderr ?? '').slice(0, 2000)}${String(err.stdout ?? '').slice(0, 1000)}`);
+    }
+  });
+});

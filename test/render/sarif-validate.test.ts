@@ -1,0 +1,91 @@
+/**
+ * `check --format sarif` validated by a real SARIF validator: the SARIF SDK's
+ * Multitool (`@microsoft/sarif-multitool`, a devDependency; its `validate` runs
+ * offline against the SARIF 2.1.0 schema and the SDK's authoring rules). The
+ * logs cover every golden rule fixture (rendered in-process) plus one spawned
+ * CLI run; the validator must report nothing — no error, no warning.
+ *
+ * Skipped with a message only when the Multitool's native binary cannot run on
+ * this platform.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compile } from '../../src/compile.js';
+import { renderSarif } from '../../src/diagnostics/render/index.js';
+import { cleanup, fixtureNames, materialize } from '../check/fixture-workspace.js';
+import { copyExample, edit, REPO, removeTempDirs, runCli } from '../robustness/workspace.js';
+
+const require = createRequire(import.meta.url);
+
+/** Path of the Multitool's native binary, made executable, or why it cannot run. */
+function multitool(): { bin: string } | { skip: string } {
+  let bin: string;
+  try {
+    bin = require('@microsoft/sarif-multitool') as string;
+  } catch (e) {
+    return { skip: `@microsoft/sarif-multitool has no binary for ${process.platform}: ${(e as Error).message}` };
+  }
+  if (!existsSync(bin)) return { skip: `@microsoft/sarif-multitool binary missing at ${bin}` };
+  // npm may skip the package's postinstall (chmod u+x) when install scripts are not allowed.
+  if ((statSync(bin).mode & 0o100) === 0) chmodSync(bin, statSync(bin).mode | 0o100);
+  const probe = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000 });
+  if (probe.status !== 0) return { skip: `the SARIF Multitool cannot run here (${probe.error?.message ?? probe.stderr.trim().split('\n')[0] ?? `exit ${probe.status}`})` };
+  return { bin };
+}
+
+const tool = multitool();
+if ('skip' in tool) console.warn(`SARIF validation skipped: ${tool.skip}`);
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await removeTempDirs();
+  await Promise.all(dirs.map(cleanup));
+});
+
+interface ValidatorResult {
+  ruleId: string;
+  level?: string;
+  message: { text?: string; id?: string; arguments?: string[] };
+  locations?: { physicalLocation?: { artifactLocation?: { uri?: string } } }[];
+}
+
+describe.skipIf('skip' in tool)('SARIF output validated by the SARIF Multitool', () => {
+  it('every rule fixture and a CLI run give SARIF with no validator findings', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'agentc-sarif-'));
+    dirs.push(out);
+    const logs: string[] = [];
+    const rules = new Set<string>();
+    for (const name of await fixtureNames()) {
+      const root = await materialize(name);
+      dirs.push(root);
+      const result = await compile({ root });
+      for (const d of result.diagnostics) rules.add(d.rule);
+      const file = join(out, `${name}.sarif`);
+      writeFileSync(file, renderSarif(result.diagnostics, { cwd: root, root, toolVersion: '0.0.0-test' }));
+      logs.push(file);
+    }
+    expect(rules.size, 'the logs cover many rules').toBeGreaterThanOrEqual(30);
+
+    // The real CLI path too: a workspace with errors and warnings of several rules.
+    const ws = await copyExample('sarif');
+    await edit(ws, 'cards/rewards.yaml', (t) => t.replace('tools: [get_user_points,', 'tools: [get_user_pints,').replace('role: native', 'role: natve'));
+    await edit(ws, 'cards/ereceipts.yaml', (t) => t.replace('sub_agents: []', 'sub_agents: [fetch_assistant]'));
+    const cli = await runCli(['check', '--format', 'sarif', '--cwd', ws]);
+    expect(cli.code).toBe(1);
+    const cliLog = join(out, 'cli.sarif');
+    writeFileSync(cliLog, cli.stdout);
+    logs.push(cliLog);
+
+    const report = join(out, 'validation.sarif');
+    const run = spawnSync((tool as { bin: string }).bin, ['validate', ...logs, '--output', report, '--quiet'], { encoding: 'utf8', timeout: 300_000, cwd: REPO });
+    expect(run.status, `validator exit code\n${run.stdout}\n${run.stderr}`).toBe(0);
+    const findings = (JSON.parse(readFileSync(report, 'utf8')) as { runs: { results?: ValidatorResult[] }[] }).runs.flatMap((r) => r.results ?? []);
+    const shown = findings.map((f) => `${f.level ?? 'warning'} ${f.ruleId} ${f.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? ''}: ${f.message.text ?? (f.message.arguments ?? []).join(' | ')}`);
+    expect(shown).toEqual([]);
+    rmSync(report, { force: true });
+  }, 600_000);
+});
