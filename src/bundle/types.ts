@@ -35,7 +35,7 @@ export interface ModelEntry {
   pricing?: { input: number; cachedInput?: number; output: number };
 }
 
-/** Code-level checks of the `query` handoff field (seed 000), each off unless true. */
+/** Code-level checks of the `query` handoff field (docs/sessions.md), each off unless true. */
 export interface GuardSpec {
   verbatim?: boolean;
   overlap?: boolean;

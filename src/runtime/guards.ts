@@ -1,5 +1,5 @@
 /**
- * Query guards (seed 000): code-level protection of the user's words in the
+ * Query guards (docs/sessions.md): code-level protection of the user's words in the
  * `query` handoff field, applied to the root's sub-agent calls before dispatch.
  * Every guard is a pure function `(calls, ctx) => calls`; `diffCalls` turns what
  * one guard changed into the notes of the `routing` event.

@@ -1,5 +1,5 @@
 /**
- * Layered history, pure parts (FR-10, FR-11): what a model reads of an agent's
+ * Layered history, pure parts (docs/sessions.md): what a model reads of an agent's
  * stored turns, when to compact, how to fit a request into its input budget.
  *
  * Invariants: a model reads narration only — the summary (when there is one)

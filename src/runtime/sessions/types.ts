@@ -1,5 +1,5 @@
 /**
- * The session store contract (FR-9, FR-10, §5.6): per episode, each agent's
+ * The session store contract (docs/sessions.md): per episode, each agent's
  * turns as layered records, plus per-episode metadata with a TTL.
  *
  * Invariants every store keeps (one contract suite checks all of them):
