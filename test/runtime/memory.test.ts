@@ -126,6 +126,58 @@ describe('compaction (FR-11)', () => {
   });
 });
 
+describe('memory on the streaming turn flow', () => {
+  it('the summarizer is a model call of its agent: model_start/model_end with the summary model, its usage in the turn and the agent', async () => {
+    const bundle = loadBundle();
+    bundle.agents[ROOT].history = { max_tokens: 60, keep_last_turns: 1, summary_model: 'gpt-5.4-nano' };
+    const script: Script['llm'] = {
+      [ROOT]: [{ text: 'First answer, which is long enough to pass sixty tokens once the second turn is stored. '.repeat(2) }, { text: 'Second answer, also long enough to count for something here. '.repeat(2) }, { text: 'Third.' }],
+      [`${ROOT}:summary`]: [{ text: 'SUMMARY: the user asked twice.', usage: { inputTokens: 70, outputTokens: 7 } }],
+    };
+    const { runtime, events } = runtimeWith(bundle, createScriptedClient(script), { sessions: createMemorySessionStore() });
+    for (const m of ['one', 'two']) await runtime.turn({ agent: ROOT, message: m, context: ctx('summary-events') });
+    events.length = 0;
+    const third = await runtime.turn({ agent: ROOT, message: 'three', context: ctx('summary-events') });
+    const models = third.events.filter((e) => e.type === 'model_start' || e.type === 'model_end');
+    expect(models.map((e) => [e.type, e.type === 'model_start' || e.type === 'model_end' ? e.model : ''])).toEqual([
+      ['model_start', 'gpt-5.4-nano'],
+      ['model_end', 'gpt-5.4-nano'],
+      ['model_start', bundle.agents[ROOT].model],
+      ['model_end', bundle.agents[ROOT].model],
+    ]);
+    expect(models[1]).toMatchObject({ outcome: 'ok', usage: { inputTokens: 70, outputTokens: 7 } });
+    expect(third.usage.inputTokens).toBeGreaterThanOrEqual(70);
+    expect(third.record?.usage.inputTokens).toBe(third.usage.inputTokens);
+  });
+
+  it("the root's record keeps its preamble and answer as parts; later turns read them as separate messages", async () => {
+    const bundle = loadBundle();
+    const script: Script['llm'] = {
+      [ROOT]: [
+        { text: 'Let me check your points.', tool_calls: [{ name: 'ask_rewards', arguments: { query: 'How many points do I have?', intent_count: 1 } }] },
+        { text: 'You have 12,500 points.' },
+        { text: 'Anything else?' },
+      ],
+      rewards: [{ text: '12,500 points.' }],
+    };
+    const rec = createRecordingClient(createScriptedClient(script));
+    const { runtime } = runtimeWith(bundle, rec.client, { sessions: createMemorySessionStore() });
+    const first = await runtime.turn({ agent: ROOT, message: 'How many points do I have?', context: ctx('parts') });
+    expect(first.text).toBe('Let me check your points.\n\nYou have 12,500 points.');
+    expect(first.record?.narration).toEqual({ user: 'How many points do I have?', assistant: first.text, parts: ['Let me check your points.', 'You have 12,500 points.'] });
+    expect(first.record?.handled_by).toEqual(['rewards']);
+    expect(first.record?.tool_results.map((r) => r.name)).toEqual(['ask_rewards']);
+    await runtime.turn({ agent: ROOT, message: 'thanks', context: ctx('parts') });
+    const second = rec.calls.filter((c) => c.agent === ROOT)[2];
+    expect(second.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'How many points do I have?'],
+      ['assistant', 'Let me check your points.'],
+      ['assistant', 'You have 12,500 points.\n[handled by: rewards]'],
+      ['user', 'thanks'],
+    ]);
+  });
+});
+
 describe('layered history (FR-10) and prior_context on a topic switch (FR-8)', () => {
   it('records tool calls, results and sub-agent outcomes apart from the narration; a switch rewards → shop gives shop a prior_context', async () => {
     const bundle = loadBundle();
