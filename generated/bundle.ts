@@ -1153,6 +1153,11 @@ export const bundle = {
       "description": "The Fetch assistant's front door. It reads every user turn, answers greetings and thanks itself, routes everything else to one or more specialist sub-agents, and writes the single reply the user sees.",
       "dispatch": {
         "fan_out_cap": 3,
+        "guards": {
+          "echo": true,
+          "overlap": true,
+          "verbatim": true
+        },
         "intent_count_failsafe": true,
         "status_rendering": {
           "calculating_redemption": null,
@@ -1327,6 +1332,11 @@ export const bundle = {
       },
       "fallback_model": "gpt-5.4-mini-low",
       "flags": [],
+      "history": {
+        "keep_last_turns": 6,
+        "max_tokens": 4000,
+        "summary_model": "gpt-5.4-nano"
+      },
       "id": "fetch_assistant",
       "input": {
         "additionalProperties": false,
@@ -5391,7 +5401,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "416cfb657fc0f07b3afa11644f77c5809d5a7acc5a0c2be8048c615ab713645c",
+  "hash": "edaefc516e6d515754b194e7bb1bb2d1059bfec78ac4ac10a25279a7fdcb6bd9",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,

@@ -35,6 +35,20 @@ export interface ModelEntry {
   pricing?: { input: number; cachedInput?: number; output: number };
 }
 
+/** Code-level checks of the `query` handoff field (docs/sessions.md), each off unless true. */
+export interface GuardSpec {
+  verbatim?: boolean;
+  overlap?: boolean;
+  echo?: boolean;
+}
+
+/** Compaction of an agent's history (FR-11): past `max_tokens`, older turns fold into a summary. */
+export interface HistoryPolicy {
+  max_tokens: number;
+  keep_last_turns?: number;
+  summary_model?: string;
+}
+
 export const BUNDLE_FORMAT_VERSION = '1';
 
 export interface Bundle {
@@ -90,6 +104,8 @@ export interface BundleAgent {
   suffix_template: string;
   /** How this agent's tool calls are executed (every agent with tools has one). */
   dispatch: BundleDispatch;
+  /** The card's history compaction policy, when it declares one. */
+  history?: HistoryPolicy;
 }
 
 export interface BundleAgentTools {
@@ -160,4 +176,6 @@ export interface BundleDispatch {
   status_rendering: Record<string, string | null>;
   /** Tool name (as the model sees it) → what executing it means. */
   table: Record<string, DispatchEntry>;
+  /** The card's query guards, when it declares any. */
+  guards?: GuardSpec;
 }

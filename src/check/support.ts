@@ -182,7 +182,7 @@ export function typoTargets(program: Program): { tools: Set<string>; blocks: Set
     }
     for (const b of card.data.prompt_blocks) if (!program.blocks.has(b) && !program.unparsed.blocks.has(b)) near(b, blockIds, out.blocks);
     for (const s of card.data.sub_agents) if (!program.cards.has(s) && !program.unparsed.cards.has(s)) near(s, cardIds, out.cards);
-    for (const m of [card.data.model, card.data.fallback_model]) {
+    for (const m of [card.data.model, card.data.fallback_model, card.data.history?.summary_model]) {
       if (m !== undefined && !Object.prototype.hasOwnProperty.call(program.config.data.models, m)) near(m, modelNames, out.models);
     }
   }

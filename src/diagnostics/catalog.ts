@@ -256,7 +256,7 @@ export const CATALOG = {
   },
   'unknown-model': {
     code: 'AGC2002', group: 'references', severity: 'error',
-    summary: 'model and fallback_model name an entry of config.models.',
+    summary: 'model, fallback_model and history.summary_model name an entry of config.models.',
     messages: { unknown: 'Card "{card}" uses {field} "{name}", which is not in config.models.' },
     hints: {
       didYouMean: DID_YOU_MEAN,
@@ -479,6 +479,20 @@ export const CATALOG = {
       expand: 'Say what it owns: the requests it answers, the data it holds, and what it does not do.',
     },
   },
+  'history-budget': {
+    code: 'AGC5005', group: 'budgets', severity: 'error',
+    summary: 'history.max_tokens leaves room in policy.token_budget.input for the prompt and the largest handoff.',
+    messages: {
+      overBudget: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt ({prompt} tokens) leaves only {room} of its policy.token_budget.input of {input}.',
+      overBudgetHandoff: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt ({prompt} tokens + largest handoff {handoff}) leaves only {room} of its policy.token_budget.input of {input}.',
+      cohortOverBudget: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt (cohort {cohort}: {prompt} tokens) leaves only {room} of its policy.token_budget.input of {input}.',
+      cohortOverBudgetHandoff: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt (cohort {cohort}: {prompt} tokens + largest handoff {handoff}) leaves only {room} of its policy.token_budget.input of {input}.',
+    },
+    hints: {
+      lower: 'Lower history.max_tokens to {room} or less, or raise policy.token_budget.input to at least {total}.',
+      raise: 'Raise policy.token_budget.input to at least {total}.',
+    },
+  },
 
   // Templates and caching (AGC6xxx)
   'template-syntax': {
@@ -576,7 +590,7 @@ export const CATALOG = {
     code: 'AGC7003', group: 'hygiene', severity: 'warning',
     summary: 'Every model in config.models is used by some card.',
     messages: { unused: 'Model "{name}" is not used by any card.' },
-    hints: { use: 'Use "{name}" as a card\'s model or fallback_model, or remove it from config.models.' },
+    hints: { use: 'Use "{name}" as a card\'s model, fallback_model or history.summary_model, or remove it from config.models.' },
   },
 } as const satisfies Record<string, CatalogEntry>;
 
@@ -600,6 +614,7 @@ export const RELATED = {
   requiredByPlatform: 'required by the platform here',
   dynamicFields: 'per-request fields declared here',
   outputBudget: 'output budget {budget}',
+  inputBudget: 'input budget {budget}',
   whitelistDeclared: 'whitelist declared here',
   edge: '{from} → {to}',
   becomesTool: 'sub-agent "{agent}" becomes tool "{tool}"',

@@ -47,7 +47,7 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
   for (const id of [...program.agents.keys()].sort(compareCodeUnits)) {
     const agent = program.agents.get(id)!;
     const card = agent.card.data;
-    for (const m of [card.model, card.fallback_model]) {
+    for (const m of [card.model, card.fallback_model, card.history?.summary_model]) {
       if (m !== undefined && Object.hasOwn(config.models, m)) usedModels.add(m);
     }
     for (const t of agent.tools) {
@@ -139,6 +139,7 @@ function createAgent(program: Program, agent: Agent): BundleAgent {
   };
   if (card.fallback_model !== undefined) out.fallback_model = card.fallback_model;
   if (card.output !== undefined) out.output = card.output;
+  if (card.history !== undefined) out.history = card.history;
   return out;
 }
 
@@ -213,13 +214,15 @@ function dispatch(program: Program, agent: Agent): BundleDispatch {
       setOwn(table, t.name, { kind: 'tool', tool: t.tool.data.name, envelope: t.tool.data.envelope });
     }
   }
-  return {
+  const out: BundleDispatch = {
     fan_out_cap: spec?.fan_out_cap ?? program.config.data.dispatch.fanOutCap,
     intent_count_failsafe: spec?.intent_count_failsafe ?? false,
     stream: spec?.stream ?? 'compose',
     status_rendering,
     table,
   };
+  if (spec?.guards !== undefined) out.guards = spec.guards;
+  return out;
 }
 
 function toolContract(tool: Tool): BundleToolContract {

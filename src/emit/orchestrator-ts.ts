@@ -25,7 +25,7 @@ export function renderOrchestratorTs(bundle: Bundle): string {
 
   return `${GENERATED_HEADER}/* eslint-disable */
 import { createRuntime } from '@agentc/runtime';
-import type { ErrorInfo, LlmClient, RuntimeEvent, SessionStore, TurnContext, TurnResult, TurnStream } from '@agentc/runtime';
+import type { ErrorInfo, LlmClient, QueryGuard, RuntimeEvent, SessionStore, TurnContext, TurnResult, TurnStore, TurnStream } from '@agentc/runtime';
 import { bundle } from './bundle.js';
 import type { AgentId, FlagName, ToolHandlers } from './bundle.js';
 
@@ -34,8 +34,10 @@ export interface OrchestratorOptions {
   llm: LlmClient;
   /** One handler per tool contract: a tool added to a card is a compile error here until implemented. */
   tools: ToolHandlers;
-  /** Per-sub-agent conversation histories; in memory by default. */
-  sessions?: SessionStore;
+  /** Per-agent conversation histories (openSessionStore: memory, sqlite:PATH, redis://…); in memory by default. */
+  sessions?: SessionStore | TurnStore;
+  /** Your own query guards, run after the orchestrator's declared ones (see docs/sessions.md). */
+  guards?: Record<string, QueryGuard>;
   /** Every event of every turn, synchronously, as it happens. */
   onEvent?: (event: RuntimeEvent) => void;
   /** Raw causes (provider errors, handler exceptions), for developers only. */

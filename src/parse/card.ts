@@ -44,10 +44,12 @@ export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefine
     status_events: list('status_events'),
     policy: obj('policy', {}),
     dispatch: obj('dispatch', undefined),
+    history: obj('history', undefined),
   };
   if (data.fallback_model === undefined) delete data.fallback_model;
   if (data.model === undefined) delete data.model;
   if (data.output === undefined) delete data.output;
   if (data.dispatch === undefined) delete data.dispatch;
+  if (data.history === undefined) delete data.history;
   return { kind: 'card', file, stem, data, explicitInput, locate: m.locate };
 }

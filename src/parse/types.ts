@@ -6,10 +6,10 @@
 import type { TemplateAnalysis } from './template.js';
 import type { Locator } from './yaml.js';
 import type { SourceFile } from '../load/source.js';
-import type { JsonSchema, ModelEntry, Policy, Role, Tuning } from '../bundle/types.js';
+import type { GuardSpec, HistoryPolicy, JsonSchema, ModelEntry, Policy, Role, Tuning } from '../bundle/types.js';
 
 /** Shared with the bundle (and so the runtime package): defined in src/bundle/types.ts. */
-export type { JsonSchema, ModelEntry, Policy, Role, Tuning };
+export type { GuardSpec, HistoryPolicy, JsonSchema, ModelEntry, Policy, Role, Tuning };
 
 export type BlockCategory = 'persona' | 'instructions' | 'capabilities' | 'safety' | 'format' | 'context';
 
@@ -22,6 +22,7 @@ export interface DispatchSpec {
   /** `relay`: sub-agents' answers stream to the user in call order; default `compose`. */
   stream?: 'relay' | 'compose';
   status_rendering?: StatusRendering;
+  guards?: GuardSpec;
 }
 
 export interface CardData {
@@ -42,6 +43,7 @@ export interface CardData {
   status_events: string[];
   policy: Policy;
   dispatch?: DispatchSpec;
+  history?: HistoryPolicy;
 }
 
 export interface Card {

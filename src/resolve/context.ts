@@ -32,7 +32,9 @@ const rec = (value: Shape): Shape => ({ kind: 'record', value });
 const arr = (element: Shape): Shape => ({ kind: 'array', element });
 
 /** `agent.dispatch`: the card's own dispatch section (fields absent in the card are empty). */
-const CARD_DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, stream: str, status_rendering: rec(str) });
+const GUARDS = obj({ verbatim: bool, overlap: bool, echo: bool });
+const CARD_DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, stream: str, status_rendering: rec(str), guards: GUARDS });
+const HISTORY = obj({ max_tokens: num, keep_last_turns: num, summary_model: str });
 
 /** `agent`: the card as written (normalized). */
 const AGENT = obj({
@@ -58,6 +60,7 @@ const AGENT = obj({
     max_recursion_depth: num,
   }),
   dispatch: CARD_DISPATCH,
+  history: HISTORY,
 });
 
 const SUB_AGENT = obj({ id: str, tool_name: str, description: str });
@@ -147,6 +150,12 @@ export function buildRenderContext(input: RenderContextInput): Record<string, un
         intent_count_failsafe: dispatch?.intent_count_failsafe,
         stream: dispatch?.stream,
         status_rendering: { ...(dispatch?.status_rendering ?? {}) },
+        guards: { verbatim: dispatch?.guards?.verbatim, overlap: dispatch?.guards?.overlap, echo: dispatch?.guards?.echo },
+      },
+      history: {
+        max_tokens: card.history?.max_tokens,
+        keep_last_turns: card.history?.keep_last_turns,
+        summary_model: card.history?.summary_model,
       },
     },
     sub_agents: input.subAgents.map((s) => ({

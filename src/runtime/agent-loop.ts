@@ -4,7 +4,9 @@
  * intent count, plan, run the calls concurrently, hand back the results, repeat.
  *
  * Invariants: every tool call a model emitted gets exactly one tool message back
- * (run, failed typed, or dropped), in call order; all calls of one reply run
+ * (run, failed typed, or dropped by the cap or a query guard), in call order
+ * (a guard's drops last); the root's query guards see the calls after the
+ * intent-count merge, before anything runs; all calls of one reply run
  * concurrently and a failing one never stops its siblings; the intent-count
  * retry happens at most once per invocation and its calls are merged without
  * duplicates; the failsafe counts every call the model emitted except calls to
@@ -23,10 +25,13 @@ import { Relay, RELAY_DROPPED } from './relay.js';
 import { recordOutcome, type Frame, type TurnState } from './state.js';
 import { runSubAgent, type RelaySlot } from './sub-agent.js';
 import { failed, runTool, type CallResult } from './tool-exec.js';
+import { guardCalls, guardDroppedContent } from './turn-memory.js';
 import type { Message, ToolCall } from './types.js';
 
 export async function runAgentLoop(turn: TurnState, frame: Frame, history: Message[], input: Message): Promise<string> {
   const messages: Message[] = [...history, input];
+  frame.transcript = messages;
+  frame.historyLength = history.length;
   const dispatch = frame.agent.dispatch;
   const failsafe = dispatch?.intent_count_failsafe === true;
   let retried = false;
@@ -43,17 +48,25 @@ export async function runAgentLoop(turn: TurnState, frame: Frame, history: Messa
       retried = retriedNow = true;
       calls = mergeCalls(calls, await askForMissing(turn, frame, messages, calls, declared, emitted));
     }
+    // Query guards see the final calls (after the intent-count merge), before anything runs.
+    const guarded = frame.isRoot ? guardCalls(turn, frame, calls) : { calls, dropped: [] };
+    calls = normalizeIds(guarded.calls, new Set(guarded.dropped.map((c) => c.id)));
     const plan = planCalls(turn, frame, calls);
     if (frame.isRoot) noteRouting(turn, frame, calls, plan, declared, retriedNow);
 
-    messages.push({ role: 'assistant', content: reply.text, toolCalls: calls });
+    messages.push({ role: 'assistant', content: reply.text, toolCalls: [...calls, ...guarded.dropped] });
+    const answer = (results: CallResult[]) => {
+      plan.forEach((p, i) => messages.push({ role: 'tool', toolCallId: p.call.id, name: p.call.name, content: results[i].content }));
+      for (const c of guarded.dropped) messages.push({ role: 'tool', toolCallId: c.id, name: c.name, content: guardDroppedContent() });
+    };
     if (frame.isRoot && dispatch?.stream === 'relay' && plan.some(relayed)) {
-      await relayAnswers(turn, frame, plan);
+      // The root's model is not called again; the results stay in the transcript for the turn's record (audit).
+      answer(await relayAnswers(turn, frame, plan));
       return '';
     }
     const results = await Promise.all(plan.map((p) => execute(turn, frame, p)));
     if (frame.signal.aborted) throw new AgentFailure('timeout', agentFailureMessage('timeout', frame.agent.id));
-    plan.forEach((p, i) => messages.push({ role: 'tool', toolCallId: p.call.id, name: p.call.name, content: results[i].content }));
+    answer(results);
   }
   throw new AgentFailure('budget_exceeded', agentFailureMessage('budget_exceeded', frame.agent.id));
 }
@@ -63,24 +76,26 @@ function relayed(p: PlannedCall): boolean {
   return p.kind === 'sub_agent' || p.kind === 'dropped' || (p.kind === 'fail' && p.agent !== undefined);
 }
 
-/** Runs the whole plan; each specialist's words go to its slot, in call order. */
-async function relayAnswers(turn: TurnState, frame: Frame, plan: PlannedCall[]): Promise<void> {
+/** Runs the whole plan; each specialist's words go to its slot, in call order. Resolves with each call's result (plan order). */
+async function relayAnswers(turn: TurnState, frame: Frame, plan: PlannedCall[]): Promise<CallResult[]> {
   const relay = new Relay(turn.userText);
   const before = turn.userText.text().length;
   const slots = plan.map((p): RelaySlot | undefined => (relayed(p) ? { relay, index: relay.add(relayAgent(p, frame)) } : undefined));
-  await Promise.all(
+  const results = await Promise.all(
     plan.map(async (p, i) => {
       const slot = slots[i];
-      await execute(turn, frame, p, slot);
-      if (slot === undefined) return;
+      const result = await execute(turn, frame, p, slot);
+      if (slot === undefined) return result;
       if (p.kind === 'dropped') relay.finish(slot.index, RELAY_DROPPED);
       // Bad arguments are the orchestrator model's mistake: the user hears "ran into a problem", not "wrong shape".
       else if (p.kind === 'fail') relay.finish(slot.index, agentFailureMessage(p.failure === 'schema_violation' ? 'error' : p.failure, relayAgent(p, frame)));
       else relay.finish(slot.index);
+      return result;
     }),
   );
   const said = turn.userText.text().slice(before).trim();
   if (said !== '') frame.spoken.push(said);
+  return results;
 }
 
 /** Whose words a slot carries: the specialist's, or the root's own for a dropped call. */

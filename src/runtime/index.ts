@@ -18,7 +18,12 @@
  * (RuntimeUsageError).
  */
 export { createRuntime } from './runtime.js';
-export { createMemorySessionStore } from './session.js';
+export { createMemorySessionStore, type MemoryStoreOptions } from './session.js';
+export { openSessionStore } from './sessions/open.js';
+export { createSqliteSessionStore } from './sessions/sqlite.js';
+export { createRedisSessionStore, type RedisStoreOptions } from './sessions/redis.js';
+export { SessionStoreError } from './sessions/driver.js';
+export { echoGuard, overlapGuard, verbatimGuard, contentWords } from './guards.js';
 export {
   createScriptedClient,
   createScriptedTools,

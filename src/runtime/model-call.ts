@@ -12,7 +12,8 @@
  * `write` (user-visible agents only) as they arrive; an agent switches to its
  * `fallback_model` at most once per invocation and stays on it (text already
  * shown stays shown); a budget that ran out is never retried; nothing from a
- * thrown error reaches the AgentFailure — the raw cause goes to `onError` only.
+ * thrown error reaches the AgentFailure — the raw cause goes to `onError` only;
+ * the agent's own requests are fitted into its input budget first (turn-memory.ts).
  */
 import { selectPrefix } from './cohort.js';
 import { costUsd } from './cost.js';
@@ -23,22 +24,32 @@ import { chargeModel, type Frame, type TurnState } from './state.js';
 import { renderSuffix } from './template.js';
 import type { TextWriter } from './user-text.js';
 import type { LlmChunk, LlmClient, LlmRequest, LlmResponse, Message, ToolCall, Usage } from './types.js';
+import { fitRequest } from './turn-memory.js';
 
 export interface CallOptions {
   /** Stream this reply's text to the frame's user-visible writer (when it has one). */
   show?: boolean;
+  /**
+   * A request of the caller's own instead of the agent's (the history
+   * summarizer, turn-memory.ts), for model `model`: same events, usage, cost and
+   * error reporting, but no budget fitting and no fallback model.
+   */
+  request?: (modelId: string) => LlmRequest;
+  model?: string;
 }
 
 export async function callModel(turn: TurnState, frame: Frame, messages: readonly Message[], opts: CallOptions = {}): Promise<LlmResponse> {
   const agent = frame.agent;
   for (;;) {
-    const modelId = frame.model.current;
+    const modelId = opts.model ?? frame.model.current;
     const model = Object.prototype.hasOwnProperty.call(turn.bundle.models, modelId) ? turn.bundle.models[modelId] : undefined;
     const callId = `m${++turn.modelCalls}`;
     const base = { agent: agent.id, span_id: frame.spanId, call_id: callId, model: modelId };
     turn.sink.emit({ type: 'model_start', ...base });
+    let scriptKey = agent.id;
     try {
-      const req = buildRequest(turn, frame, modelId, messages);
+      const req = opts.request?.(modelId) ?? buildRequest(turn, frame, modelId, await fitRequest(turn, frame, messages));
+      scriptKey = req.agent;
       const write = opts.show === true && frame.textOut !== undefined ? frame.textOut() : undefined;
       const reply = await invoke(turn.llm, req, frame.signal, write, (event) => turn.sink.status(agent, event, frame.spanId));
       const cost = costUsd(model, reply.usage);
@@ -55,10 +66,10 @@ export async function callModel(turn: TurnState, frame: Frame, messages: readonl
       if (e instanceof ScriptExhaustedError) {
         // A script mistake: the root reports it to the caller as is; a sub-agent fails typed.
         if (frame.isRoot) throw e;
-        throw new AgentFailure('error', `The script has no reply left for agent "${agent.id}".`);
+        throw new AgentFailure('error', `The script has no reply left for agent "${scriptKey}".`);
       }
       const fallback = agent.fallback_model;
-      if (!frame.model.fallbackUsed && fallback !== undefined && fallback !== '') {
+      if (opts.request === undefined && !frame.model.fallbackUsed && fallback !== undefined && fallback !== '') {
         frame.model.fallbackUsed = true;
         frame.model.current = fallback;
         continue;

@@ -10,8 +10,10 @@
  * with the root's answer (everything the user was shown, in order) or rejects
  * with a TurnError (the root itself could not answer), a ScriptExhaustedError
  * (the script has no reply for the root) — sub-agent failures never reject it;
- * the root's history gets the user's message and what the root said (its
- * preambles and its answer, as separate messages) only when the turn succeeded;
+ * the root's history gets the turn's layered record — narration: the user's
+ * message and what the root said (its preambles and its answer, as separate
+ * parts); audit: its calls, results, sub-agents and usage — only when the turn
+ * succeeded (turn-memory.ts);
  * nothing is emitted after the turn settles.
  */
 import type { BundleAgent } from '../bundle/types.js';
@@ -24,9 +26,9 @@ import { AgentFailure, RuntimeUsageError, TurnError } from './failure.js';
 import { createRandomIds } from './ids.js';
 import { fanOutCap } from './plan.js';
 import { createSchemaValidator } from './schema.js';
-import { createMemorySessionStore } from './session.js';
-import { newFrame, type TurnState } from './state.js';
+import { newFrame, type Frame, type TurnState } from './state.js';
 import { loadHistory } from './sub-agent.js';
+import { createRuntimeMemory, notePreviousTurn, recordTurn, startTurnMemory } from './turn-memory.js';
 import { parseTraceparent } from './traceparent.js';
 import { UserText } from './user-text.js';
 import type {
@@ -51,7 +53,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   }
   const security = { principalMismatches: 0 };
   const validator = createSchemaValidator();
-  const sessions = options.sessions ?? createMemorySessionStore();
+  const memory = createRuntimeMemory(options);
+  const sessions = memory.store;
   const ids = options.ids ?? createRandomIds();
   const clock = options.clock ?? (() => performance.now());
   const limits = { maxRounds: options.limits?.maxRounds ?? 16, maxDepth: options.limits?.maxDepth ?? 8 };
@@ -123,8 +126,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       modelCalls: 0,
       security,
       routing: { invoked: [], intentCount: null, intentRetry: false, requested: 0, dropped: [], outcomes: {}, toolOutcomes: {} },
+      memory: startTurnMemory(memory, root, req.message),
     };
     sink.emit({ type: 'turn_start', agent: root.id, trace_id: traceId, span_id: rootSpanId, ...(trace ? { parent_span_id: trace.parentId } : {}) });
+    await notePreviousTurn(state); // the echo guard's view of the root's last turn (never throws)
 
     const finish = (outcome: FailureKind | 'cancelled' | 'ok') => {
       emitRouting(state);
@@ -137,12 +142,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     let failure: { kind: FailureKind | 'cancelled'; message: string } | undefined;
     const signal = req.signal === undefined ? cancelled : AbortSignal.any([req.signal, cancelled]);
     let spoken: string[] = [];
+    let rootFrame: Frame | undefined;
     try {
       const out = await runWithBudget(signal, root.policy?.time_budget_ms, async (budget) => {
-        const frame = newFrame(root, undefined, rootSpanId, budget, { ...req.context }, root.policy?.time_budget_ms);
+        const frame = (rootFrame = newFrame(root, undefined, rootSpanId, budget, { ...req.context }, root.policy?.time_budget_ms));
         frame.textOut = () => state.userText.segment(root.id);
         spoken = frame.spoken;
-        return runAgentLoop(state, frame, await loadHistory(state, root.id, rootSpanId), input);
+        return runAgentLoop(state, frame, await loadHistory(state, frame), input);
       });
       if (!out.done) {
         failure = out.reason === 'timeout'
@@ -161,16 +167,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       throw new TurnError(failure.kind, root.id, failure.message, traceId, [...sink.events]);
     }
     const text = state.userText.text();
-    try {
-      const said: Message[] = spoken.map((content) => ({ role: 'assistant', content }));
-      await sessions.append(req.context.episode, root.id, [input, ...(said.length > 0 ? said : [{ role: 'assistant' as const, content: '' }])]);
-    } catch (e) {
-      // A store that cannot write loses history, not the answer.
-      reportError(e, { agent: root.id, span_id: rootSpanId, kind: 'session' });
-    }
+    // The record's narration is what the root said (its preambles and its answer); a store that cannot write loses history, not the answer.
+    const record = await recordTurn(state, rootFrame!, req.message, spoken);
     sink.emit({ type: 'text', agent: root.id, text });
     finish('ok');
-    const result: TurnResult = { text, events: [...sink.events], outcomes: sortedRecord(state.routing.outcomes), trace_id: traceId, usage: { ...state.usage } };
+    const result: TurnResult = { text, events: [...sink.events], outcomes: sortedRecord(state.routing.outcomes), trace_id: traceId, usage: { ...state.usage }, record };
     if (state.costUsd !== null) result.cost_usd = state.costUsd;
     return result;
   }
@@ -224,6 +225,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       outcomes: sortedRecord(r.outcomes),
       tool_outcomes: sortedRecord(r.toolOutcomes),
       spans: state.spans.map((s) => ({ ...s })),
+      ...(state.memory.reportGuards ? { guards: state.memory.guardNotes.map((g) => ({ ...g })) } : {}),
       started_ms: 0,
       ended_ms: state.now(),
     };

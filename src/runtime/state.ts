@@ -12,10 +12,12 @@ import type { Bundle, BundleAgent } from '../bundle/types.js';
 import type { EventSink } from './events.js';
 import type { SchemaValidator } from './schema.js';
 import type { TextWriter, UserText } from './user-text.js';
+import type { TurnMemory } from './turn-memory.js';
 import type {
   ErrorInfo,
   IdGenerator,
   LlmClient,
+  Message,
   Outcome,
   SessionStore,
   SpanRecord,
@@ -65,6 +67,8 @@ export interface TurnState {
   modelCalls: number;
   security: { principalMismatches: number };
   routing: RoutingLog;
+  /** History, records, budgets and query guards of this turn (turn-memory.ts). */
+  memory: TurnMemory;
 }
 
 export interface Frame {
@@ -96,6 +100,10 @@ export interface Frame {
   spoken: string[];
   usage: Usage;
   costUsd: number | null;
+  /** The loop's messages (history, input, then this invocation's calls and results); set by the loop. */
+  transcript?: Message[];
+  /** How many of `transcript`'s first messages are history. */
+  historyLength?: number;
 }
 
 export function newFrame(

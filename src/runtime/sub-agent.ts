@@ -18,6 +18,7 @@ import { AgentFailure, agentFailureMessage } from './failure.js';
 import { newFrame, recordOutcome, type Frame, type TurnState } from './state.js';
 import type { Relay } from './relay.js';
 import { failed, PARTIAL_CAVEAT, type CallResult } from './tool-exec.js';
+import { loadAgentHistory, recordTurn } from './turn-memory.js';
 import type { Message, SpanRecord, ToolCall } from './types.js';
 
 /** A relay slot this invocation's words go to (relay mode, direct sub-agents of the root). */
@@ -53,14 +54,14 @@ export async function runSubAgent(
   if (parent.isRoot) turn.routing.invoked.push(target.id);
   turn.sink.emit({ type: 'agent_start', agent: target.id, span_id: span.span_id, parent_span_id: parent.spanId, tool: call.name, tool_call_id: call.id });
 
-  const input: Message = { role: 'user', content: renderHandoff(target, args) };
+  const input = { role: 'user' as const, content: renderHandoff(target, args) };
   let frame: Frame | undefined;
   let result: CallResult;
   try {
     const out = await runWithBudget(parent.signal, target.policy?.time_budget_ms, async (signal) => {
       frame = newFrame(target, parent, span.span_id, signal, turn.inherited, target.policy?.time_budget_ms);
       if (slot !== undefined) frame.textOut = () => slot.relay.segment(slot.index);
-      const history = await loadHistory(turn, target.id, frame.spanId);
+      const history = await loadHistory(turn, frame);
       return loop(turn, frame, history, input);
     });
     result = out.done && frame !== undefined ? await finish(turn, frame, input, out.value) : failed('timeout', agentFailureMessage('timeout', target.id));
@@ -98,7 +99,7 @@ export function renderHandoff(target: BundleAgent, args: Record<string, unknown>
   return canonicalJson(fields);
 }
 
-async function finish(turn: TurnState, frame: Frame, input: Message, text: string): Promise<CallResult> {
+async function finish(turn: TurnState, frame: Frame, input: Message & { role: 'user' }, text: string): Promise<CallResult> {
   const target = frame.agent;
   const content: Record<string, unknown> = { ok: true };
   if (target.output !== undefined) {
@@ -116,21 +117,11 @@ async function finish(turn: TurnState, frame: Frame, input: Message, text: strin
   }
   if (frame.degraded) content.caveat = DEGRADED_CAVEAT;
   else if (frame.partial) content.caveat = PARTIAL_CAVEAT;
-  try {
-    await turn.sessions.append(turn.context.episode, target.id, [input, { role: 'assistant', content: text }]);
-  } catch (e) {
-    // A store that cannot write loses history, not the answer.
-    turn.reportError(e, { agent: target.id, span_id: frame.spanId, kind: 'session' });
-  }
+  await recordTurn(turn, frame, input.content, text); // never throws: a store failure loses history, not the answer
   return { content: JSON.stringify(content), outcome: frame.degraded ? 'data_unavailable' : 'ok' };
 }
 
-export async function loadHistory(turn: TurnState, agent: string, spanId: string): Promise<Message[]> {
-  try {
-    const h = await turn.sessions.get(turn.context.episode, agent);
-    return Array.isArray(h) ? h : [];
-  } catch (e) {
-    turn.reportError(e, { agent, span_id: spanId, kind: 'session' });
-    return [];
-  }
+/** The agent's own earlier turns as narration (compacted per its history policy); see turn-memory.ts. */
+export function loadHistory(turn: TurnState, frame: Frame): Promise<Message[]> {
+  return loadAgentHistory(turn, frame);
 }

@@ -15,6 +15,7 @@
 import { checkEnvelope } from './envelope.js';
 import { failureResult, toolFailureMessage } from './failure.js';
 import { untilAborted } from './deadline.js';
+import { sessionHandle } from './turn-memory.js';
 import type { Frame, TurnState } from './state.js';
 import type { FailureKind, Outcome, ToolCall, ToolContext } from './types.js';
 
@@ -52,6 +53,7 @@ async function runHandler(turn: TurnState, frame: Frame, tool: string, envelope:
     signal: frame.signal,
     trace_id: turn.traceId,
     span_id: frame.spanId,
+    session: sessionHandle(turn),
     emitStatus: (id: string) => {
       if (typeof id === 'string' && declared.includes(id)) turn.sink.status(frame.agent, id, frame.spanId);
     },

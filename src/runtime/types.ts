@@ -7,9 +7,15 @@
  *   travel as a `FailureKind` plus a fixed plain-words message.
  * - Every model call gets an AbortSignal; every tool handler gets one too.
  */
-import type { AnthropicTool, Bundle, BundleModel, NeutralTool, OpenAITool } from '../bundle/types.js';
+import type { AnthropicTool, Bundle, BundleModel, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool } from '../bundle/types.js';
 
-export type { AnthropicTool, Bundle, BundleModel, NeutralTool, OpenAITool };
+export type { AnthropicTool, Bundle, BundleModel, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool };
+export type { GuardContext, GuardNote, QueryGuard } from './guards.js';
+export type { HistorySummary, JsonValue, MetaOptions, StoreOptions, TurnRecord, TurnStore, TurnSubAgent, TurnToolResult } from './sessions/types.js';
+export type { CountTokens } from './tokens.js';
+import type { GuardNote, QueryGuard } from './guards.js';
+import type { JsonValue, TurnRecord, TurnStore } from './sessions/types.js';
+import type { CountTokens } from './tokens.js';
 
 /** What can go wrong with one tool call or one sub-agent (docs/runtime.md step 5). */
 export type FailureKind =
@@ -121,6 +127,15 @@ export interface ToolContext {
    * orchestrator's rendering of it, at most once per turn per id.
    */
   emitStatus(id: string): void;
+  /**
+   * The episode's metadata (e.g. a vendor's conversation id), shared by every
+   * turn and runtime on the same session store. Set by the runtime.
+   */
+  session?: {
+    get(key: string): Promise<JsonValue | undefined>;
+    /** `undefined` deletes; `ttlMs` expires this key (e.g. a 55-minute vendor window). */
+    set(key: string, value: JsonValue | undefined, options?: { ttlMs?: number }): Promise<void>;
+  };
 }
 
 export type ToolHandler = (args: any, ctx: ToolContext) => Promise<unknown> | unknown;
@@ -210,6 +225,11 @@ export interface RoutingEvent {
   tool_outcomes: Record<string, Outcome>;
   /** Every sub-agent span of the turn, nested ones included, in start order. */
   spans: SpanRecord[];
+  /**
+   * Every change a query guard made to the root's sub-agent calls, in order.
+   * Present when the root declares `dispatch.guards` or the service added guards.
+   */
+  guards?: GuardNote[];
   started_ms: number;
   ended_ms: number;
 }
@@ -326,7 +346,11 @@ export type RuntimeEvent =
   | RoutingEvent
   | TurnEndEvent;
 
-/** Per (episode, agent) history. Only an agent's own earlier turns are stored under its id. */
+/**
+ * Per (episode, agent) history, message API only. Only an agent's own earlier
+ * turns are stored under its id. A store that also implements `TurnStore`
+ * (every store agentc ships) keeps layered records and episode metadata.
+ */
 export interface SessionStore {
   get(episode: string, agent: string): Promise<Message[]> | Message[];
   append(episode: string, agent: string, messages: Message[]): Promise<void> | void;
@@ -351,7 +375,14 @@ export interface RuntimeOptions {
   llm: LlmClient;
   /** By tool contract name. A missing handler makes calls to that tool fail with `error`. */
   tools: Record<string, ToolHandler>;
-  sessions?: SessionStore;
+  sessions?: SessionStore | TurnStore;
+  /**
+   * The service's own query guards, run after the root's declared ones (by
+   * name, in insertion order); each change is noted in the routing event.
+   */
+  guards?: Record<string, QueryGuard>;
+  /** Counts tokens for compaction and request budgets (default: the model's encoding via gpt-tokenizer when installed). */
+  countTokens?: CountTokens;
   /** Called synchronously for every event; exceptions it throws are reported to `onError` (kind 'hook') and ignored. */
   onEvent?: (e: RuntimeEvent) => void;
   /**
@@ -409,6 +440,8 @@ export interface TurnResult {
   usage: Usage;
   /** The turn's cost, when every model it used declares pricing. */
   cost_usd?: number;
+  /** The root's layered record of this turn, as stored (audit/replay). */
+  record?: TurnRecord;
 }
 
 export interface Runtime {

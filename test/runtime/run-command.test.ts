@@ -49,7 +49,7 @@ describe('scripted replay on the example workspace', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { text: string; events: RuntimeEvent[]; calls: CallRecord[] };
-    expect(Object.keys(out)).toEqual(['calls', 'events', 'formatVersion', 'text']);
+    expect(Object.keys(out)).toEqual(['calls', 'events', 'formatVersion', 'record', 'text']);
     expect(out.text).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.');
     expect(out.events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.text)).toEqual(['Checking your points…', 'Looking through products…']);
     expect(out.events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok' });
@@ -66,7 +66,8 @@ describe('scripted replay on the example workspace', () => {
     expect(root.tools).toContain('ask_rewards');
     expect(root.system.suffix).toBe('<context>\nDate: 2026-11-21\nLocale: en-US\nLocation: Chicago\n</context>');
     expect(root.system.prefix_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(rewards1.messages).toEqual([{ content: '{"query":"How many points do I have?"}', role: 'user' }]);
+    // fetch_assistant declares the verbatim guard: a message of four words or fewer reaches every specialist as is.
+    expect(rewards1.messages).toEqual([{ content: '{"query":"points and cold brew?"}', role: 'user' }]);
     expect(rewards1.tools).toEqual(['get_user_points', 'get_redemption_history', 'calculate_redemption']);
   });
 

@@ -259,10 +259,10 @@ describe('step 4: handoff and isolation', () => {
       { role: 'assistant', content: 'BILLING-A1' },
       { role: 'user', content: '{"query":"BILLING-Q2"}' },
     ]);
-    // The root keeps its own turns (message and answer), not the sub-agents' transcripts.
+    // The root keeps its own turns (message and answer, noting who handled it), not the sub-agents' transcripts.
     expect(callsOf(s.calls, 'concierge')[2].messages).toEqual([
       { role: 'user', content: 'turn one' },
-      { role: 'assistant', content: 'first answer' },
+      { role: 'assistant', content: 'first answer\n[handled by: billing, travel]' },
       { role: 'user', content: 'turn two' },
     ]);
     // Another episode starts empty.

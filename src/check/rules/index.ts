@@ -12,6 +12,7 @@ import { dynamicInPrefix } from './dynamic-in-prefix.js';
 import { fanOutCap } from './fan-out-cap.js';
 import { jsonSchema } from './json-schema.js';
 import { fileName } from './file-name.js';
+import { historyBudget } from './history-budget.js';
 import { modelCapability } from './model-capability.js';
 import { platformBlockDeclared } from './platform-block-declared.js';
 import { platformBlockOwner } from './platform-block-owner.js';
@@ -71,6 +72,7 @@ export const RULES: readonly Rule[] = [
   tokenBudget,
   blockBudget,
   descriptionBudget,
+  historyBudget,
   templateUnknownVariable,
   dynamicInPrefix,
   volatileInPrefix,

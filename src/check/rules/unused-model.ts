@@ -1,7 +1,7 @@
 import type { Rule } from '../rule.js';
 import { cardsIncomplete, configAt, sortedCards, typoTargets } from '../support.js';
 
-/** Every model in config.models is some card's model or fallback_model. */
+/** Every model in config.models is some card's model, fallback_model or history.summary_model. */
 export const unusedModel: Rule<'unused-model'> = {
   id: 'unused-model',
   needsConfig: true,
@@ -12,6 +12,7 @@ export const unusedModel: Rule<'unused-model'> = {
     for (const card of sortedCards(program)) {
       if (card.data.model !== undefined) used.add(card.data.model);
       if (card.data.fallback_model !== undefined) used.add(card.data.fallback_model);
+      if (card.data.history?.summary_model !== undefined) used.add(card.data.history.summary_model);
     }
     const typos = typoTargets(program).models;
     for (const name of Object.keys(program.config.data.models).sort()) {

@@ -9,7 +9,7 @@
  *
  * Output: `text` prints the user-visible text as it streams (statuses on
  * stderr, dimmed on a terminal); `jsonl` prints one event per line the moment it
- * happens; `json` prints one object { text, events, calls } when the turn ends.
+ * happens; `json` prints one object { text, events, calls, record } when the turn ends.
  *
  * Invariants: stdout carries only the answer (text), one event per line (jsonl)
  * or one JSON object (json);
@@ -50,6 +50,7 @@ import { EXIT, useColor, type CliIO } from '../io.js';
 import { withProgress } from '../progress.js';
 import { setupProviders } from '../run-providers.js';
 import { setupRunTelemetry } from '../run-telemetry.js';
+import { openRunSessions } from '../run-sessions.js';
 
 export interface RunOptions {
   agent: string;
@@ -63,6 +64,10 @@ export interface RunOptions {
   cwd: string;
   /** Feature flags switched on, added to the script's `context.flags`. */
   flags?: string[];
+  /** Session store location (`sqlite:PATH`, `redis://HOST:PORT`, `memory`); see ../run-sessions.ts. */
+  sessions?: string;
+  /** Episode id, overriding the script's context.episode. */
+  episode?: string;
 }
 
 /** Seams for tests; production uses the real compiler and global fetch. */
@@ -151,6 +156,9 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
     for (const w of providers.warnings) io.stderr(w);
     ({ llm, onError } = providers);
   }
+  const store = await openRunSessions(opts, io.cwd);
+  if (!store.ok) return usage(store.message);
+  if (store.value.episode !== undefined) context.episode = store.value.episode;
   const recorder = createRecordingClient(llm);
   const telemetry = await setupRunTelemetry({ env: io.env, bundle, stderr: io.stderr });
   const runtime = createRuntime({
@@ -158,6 +166,7 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
     llm: recorder.client,
     tools,
     ids: script !== undefined ? createSequentialIds(scriptText) : createRandomIds(),
+    ...(store.value.store ? { sessions: store.value.store } : {}),
     ...(onError !== undefined ? { onError } : {}),
     onEvent: (e: RuntimeEvent) => telemetry?.onEvent(e),
   });
@@ -196,9 +205,11 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
       return EXIT.findings;
     }
     throw e;
+  } finally {
+    await store.value.close();
   }
   if (opts.format === 'json') {
-    io.stdout(json({ text: turn.text, events: turn.events, calls: recorder.calls }));
+    io.stdout(json({ text: turn.text, events: turn.events, calls: recorder.calls, record: turn.record ?? null }));
   } else if (opts.format === 'text') {
     if (printed === '') io.stdout('\n');
     const routing = turn.events.find((e) => e.type === 'routing');
@@ -230,7 +241,8 @@ function scriptReferences(script: Script, bundle: Bundle): { path: (string | num
   const problems: { path: (string | number)[]; message: string }[] = [];
   const agents = Object.keys(bundle.agents);
   for (const agent of Object.keys(script.llm)) {
-    if (agents.includes(agent)) continue;
+    // `<agent>:summary` holds the replies of that agent's history summarizer.
+    if (agents.includes(agent) || (agent.endsWith(':summary') && agents.includes(agent.slice(0, -':summary'.length)))) continue;
     const hint = didYouMean(agent, agents);
     problems.push({ path: ['llm', agent], message: `unknown agent "${agent}".${hint ? ` ${hint}` : ''}` });
   }
