@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig, type ConfigLoad } from './load/config.js';
 import type { SourceFile } from './load/source.js';
-import { loadWorkspace, type FileCache } from './load/workspace.js';
+import { loadWorkspace, type FileCache, type Overlay } from './load/workspace.js';
 import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
@@ -27,6 +27,8 @@ export interface CompileOptions {
   bundle?: boolean;
   /** Reuse parse results of unchanged files across compiles (watch mode). */
   cache?: CompileCache;
+  /** Unsaved editor buffers by workspace-relative path, read instead of the disk (`agentc lsp`). */
+  overlay?: Overlay;
 }
 
 /** State kept between compiles of the same workspace; token counts are memoized process-wide anyway. */
@@ -54,7 +56,7 @@ export interface CompileResult {
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
-  const [loaded] = await Promise.all([loadWorkspace(root, options.cache?.files), loadValidators()]);
+  const [loaded] = await Promise.all([loadWorkspace(root, options.cache?.files, options.overlay), loadValidators()]);
   const files = new Map<string, SourceFile>();
   if (loaded.fatal) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: loaded.fatal };
   const ws = loaded.workspace;

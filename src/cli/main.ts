@@ -191,6 +191,18 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
     setExit(await explainCommand({ name, raw: opts.raw === true }, io));
   });
 
+  withExample(
+    program
+      .command('lsp')
+      .description('language server for editors (diagnostics as you type, go to definition, hover, completion, quick fixes)')
+      .addOption(cwdOption())
+      .option('--stdio', 'talk over stdin/stdout (the only transport)'),
+    'agentc lsp --stdio',
+  ).action(async (opts) => {
+    const { lspCommand } = await import('./commands/lsp.js');
+    setExit(await lspCommand({ root: root(opts) }));
+  });
+
   void run;
   return program;
 }

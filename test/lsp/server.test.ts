@@ -1,0 +1,110 @@
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { CodeAction, CompletionItem, Hover, Location, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { LspClient } from './client.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+let dir: string;
+let client: LspClient;
+let card: string;
+const CARD = 'cards/ereceipts.yaml';
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentc-lsp-'));
+  for (const p of ['cards', 'blocks', 'schemas/tools', 'agentc.config.ts']) await cp(join(repo, p), join(dir, p), { recursive: true });
+  card = await readFile(join(dir, CARD), 'utf8');
+  client = new LspClient(dir);
+  await client.initialize();
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const typo = () => card.replace('tools: [list_receipts, get_receipt,', 'tools: [list_receipts, get_reciept,');
+const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle));
+const unknownTool = (ds: { code?: string | number; message: string }[]) => ds.find((d) => d.message.includes('get_reciept'));
+
+test('a typo in an unsaved buffer is a diagnostic at the exact range, and clears when fixed', async () => {
+  const text = typo();
+  const shown = client.diagnostics(CARD, (ds) => unknownTool(ds) !== undefined);
+  await client.open(CARD, text);
+  const d = unknownTool(await shown)!;
+  const line = lineOf(text, 'get_reciept');
+  const character = text.split('\n')[line]!.indexOf('get_reciept');
+  expect(d.range).toEqual({ start: { line, character }, end: { line, character: character + 'get_reciept'.length } });
+  expect(d.source).toBe('agentc');
+  expect(String(d.code)).toMatch(/^AGC\d{4}$/);
+  expect(d.message).toContain('Did you mean "get_receipt"');
+
+  const cleared = client.diagnostics(CARD, (ds) => unknownTool(ds) === undefined);
+  await client.change(CARD, card);
+  expect(unknownTool(await cleared)).toBeUndefined();
+}, 60_000);
+
+test('a quick fix from the did-you-mean hint, applied, clears the diagnostic', async () => {
+  const text = typo();
+  const shown = client.diagnostics(CARD, (ds) => unknownTool(ds) !== undefined);
+  await client.change(CARD, text);
+  const d = unknownTool(await shown)!;
+  const actions = await client.conn.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: client.uri(CARD) }, range: d.range, context: { diagnostics: [d] } });
+  const fix = actions.find((a) => a.title === 'Change to "get_receipt"')!;
+  expect(fix.kind).toBe('quickfix');
+  const edits = fix.edit!.changes![client.uri(CARD)]! as TextEdit[];
+  expect(edits).toEqual([{ range: d.range, newText: 'get_receipt' }]);
+  const fixed = applyEdits(text, edits);
+  expect(fixed).toBe(card);
+  const cleared = client.diagnostics(CARD, (ds) => unknownTool(ds) === undefined);
+  await client.change(CARD, fixed);
+  await cleared;
+}, 60_000);
+
+test('definition on a tool name is the tool contract file', async () => {
+  const line = lineOf(card, 'tools: [');
+  const loc = await client.request<Location>('textDocument/definition', CARD, line, card.split('\n')[line]!.indexOf('get_receipt') + 2);
+  expect(loc.uri).toBe(client.uri('schemas/tools/get_receipt.yaml'));
+}, 60_000);
+
+test('hover on a block id shows its token counts and the agents that use it', async () => {
+  const line = lineOf(card, '- persona-ereceipts');
+  const hover = await client.request<Hover>('textDocument/hover', CARD, line, 6);
+  const value = (hover.contents as { value: string }).value;
+  expect(value).toMatch(/\*\*block\*\* `persona-ereceipts`/);
+  expect(value).toMatch(/\d+ tokens \(o200k_base\), \d+ tokens \(cl100k_base\)/);
+  expect(value).toMatch(/`ereceipts`: \d+ tokens rendered/);
+}, 60_000);
+
+test('completion inside `tools: [` offers the declared tool names', async () => {
+  const text = card.replace('tools: [list_receipts, get_receipt, get_email_link_status]', 'tools: [');
+  await client.change(CARD, text);
+  const line = lineOf(text, 'tools: [');
+  const items = await client.request<CompletionItem[]>('textDocument/completion', CARD, line, 'tools: ['.length);
+  const tools = (await import('node:fs/promises')).readdir(join(dir, 'schemas/tools'));
+  expect(items.map((i) => i.label)).toEqual((await tools).map((f) => f.replace(/\.(ya?ml|json)$/, '')).sort());
+  await client.change(CARD, card);
+}, 60_000);
+
+test('renaming a block id edits every reference and renames the file', async () => {
+  const line = lineOf(card, '- safety-financial');
+  const edit = await client.request<WorkspaceEdit>('textDocument/rename', CARD, line, 6, { newName: 'safety-money' });
+  const changes = edit.documentChanges!;
+  const renames = changes.filter((c) => 'kind' in c);
+  expect(renames).toEqual([{ kind: 'rename', oldUri: client.uri('blocks/shared/safety-financial.md'), newUri: client.uri('blocks/shared/safety-money.md') }]);
+  const edited = changes.filter((c) => 'textDocument' in c).map((c) => (c as { textDocument: { uri: string } }).textDocument.uri).sort();
+  const { execFileSync } = await import('node:child_process');
+  const users = execFileSync('grep', ['-rlw', '--', '- safety-financial', 'cards'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
+  const expected = [...users.map((p) => client.uri(p)), client.uri('blocks/shared/safety-financial.md')].sort();
+  expect(edited).toEqual(expected);
+  for (const c of changes) if ('edits' in c) for (const e of c.edits) expect(e.newText).toBe('safety-money');
+}, 60_000);
+
+function applyEdits(text: string, edits: TextEdit[]): string {
+  const lines = text.split('\n');
+  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  let out = text;
+  for (const e of [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start))) out = out.slice(0, offset(e.range.start)) + e.newText + out.slice(offset(e.range.end));
+  return out;
+}
