@@ -84,8 +84,10 @@ export function startServer(fallbackRoot: string): Connection {
 
   const symbolAt = async (uri: string, position: { line: number; character: number }): Promise<{ ref: SymbolRef; result: CompileResult; range: ReturnType<typeof toLspRange> } | undefined> => {
     const result = await current();
-    const doc = documents.get(uri);
     const path = pathOf(root, uri);
+    const file = path === undefined ? undefined : result?.files.get(path);
+    // An unopened file is read as the last compile saw it.
+    const doc = documents.get(uri) ?? (file && TextDocument.create(uri, 'yaml', 0, file.text));
     if (!result?.program || !doc || !path) return undefined;
     const w = wordAt(doc.getText(), doc.offsetAt(position));
     if (!w) return undefined;

@@ -65,7 +65,8 @@ test('a quick fix from the did-you-mean hint, applied, clears the diagnostic', a
 test('definition on a tool name is the tool contract file', async () => {
   const line = lineOf(card, 'tools: [');
   const loc = await client.request<Location>('textDocument/definition', CARD, line, card.split('\n')[line]!.indexOf('get_receipt') + 2);
-  expect(loc.uri).toBe(client.uri('schemas/tools/get_receipt.yaml'));
+  expect(loc.uri).toBe(client.uri('schemas/tools/get_receipt.json'));
+  expect(loc.range).toEqual({ start: { line: 1, character: 10 }, end: { line: 1, character: 23 } });
 }, 60_000);
 
 test('hover on a block id shows its token counts and the agents that use it', async () => {
@@ -88,17 +89,18 @@ test('completion inside `tools: [` offers the declared tool names', async () => 
 }, 60_000);
 
 test('renaming a block id edits every reference and renames the file', async () => {
-  const line = lineOf(card, '- safety-financial');
-  const edit = await client.request<WorkspaceEdit>('textDocument/rename', CARD, line, 6, { newName: 'safety-money' });
+  const rewards = await readFile(join(dir, 'cards/rewards.yaml'), 'utf8');
+  const line = lineOf(rewards, '- capabilities-points-math');
+  const edit = await client.request<WorkspaceEdit>('textDocument/rename', 'cards/rewards.yaml', line, 6, { newName: 'points-math' });
   const changes = edit.documentChanges!;
   const renames = changes.filter((c) => 'kind' in c);
-  expect(renames).toEqual([{ kind: 'rename', oldUri: client.uri('blocks/shared/safety-financial.md'), newUri: client.uri('blocks/shared/safety-money.md') }]);
+  expect(renames).toEqual([{ kind: 'rename', oldUri: client.uri('blocks/shared/capabilities-points-math.md'), newUri: client.uri('blocks/shared/points-math.md') }]);
   const edited = changes.filter((c) => 'textDocument' in c).map((c) => (c as { textDocument: { uri: string } }).textDocument.uri).sort();
   const { execFileSync } = await import('node:child_process');
-  const users = execFileSync('grep', ['-rlw', '--', '- safety-financial', 'cards'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
-  const expected = [...users.map((p) => client.uri(p)), client.uri('blocks/shared/safety-financial.md')].sort();
+  const users = execFileSync('grep', ['-rlw', '--', '- capabilities-points-math', 'cards'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
+  const expected = [...users.map((p) => client.uri(p)), client.uri('blocks/shared/capabilities-points-math.md')].sort();
   expect(edited).toEqual(expected);
-  for (const c of changes) if ('edits' in c) for (const e of c.edits) expect(e.newText).toBe('safety-money');
+  for (const c of changes) if ('edits' in c) for (const e of c.edits) expect(e.newText).toBe('points-math');
 }, 60_000);
 
 function applyEdits(text: string, edits: TextEdit[]): string {
