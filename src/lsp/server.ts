@@ -40,6 +40,7 @@ export function startServer(fallbackRoot: string): Connection {
   };
 
   const runCompile = async (): Promise<void> => {
+    const versions = new Map(documents.all().map((d) => [d.uri, d.version]));
     const result = await compile({ root, cache, overlay: overlay() });
     last = result;
     if (result.fatal) connection.console.error(`agentc: ${result.fatal}`);
@@ -50,8 +51,13 @@ export function startServer(fallbackRoot: string): Connection {
       list.push(toLspDiagnostic(root, d));
       byFile.set(uri, list);
     }
-    for (const uri of published) if (!byFile.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
-    for (const [uri, diagnostics] of byFile) void connection.sendDiagnostics({ uri, diagnostics });
+    // Open buffers always get a publish (with the version compiled), so a clean buffer shows it is checked.
+    const send = (uri: string, diagnostics: ReturnType<typeof toLspDiagnostic>[]) => {
+      const version = versions.get(uri);
+      void connection.sendDiagnostics(version === undefined ? { uri, diagnostics } : { uri, version, diagnostics });
+    };
+    for (const uri of new Set([...published, ...versions.keys()])) if (!byFile.has(uri)) send(uri, []);
+    for (const [uri, diagnostics] of byFile) send(uri, diagnostics);
     published = new Set(byFile.keys());
   };
 
