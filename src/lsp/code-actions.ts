@@ -20,7 +20,7 @@ export function quickFixes(doc: TextDocument, diagnostics: readonly LspDiagnosti
       if (edit) fix('Remove the platform block (it is injected)', [edit]);
     }
     if (data.rule === 'tool-not-whitelisted') {
-      const name = doc.getText(d.range);
+      const name = /uses tool "([^"]+)"/.exec(d.message)?.[1] ?? doc.getText(d.range);
       const edit = addToWhitelist(doc, name);
       if (edit) fix(`Add "${name}" to policy.tool_whitelist`, [edit]);
     }
@@ -51,10 +51,9 @@ function addToWhitelist(doc: TextDocument, name: string): TextEdit | undefined {
   for (let i = 0; i < lines.length; i++) {
     const flow = /^(\s*tool_whitelist\s*:\s*\[)([^\]]*)\]/.exec(lines[i]!);
     if (flow) {
-      const at = flow[1]!.length + flow[2]!.length;
-      const newText = flow[2]!.trim() === '' ? name : `, ${name}`;
-      const character = flow[2]!.trim() === '' ? at : flow[1]!.length + flow[2]!.trimEnd().length;
-      return { range: { start: { line: i, character }, end: { line: i, character: character === at ? at : character } }, newText };
+      const empty = flow[2]!.trim() === '';
+      const character = flow[1]!.length + flow[2]!.trimEnd().length;
+      return { range: { start: { line: i, character }, end: { line: i, character } }, newText: empty ? name : `, ${name}` };
     }
     const block = /^(\s*)tool_whitelist\s*:\s*$/.exec(lines[i]!);
     if (block) {

@@ -3,6 +3,7 @@
  * decides which ids are offered. Ids come from the last compiled program.
  */
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver';
+import { buildContextShape, fieldNames, type Shape } from '../resolve/context.js';
 import type { Program } from '../resolve/types.js';
 
 const CARD_FIELDS = ['id', 'description', 'role', 'owner', 'model', 'fallback_model', 'tools', 'prompt_blocks', 'sub_agents', 'tuning', 'input', 'input_required', 'output', 'status_events', 'policy', 'dispatch'];
@@ -28,9 +29,8 @@ export function completions(program: Program, file: string, text: string, line: 
   const lines = text.split('\n');
   const before = (lines[line] ?? '').slice(0, character);
   const ids = (names: Iterable<string>, kind: CompletionItemKind, detail: string): CompletionItem[] => [...names].sort().map((label) => ({ label, kind, detail }));
-  if (file.startsWith('blocks/') && /\{\{[^}]*$/.test(before)) {
-    return ids(program.config.data.dynamicContext.fields, CompletionItemKind.Variable, 'compile-time context');
-  }
+  const expr = /\{\{[#/^>~\s]*(?:\w+\s+)?([\w.@]*)$/.exec(before);
+  if (file.startsWith('blocks/') && expr) return templateFields(program, expr[1]!);
   const key = keyAt(lines, line, character);
   switch (key) {
     case 'tools':
@@ -52,4 +52,17 @@ export function completions(program: Program, file: string, text: string, line: 
     if (file.startsWith('blocks/')) return ids(BLOCK_FIELDS, CompletionItemKind.Field, 'front-matter field');
   }
   return [];
+}
+
+/** Fields of the compile-time context below the dotted path typed so far (`agent.po` → agent's fields). */
+function templateFields(program: Program, typed: string): CompletionItem[] {
+  const parts = typed.split('.').slice(0, -1);
+  let shape: Shape | undefined = buildContextShape({ flags: program.config.data.flags });
+  for (const p of parts) shape = shape?.kind === 'object' ? shape.fields[p] : shape?.kind === 'array' ? shape.element : undefined;
+  const names = shape ? fieldNames(shape) : [];
+  const dynamic = parts.length === 0 ? program.config.data.dynamicContext.fields : [];
+  return [
+    ...names.map((label) => ({ label, kind: CompletionItemKind.Variable, detail: 'compile-time context' })),
+    ...[...dynamic].sort().map((label) => ({ label, kind: CompletionItemKind.Variable, detail: 'per-request field (config.dynamicContext)' })),
+  ];
 }

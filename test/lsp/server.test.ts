@@ -110,3 +110,43 @@ function applyEdits(text: string, edits: TextEdit[]): string {
   for (const e of [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start))) out = out.slice(0, offset(e.range.start)) + e.newText + out.slice(offset(e.range.end));
   return out;
 }
+
+async function applyFirstFix(path: string, text: string, matches: (message: string) => boolean, title: RegExp): Promise<string> {
+  const shown = client.diagnostics(path, (ds) => ds.some((d) => matches(d.message)));
+  await client.change(path, text);
+  const d = (await shown).find((x) => matches(x.message))!;
+  const actions = await client.conn.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: client.uri(path) }, range: d.range, context: { diagnostics: [d] } });
+  const fix = actions.find((a) => title.test(a.title))!;
+  const fixed = applyEdits(text, fix.edit!.changes![client.uri(path)]! as TextEdit[]);
+  const cleared = client.diagnostics(path, (ds) => !ds.some((x) => matches(x.message)));
+  await client.change(path, fixed);
+  await cleared;
+  return fixed;
+}
+
+test('quick fix for platform-block-declared removes the line', async () => {
+  const text = card.replace('  - safety-financial\n', '  - safety-financial\n  - safety-base\n');
+  const fixed = await applyFirstFix(CARD, text, (m) => m.includes('required platform block "safety-base"'), /^Remove/);
+  expect(fixed).toBe(card);
+}, 60_000);
+
+test('quick fix for tool-not-whitelisted adds the tool to policy.tool_whitelist', async () => {
+  const text = card.replace('tool_whitelist: [list_receipts, get_receipt, get_email_link_status]', 'tool_whitelist: [list_receipts, get_email_link_status]');
+  const fixed = await applyFirstFix(CARD, text, (m) => m.includes('missing from its policy.tool_whitelist'), /^Add "get_receipt"/);
+  expect(fixed).toContain('tool_whitelist: [list_receipts, get_email_link_status, get_receipt]');
+  await client.change(CARD, card);
+}, 60_000);
+
+test('completion inside {{ }} in a block offers the compile-time context', async () => {
+  const path = 'blocks/ereceipts/persona-ereceipts.md';
+  const text = await readFile(join(dir, path), 'utf8');
+  const edited = `${text}\n{{agent.po`;
+  await client.open(path, edited);
+  const lines = edited.split('\n');
+  const items = await client.request<CompletionItem[]>('textDocument/completion', path, lines.length - 1, lines.at(-1)!.length);
+  expect(items.map((i) => i.label)).toContain('policy');
+  expect(items.map((i) => i.label)).toContain('prompt_blocks');
+  const roots = await client.request<CompletionItem[]>('textDocument/completion', path, lines.length - 1, 2);
+  expect(roots.map((i) => i.label)).toEqual(expect.arrayContaining(['agent', 'dispatch', 'flags', 'model', 'sub_agents', 'tools']));
+  await client.change(path, text);
+}, 60_000);
