@@ -1,4 +1,5 @@
 /** Hover text (markdown) for a symbol: what it costs in tokens and who uses it. */
+import { buildRenderContext } from '../resolve/context.js';
 import { countTokens, ENCODINGS } from '../tokenize/index.js';
 import type { Program } from '../resolve/types.js';
 import type { SymbolRef } from './symbols.js';
@@ -44,4 +45,36 @@ function toolHover(program: Program, id: string): string | undefined {
   const t = program.tools.get(id);
   if (!t) return undefined;
   return [`**tool** \`${id}\``, '', t.data.description, '', '```json', JSON.stringify(t.data.parameters, null, 2), '```'].join('\n');
+}
+
+/**
+ * `{{path}}` in a block: the value it renders for each agent that uses the block
+ * (default cohort). Only root paths: a read inside `#each`/`#with` depends on the
+ * iteration and is described as such.
+ */
+export function templateHover(program: Program, blockPath: string, expression: string): string | undefined {
+  const block = [...program.blocks.values()].find((b) => b.file.path === blockPath);
+  const path = /^[#/^]?\s*(?:\w+\s+)?([A-Za-z_][\w.]*)\s*$/.exec(expression.trim())?.[1];
+  if (!block || !path || /^(this|else)\b/.test(path)) return undefined;
+  const lines = [`\`{{${path}}}\` renders:`];
+  for (const [id, agent] of program.agents) {
+    if (!agent.blocks.some((r) => r.block === block)) continue;
+    const ctx = buildRenderContext({
+      card: agent.card.data,
+      subAgents: agent.subAgents.map((c) => c.data),
+      tools: agent.tools.flatMap((t) => (t.tool ? [t.tool.data] : [])),
+      config: program.config.data,
+      modelId: agent.modelId,
+      model: agent.model,
+      encoding: agent.encoding,
+      flagsOn: [],
+    });
+    let value: unknown = ctx;
+    for (const part of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+    const shown = value === undefined ? '(empty)' : typeof value === 'string' ? value : JSON.stringify(value);
+    lines.push(`- \`${id}\`: ${shown.length > 200 ? `${shown.slice(0, 200)}…` : shown}`);
+  }
+  if (lines.length === 1) lines.push('(no agent uses this block)');
+  if (program.config.data.dynamicContext.fields.includes(path.split('.')[0]!)) lines.push('', 'A per-request field: filled at run time.');
+  return lines.join('\n');
 }

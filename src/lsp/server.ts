@@ -12,7 +12,7 @@ import { findWorkspaceRoot } from '../load/root.js';
 import { quickFixes } from './code-actions.js';
 import { completions } from './completion.js';
 import { pathOf, toLspDiagnostic, toLspRange, uriOf } from './convert.js';
-import { hoverText } from './hover.js';
+import { hoverText, templateHover } from './hover.js';
 import { classify, definitionOf, referencesOf, wordAt, type SymbolRef } from './symbols.js';
 import { renameEdit } from './rename.js';
 
@@ -102,6 +102,22 @@ export function startServer(fallbackRoot: string): Connection {
     return ref && { ref, result, range: { start: doc.positionAt(w.start), end: doc.positionAt(w.end) } };
   };
 
+  /** The `{{ … }}` expression around the cursor in an open block. */
+  const expressionAt = async (uri: string, position: { line: number; character: number }) => {
+    const result = await current();
+    const doc = documents.get(uri);
+    const path = pathOf(root, uri);
+    if (!result?.program || !doc || !path?.startsWith('blocks/')) return undefined;
+    const line = doc.getText({ start: { line: position.line, character: 0 }, end: { line: position.line + 1, character: 0 } });
+    for (const m of line.matchAll(/\{\{~?([^}]*?)~?\}\}/g)) {
+      if (position.character < m.index || position.character > m.index + m[0].length) continue;
+      const before = doc.getText().slice(0, doc.offsetAt({ line: position.line, character: m.index }));
+      const depth = (before.match(/\{\{~?#(each|with)\b/g) ?? []).length - (before.match(/\{\{~?\/(each|with)\b/g) ?? []).length;
+      return { program: result.program, path, text: m[1]!, scoped: depth > 0 };
+    }
+    return undefined;
+  };
+
   connection.onInitialize((params) => {
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
     if (folder) root = findWorkspaceRoot(fileURLToPath(folder));
@@ -135,6 +151,11 @@ export function startServer(fallbackRoot: string): Connection {
     return hit ? referencesOf(hit.result.program!, hit.ref).map((p) => ({ uri: uriOf(root, p.file), range: toLspRange(p.range) })) : [];
   });
   connection.onHover(async ({ textDocument, position }) => {
+    const expr = await expressionAt(textDocument.uri, position);
+    if (expr) {
+      const value = expr.scoped ? `\`{{${expr.text.trim()}}}\` reads the current \`#each\`/\`#with\` item: its value depends on the iteration.` : templateHover(expr.program, expr.path, expr.text);
+      if (value) return { contents: { kind: 'markdown', value } };
+    }
     const hit = await symbolAt(textDocument.uri, position);
     const value = hit && hoverText(hit.result.program!, hit.ref);
     return value ? { contents: { kind: 'markdown', value }, range: hit.range } : null;

@@ -150,3 +150,17 @@ test('completion inside {{ }} in a block offers the compile-time context', async
   expect(roots.map((i) => i.label)).toEqual(expect.arrayContaining(['agent', 'dispatch', 'flags', 'model', 'sub_agents', 'tools']));
   await client.change(path, text);
 }, 60_000);
+
+test('hover on a Handlebars expression shows the value it renders for each agent using the block', async () => {
+  const path = 'blocks/orchestrator/instructions-routing.md';
+  const text = await readFile(join(dir, path), 'utf8');
+  await client.open(path, text);
+  const line = lineOf(text, '{{dispatch.fan_out_cap}}');
+  const character = text.split('\n')[line]!.indexOf('{{dispatch.fan_out_cap}}') + 4;
+  const hover = await client.request<Hover>('textDocument/hover', path, line, character);
+  const value = (hover.contents as { value: string }).value;
+  expect(value).toMatch(/^`\{\{dispatch\.fan_out_cap\}\}` renders:\n- `fetch_assistant`: \d+$/m);
+  const inEach = lineOf(text, '{{tool_name}}');
+  const scoped = await client.request<Hover>('textDocument/hover', path, inEach, text.split('\n')[inEach]!.indexOf('{{tool_name}}') + 3);
+  expect((scoped.contents as { value: string }).value).toContain('depends on the iteration');
+}, 60_000);
