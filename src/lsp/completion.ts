@@ -14,7 +14,8 @@ export function keyAt(lines: readonly string[], line: number, character: number)
   const before = (lines[line] ?? '').slice(0, character);
   const inline = /^\s*([A-Za-z_]+)\s*:\s*(\[[^\]]*)?[^\]:]*$/.exec(before);
   if (inline) return inline[1];
-  const item = /^(\s*)-\s*[^:]*$/.exec(before);
+  // A key being typed in a nested mapping (`status_rendering:` entries) belongs to its parent key.
+  const item = /^(\s*)-\s*[^:]*$/.exec(before) ?? /^(\s+)[\w-]*$/.exec(before);
   if (!item) return undefined;
   const indent = item[1]!.length;
   for (let i = line - 1; i >= 0; i--) {
@@ -44,6 +45,13 @@ export function completions(program: Program, file: string, text: string, line: 
     case 'model':
     case 'fallback_model':
       return ids(Object.keys(program.config.data.models), CompletionItemKind.Value, 'model (agentc.config.ts)');
+    case 'status_rendering': {
+      const card = [...program.cards.values()].find((c) => c.file.path === file);
+      // A half-typed key may leave the card unparsed: then every agent's events are offered.
+      const sources = card ? card.data.sub_agents.flatMap((id) => program.cards.get(id) ?? []) : [...program.cards.values()];
+      const events = sources.flatMap((c) => c.data.status_events);
+      return ids(new Set(events), CompletionItemKind.EnumMember, 'status event of a sub-agent');
+    }
     case 'feature_flag':
       return ids(program.config.data.flags, CompletionItemKind.Constant, 'feature flag');
   }

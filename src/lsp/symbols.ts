@@ -43,15 +43,17 @@ export function classify(program: Program, file: string, word: string): SymbolRe
   return undefined;
 }
 
+/** A locator's range, or the file's start when the path is not in the file (it was edited away). */
+function safe(f: () => Range): Range {
+  try {
+    return f();
+  } catch {
+    return { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
+  }
+}
+
 /** Where the symbol is declared: the owner's id, or its entry in the config. */
 export function definitionOf(program: Program, ref: SymbolRef): Place | undefined {
-  const safe = (f: () => Range): Range => {
-    try {
-      return f();
-    } catch {
-      return { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
-    }
-  };
   switch (ref.kind) {
     case 'tool': {
       const t = program.tools.get(ref.id);
@@ -85,7 +87,7 @@ export function referencesOf(program: Program, ref: SymbolRef): Place[] {
   if (def && ref.kind !== 'model' && ref.kind !== 'flag') out.push(def);
   for (const card of program.cards.values()) out.push(...inCard(card, ref));
   if (ref.kind === 'flag') {
-    for (const b of program.blocks.values()) if (b.data.feature_flag === ref.id) out.push({ file: b.file.path, range: b.locate(['feature_flag'], 'value') });
+    for (const b of program.blocks.values()) if (b.data.feature_flag === ref.id) out.push({ file: b.file.path, range: safe(() => b.locate(['feature_flag'], 'value')) });
   }
   if (ref.kind === 'block' || ref.kind === 'model' || ref.kind === 'flag') out.push(...inConfig(program, ref.id));
   return dedupe(out);
@@ -101,12 +103,12 @@ function inCard(card: Card, ref: SymbolRef): Place[] {
   const out: Place[] = [];
   for (const [path, items] of lists) {
     (items ?? []).forEach((item, i) => {
-      if (item === ref.id) out.push({ file: card.file.path, range: card.locate([...path, i], 'value') });
+      if (item === ref.id) out.push({ file: card.file.path, range: safe(() => card.locate([...path, i], 'value')) });
     });
   }
   if (ref.kind === 'model') {
-    if (d.model === ref.id) out.push({ file: card.file.path, range: card.locate(['model'], 'value') });
-    if (d.fallback_model === ref.id) out.push({ file: card.file.path, range: card.locate(['fallback_model'], 'value') });
+    if (d.model === ref.id) out.push({ file: card.file.path, range: safe(() => card.locate(['model'], 'value')) });
+    if (d.fallback_model === ref.id) out.push({ file: card.file.path, range: safe(() => card.locate(['fallback_model'], 'value')) });
   }
   return out;
 }

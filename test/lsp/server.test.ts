@@ -164,3 +164,15 @@ test('hover on a Handlebars expression shows the value it renders for each agent
   const scoped = await client.request<Hover>('textDocument/hover', path, inEach, text.split('\n')[inEach]!.indexOf('{{tool_name}}') + 3);
   expect((scoped.contents as { value: string }).value).toContain('depends on the iteration');
 }, 60_000);
+
+test('completion of status_rendering keys offers the sub-agents\' status events', async () => {
+  const path = 'cards/fetch_assistant.yaml';
+  const text = await readFile(join(dir, path), 'utf8');
+  const edited = text.replace('  status_rendering:\n', '  status_rendering:\n    sea\n');
+  await client.open(path, edited);
+  const line = lineOf(edited, '    sea');
+  const items = await client.request<CompletionItem[]>('textDocument/completion', path, line, 7);
+  expect(items.map((i) => i.label)).toEqual(expect.arrayContaining(['searching_products', 'comparing_prices']));
+  expect(items.every((i) => i.detail === 'status event of a sub-agent')).toBe(true);
+  await client.change(path, text);
+}, 60_000);
