@@ -662,6 +662,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_email_link_status": {
             "envelope": true,
@@ -1174,6 +1175,7 @@ export const bundle = {
           "searching_products": "Looking through products…",
           "searching_restaurants": "Finding restaurants nearby…"
         },
+        "stream": "compose",
         "table": {
           "ask_ereceipts": {
             "agent": "ereceipts",
@@ -2401,6 +2403,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "check_offer_eligibility": {
             "envelope": true,
@@ -2908,6 +2911,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_game_progress": {
             "envelope": true,
@@ -3230,6 +3234,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_restaurant_offers": {
             "envelope": true,
@@ -3570,6 +3575,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_retailer_policies": {
             "envelope": false,
@@ -3891,6 +3897,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "calculate_redemption": {
             "envelope": false,
@@ -4319,6 +4326,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_product_details": {
             "envelope": false,
@@ -4857,6 +4865,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "create_support_ticket": {
             "envelope": false,
@@ -5380,7 +5389,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "26b45f3c8eac2c89d7303c0a98a7a4c3c86e744d9fcb94cdf75f4f75ed63f16b",
+  "hash": "353a702f6b698f8b04805511f2e08622f30a5d6f11236bc4f5442278f51ca1f8",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,

@@ -321,6 +321,12 @@ export const CATALOG = {
     messages: { unreachable: 'Card "{card}" is not a sub-agent of any orchestrator, so no user request can reach it.' },
     hints: { list: 'List "{card}" in an orchestrator\'s sub_agents, or delete {file} if it is no longer needed.' },
   },
+  'relay-structured-answer': {
+    code: 'AGC4012', group: 'orchestration', severity: 'warning',
+    summary: 'An orchestrator in relay mode has no sub-agent with an output schema.',
+    messages: { jsonToUser: 'Orchestrator "{card}" relays its sub-agents\' answers to the user (dispatch.stream: relay), but "{agent}" answers with JSON (it has an output schema).' },
+    hints: { compose: 'Use dispatch.stream: compose in "{card}" (its model then words the result), or drop the output schema of "{agent}".' },
+  },
 
   // Budgets (AGC5xxx)
   'prompt-budget': {
@@ -476,6 +482,7 @@ export const RELATED = {
   edge: '{from} → {to}',
   becomesTool: 'sub-agent "{agent}" becomes tool "{tool}"',
   openedHere: '"{open}" opened here',
+  answersWithSchema: '"{agent}" answers with this schema',
 } as const;
 
 export type RelatedId = keyof typeof RELATED;

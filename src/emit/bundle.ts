@@ -218,6 +218,7 @@ function dispatch(program: Program, agent: Agent): BundleDispatch {
   return {
     fan_out_cap: spec?.fan_out_cap ?? program.config.data.dispatch.fanOutCap,
     intent_count_failsafe: spec?.intent_count_failsafe ?? false,
+    stream: spec?.stream ?? 'compose',
     status_rendering,
     table,
   };

@@ -15,6 +15,7 @@ import { platformBlockDeclared } from './platform-block-declared.js';
 import { platformBlockOwner } from './platform-block-owner.js';
 import { promptBudget } from './prompt-budget.js';
 import { recursionDepth } from './recursion-depth.js';
+import { relayStructuredAnswer } from './relay-structured-answer.js';
 import { roleShape } from './role-shape.js';
 import { statusEventUnrendered } from './status-event-unrendered.js';
 import { subAgentCycle } from './sub-agent-cycle.js';
@@ -58,6 +59,7 @@ export const RULES: readonly Rule[] = [
   modelCapability,
   statusEventUnrendered,
   unreachableAgent,
+  relayStructuredAnswer,
   promptBudget,
   tokenBudget,
   blockBudget,
