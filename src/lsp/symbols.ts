@@ -85,7 +85,7 @@ export function referencesOf(program: Program, ref: SymbolRef): Place[] {
   const out: Place[] = [];
   const def = definitionOf(program, ref);
   if (def && ref.kind !== 'model' && ref.kind !== 'flag') out.push(def);
-  for (const card of program.cards.values()) out.push(...inCard(card, ref));
+  for (const card of program.cards.values()) out.push(...inCard(card, ref), ...(ref.kind === 'card' ? askToolRefs(program, card, ref.id) : []));
   if (ref.kind === 'flag') {
     for (const b of program.blocks.values()) if (b.data.feature_flag === ref.id) out.push({ file: b.file.path, range: safe(() => b.locate(['feature_flag'], 'value')) });
   }
@@ -132,4 +132,19 @@ function dedupe(places: Place[]): Place[] {
     seen.add(key);
     return true;
   });
+}
+
+/** `policy.tool_whitelist` entries naming a sub-agent by its tool name (`ask_<id>`): the id part only. */
+function askToolRefs(program: Program, card: Card, id: string): Place[] {
+  const prefix = program.config.data.dispatch.toolPrefix;
+  const out: Place[] = [];
+  (card.data.policy?.tool_whitelist ?? []).forEach((item, i) => {
+    if (item !== `${prefix}${id}`) return;
+    const r = safe(() => card.locate(['policy', 'tool_whitelist', i], 'value'));
+    // Only when the range is exactly the bare entry (not quoted), so the id part's columns are known.
+    if (r.start.line === r.end.line && r.end.column - r.start.column === item.length) {
+      out.push({ file: card.file.path, range: { start: { line: r.start.line, column: r.start.column + prefix.length }, end: r.end } });
+    }
+  });
+  return out;
 }

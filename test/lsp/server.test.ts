@@ -176,3 +176,22 @@ test('completion of status_rendering keys offers the sub-agents\' status events'
   expect(items.every((i) => i.detail === 'status event of a sub-agent')).toBe(true);
   await client.change(path, text);
 }, 60_000);
+
+test('renaming a card id edits its id, the sub_agents lists and ask_ whitelist entries, and renames the file', async () => {
+  const path = 'cards/fetch_assistant.yaml';
+  const parent = await readFile(join(dir, path), 'utf8');
+  const withAsk = parent.replace('tool_whitelist: [record_feedback]', 'tool_whitelist: [record_feedback, ask_rewards]');
+  await client.change(path, withAsk);
+  const rewards = await readFile(join(dir, 'cards/rewards.yaml'), 'utf8');
+  const edit = await client.request<WorkspaceEdit>('textDocument/rename', 'cards/rewards.yaml', lineOf(rewards, 'id: rewards'), 5, { newName: 'points' });
+  const changes = edit.documentChanges!;
+  expect(changes.filter((c) => 'kind' in c)).toEqual([{ kind: 'rename', oldUri: client.uri('cards/rewards.yaml'), newUri: client.uri('cards/points.yaml') }]);
+  const own = changes.find((c) => 'edits' in c && c.textDocument.uri === client.uri('cards/rewards.yaml'));
+  expect(own && 'edits' in own ? applyEdits(rewards, own.edits as TextEdit[]) : '').toContain('id: points\n');
+  const inParent = changes.find((c) => 'edits' in c && c.textDocument.uri === client.uri(path));
+  const renamed = inParent && 'edits' in inParent ? applyEdits(withAsk, inParent.edits as TextEdit[]) : '';
+  expect(renamed).toContain('tool_whitelist: [record_feedback, ask_points]');
+  expect(renamed).toMatch(/^\s+- points$/m);
+  expect(renamed).not.toMatch(/^\s+- rewards$/m);
+  await client.change(path, parent);
+}, 60_000);
