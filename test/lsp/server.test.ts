@@ -195,3 +195,15 @@ test('renaming a card id edits its id, the sub_agents lists and ask_ whitelist e
   expect(renamed).not.toMatch(/^\s+- rewards$/m);
   await client.change(path, parent);
 }, 60_000);
+
+test('definition and references of a model key: its entry in agentc.config.ts and every card naming it', async () => {
+  const line = lineOf(card, 'model: gpt-5.4-mini-low');
+  const def = await client.request<Location>('textDocument/definition', CARD, line, 'model: '.length + 3);
+  expect(def.uri).toBe(client.uri('agentc.config.ts'));
+  const config = await readFile(join(dir, 'agentc.config.ts'), 'utf8');
+  expect(config.split('\n')[def.range.start.line]!.slice(def.range.start.character, def.range.end.character)).toBe('gpt-5.4-mini-low');
+  const refs = await client.request<Location[]>('textDocument/references', CARD, line, 'model: '.length + 3, { context: { includeDeclaration: true } });
+  const { execFileSync } = await import('node:child_process');
+  const cards = execFileSync('grep', ['-rlE', '^(fallback_)?model: gpt-5.4-mini-low$', 'cards'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
+  expect(new Set(refs.map((r) => r.uri))).toEqual(new Set([...cards.map((c) => client.uri(c)), client.uri('agentc.config.ts')]));
+}, 60_000);
