@@ -269,7 +269,7 @@ export interface CreateSupportTicketArgs {
   priority?: "normal" | "high";
   /** Receipt, order or redemption identifier the problem concerns, if any. */
   related_id?: string;
-  /** Plain-language summary of the problem and what was already tried. */
+  /** Plain-language summary of the problem and what was already tried (at most 500 characters). */
   summary: string;
 }
 
@@ -456,7 +456,7 @@ export interface ListReceiptsArgs {
  * Record the user's explicit feedback about the assistant's previous answer, such as a thumbs down or a complaint that an answer was wrong. Call it only when the user clearly gives feedback.
  */
 export interface RecordFeedbackArgs {
-  /** The user's feedback in their own words. */
+  /** The user's feedback in their own words (at most 500 characters). */
   comment?: string;
   /** Whether the user was pleased or displeased. */
   sentiment: "positive" | "negative";
@@ -1467,8 +1467,8 @@ export const bundle = {
               "additionalProperties": false,
               "properties": {
                 "comment": {
-                  "description": "The user's feedback in their own words.",
-                  "maxLength": 500,
+                  "description": "The user's feedback in their own words (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 },
                 "sentiment": {
@@ -1746,8 +1746,8 @@ export const bundle = {
               "additionalProperties": false,
               "properties": {
                 "comment": {
-                  "description": "The user's feedback in their own words.",
-                  "maxLength": 500,
+                  "description": "The user's feedback in their own words (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 },
                 "sentiment": {
@@ -2025,7 +2025,8 @@ export const bundle = {
                 "additionalProperties": false,
                 "properties": {
                   "comment": {
-                    "description": "The user's feedback in their own words.",
+                    "description": "The user's feedback in their own words (at most 500 characters).",
+                    "pattern": "^[\\s\\S]{0,500}$",
                     "type": [
                       "string",
                       "null"
@@ -5104,8 +5105,8 @@ export const bundle = {
                   "type": "string"
                 },
                 "summary": {
-                  "description": "Plain-language summary of the problem and what was already tried.",
-                  "maxLength": 500,
+                  "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 }
               },
@@ -5209,8 +5210,8 @@ export const bundle = {
                   "type": "string"
                 },
                 "summary": {
-                  "description": "Plain-language summary of the problem and what was already tried.",
-                  "maxLength": 500,
+                  "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 }
               },
@@ -5346,7 +5347,8 @@ export const bundle = {
                     ]
                   },
                   "summary": {
-                    "description": "Plain-language summary of the problem and what was already tried.",
+                    "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+                    "pattern": "^[\\s\\S]{0,500}$",
                     "type": "string"
                   }
                 },
@@ -5389,7 +5391,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "353a702f6b698f8b04805511f2e08622f30a5d6f11236bc4f5442278f51ca1f8",
+  "hash": "416cfb657fc0f07b3afa11644f77c5809d5a7acc5a0c2be8048c615ab713645c",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,
@@ -5560,8 +5562,8 @@ export const bundle = {
             "type": "string"
           },
           "summary": {
-            "description": "Plain-language summary of the problem and what was already tried.",
-            "maxLength": 500,
+            "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+            "pattern": "^[\\s\\S]{0,500}$",
             "type": "string"
           }
         },
@@ -5995,8 +5997,8 @@ export const bundle = {
         "additionalProperties": false,
         "properties": {
           "comment": {
-            "description": "The user's feedback in their own words.",
-            "maxLength": 500,
+            "description": "The user's feedback in their own words (at most 500 characters).",
+            "pattern": "^[\\s\\S]{0,500}$",
             "type": "string"
           },
           "sentiment": {
