@@ -11,7 +11,7 @@ import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } fr
 import { createBundle } from './emit/bundle.js';
 import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './load/config.js';
 import type { SourceFile } from './load/source.js';
-import { findConfigPath, loadWorkspace, type FileCache } from './load/workspace.js';
+import { findConfigPath, loadWorkspace, type FileCache, type Overlay } from './load/workspace.js';
 import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
@@ -26,6 +26,8 @@ export interface CompileOptions {
   bundle?: boolean;
   /** Reuse parse results of unchanged files across compiles (watch mode). */
   cache?: CompileCache;
+  /** Unsaved editor buffers by workspace-relative path, read instead of the disk (`agentc lsp`). */
+  overlay?: Overlay;
 }
 
 /** State kept between compiles of the same workspace; token counts are memoized process-wide anyway. */
@@ -56,7 +58,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   // The config is evaluated in a worker thread (tens of ms to start): started first, it runs while the files are read.
   const configPath = findConfigPath(root);
   const configLoad = configPath ? loadConfigCached(root, configPath, options.cache) : Promise.resolve(undefined);
-  const [loaded, early] = await Promise.all([loadWorkspace(root, options.cache?.files), configLoad, loadValidators()]);
+  const [loaded, early] = await Promise.all([loadWorkspace(root, options.cache?.files, undefined, options.overlay), configLoad, loadValidators()]);
   const files = new Map<string, SourceFile>();
   if (loaded.fatal) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: loaded.fatal };
   const ws = loaded.workspace;

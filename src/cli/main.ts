@@ -195,6 +195,18 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
 
   withExample(
     program
+      .command('lsp')
+      .description('language server for editors (diagnostics as you type, go to definition, hover, completion, quick fixes)')
+      .addOption(cwdOption())
+      .option('--stdio', 'talk over stdin/stdout (the only transport)'),
+    'agentc lsp --stdio',
+  ).action(async (opts) => {
+    const { lspCommand } = await import('./commands/lsp.js');
+    setExit(await lspCommand({ root: root(opts) }));
+  });
+
+  withExample(
+    program
       .command('import <format> <paths...>')
       .description('convert agents from claude-code, cagent, adk, fast-agent or openai-agents-ts into a workspace, then check it')
       .option('--out <dir>', 'workspace to write or merge into', '.')

@@ -64,7 +64,13 @@ export interface LoadResult {
  */
 export type FileCache = Map<string, { size: number; mtimeMs: number; file: SourceFile }>;
 
-export async function loadWorkspace(root: string, cache?: FileCache, readDir: ReadDir = nodeReadDir): Promise<LoadResult> {
+/**
+ * Unsaved editor buffers by workspace-relative path: their text replaces the file on
+ * disk (only for files that exist on disk; the language server).
+ */
+export type Overlay = ReadonlyMap<string, string>;
+
+export async function loadWorkspace(root: string, cache?: FileCache, readDir: ReadDir = nodeReadDir, overlay?: Overlay): Promise<LoadResult> {
   const diagnostics = new DiagnosticBag();
   const workspace: Workspace = { root, cards: [], blocks: [], tools: [], configPath: undefined, unreadDirs: [] };
   try {
@@ -110,7 +116,7 @@ export async function loadWorkspace(root: string, cache?: FileCache, readDir: Re
   workspace.notFiles = [...cards.notFiles, ...blocks.notFiles, ...tools.notFiles].map((f) => f.path);
   const [cardPaths, blockPaths, toolPaths] = [cards.paths, blocks.paths, tools.paths];
   const read = async (paths: string[], kind: 'yaml' | 'block'): Promise<SourceFile[]> => {
-    const files = await Promise.all(paths.map((p) => (cache ? readCached(root, p, kind, diagnostics, cache) : readSource(root, p, kind, diagnostics))));
+    const files = await Promise.all(paths.map((p) => (overlay?.has(p) ? fromOverlay(p, overlay.get(p)!, cache) : cache ? readCached(root, p, kind, diagnostics, cache) : readSource(root, p, kind, diagnostics))));
     return files.filter((f): f is SourceFile => f !== undefined);
   };
   [workspace.cards, workspace.blocks, workspace.tools] = await Promise.all([
@@ -123,6 +129,17 @@ export async function loadWorkspace(root: string, cache?: FileCache, readDir: Re
     for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
   }
   return { workspace, diagnostics, fatal: undefined };
+}
+
+/** An unsaved buffer as a SourceFile; the same object while its text is unchanged (so the parse cache hits). */
+async function fromOverlay(path: string, text: string, cache: FileCache | undefined): Promise<SourceFile> {
+  const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const hit = cache?.get(path);
+  if (hit && hit.mtimeMs === -1 && hit.file.text === normalized) return hit.file;
+  const file = new SourceFile(path, normalized);
+  // mtime -1 never matches a stat, so the file is read again once the buffer closes.
+  cache?.set(path, { size: -1, mtimeMs: -1, file });
+  return file;
 }
 
 async function readCached(root: string, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag, cache: FileCache): Promise<SourceFile | undefined> {
