@@ -158,6 +158,27 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
 
   withExample(
     program
+      .command('eval [suites...]')
+      .description('routing regression suites: accuracy, per-agent precision/recall, confusion matrix (default: evals/*.yaml)')
+      .addOption(cwdOption())
+      .option('--script <file>', 'answer routing calls from a route script (replies keyed by message) instead of a real model')
+      .option('--endpoint <url>', 'base URL for every provider (default OPENAI_BASE_URL / ANTHROPIC_BASE_URL; keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)')
+      .option('--min-accuracy <x>', 'exit 1 when accuracy (0..1) is below this', parseRatio)
+      .option('--concurrency <n>', 'routing calls in flight at once', parsePositiveInt, 4)
+      .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
+      .option('--seed <n>', 'seed recorded in the cache key (live runs)', parsePositiveInt)
+      .option('--cache-dir <dir>', 'where cached live replies are kept (default node_modules/.cache/agentc/eval)')
+      .option('--no-cache', 'always call the model')
+      .addOption(new Option('-f, --format <format>', 'report format').choices(['pretty', 'json', 'junit', 'markdown']).default('pretty')),
+    'agentc eval evals/routing.yaml --script evals/scripts/routing.yaml --min-accuracy 0.95',
+  ).action(async (suites: string[], opts) => {
+    const { evalCommand } = await import('./commands/eval.js');
+    const cacheDir = opts.cache === false ? false : opts.cacheDir;
+    setExit(await evalCommand({ cwd: root(opts), suites, script: opts.script, endpoint: opts.endpoint, format: opts.format, minAccuracy: opts.minAccuracy, concurrency: opts.concurrency, flags: opts.flags, seed: opts.seed, cacheDir }, io));
+  });
+
+  withExample(
+    program
       .command('init [dir]')
       .description('scaffold a new workspace that passes check')
       .addOption(new Option('--cwd <dir>', 'directory [dir] is relative to').default('.'))
@@ -205,4 +226,16 @@ function splitList(value: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
+}
+
+function parseRatio(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number between 0 and 1.');
+  return n;
+}
+
+function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number.');
+  return n;
 }
