@@ -45,7 +45,7 @@ export interface EvalDeps {
 }
 
 /** What both `eval` and `diff --eval` need: a model client for a bundle, or a usage problem. */
-export async function evalClient(bundle: Bundle, o: Pick<EvalOptions, 'script' | 'endpoint'>, io: CliIO, deps: EvalDeps): Promise<{ llm: LlmClient; live: boolean } | { problem: string }> {
+export async function evalClient(bundle: Bundle, suites: EvalSuite[], o: Pick<EvalOptions, 'script' | 'endpoint'>, io: CliIO, deps: EvalDeps): Promise<{ llm: LlmClient; live: boolean } | { problem: string }> {
   if (o.script !== undefined) {
     const file = resolve(io.cwd, o.script);
     let text: string;
@@ -60,7 +60,10 @@ export async function evalClient(bundle: Bundle, o: Pick<EvalOptions, 'script' |
     if (!routes.ok) return { problem: `invalid script ${o.script}: ${routes.problem}.` };
     return { llm: createRouteScriptClient(routes.routes), live: false };
   }
-  const providers = setupProviders({ bundle, env: io.env, ...(o.endpoint !== undefined ? { endpoint: o.endpoint } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}), stderr: () => {} });
+  // Warn only about the models eval calls: the orchestrators' own.
+  const used = new Set(suites.map((s) => bundle.agents[s.agent]?.model ?? ''));
+  const models = Object.fromEntries(Object.entries(bundle.models).filter(([id]) => used.has(id)));
+  const providers = setupProviders({ bundle: { ...bundle, models }, env: io.env, ...(o.endpoint !== undefined ? { endpoint: o.endpoint } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}), stderr: () => {} });
   for (const w of providers.warnings) io.stderr(w);
   return { llm: providers.llm, live: true };
 }
@@ -128,7 +131,7 @@ export async function evalCommand(o: EvalOptions, io: CliIO, deps: EvalDeps = {}
     io.stderr(`agentc eval: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the suites; nothing was run.\n`);
     return EXIT.findings;
   }
-  const client = await evalClient(bundle, o, io, deps);
+  const client = await evalClient(bundle, suites, o, io, deps);
   if ('problem' in client) return usage(client.problem);
   const result = await evaluate(bundle, suites, client.llm, client.live, root, o, io);
   io.stdout(renderEval(result, o.format, o.minAccuracy));
