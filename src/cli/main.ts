@@ -110,11 +110,15 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .option('--against <ref|dir>', 'git ref or directory to compare with (default: merge base with the default branch)')
       .addOption(new Option('-f, --format <format>', 'report format').choices(['markdown', 'json', 'text']).default('text'))
       .addOption(new Option('--fail-on <level>', 'exit 1 when a change at or above this level exists').choices(['breaking', 'dangerous', 'none']).default('breaking'))
-      .option('-o, --output <file>', 'write the report to a file'),
+      .option('-o, --output <file>', 'write the report to a file')
+      .option('--eval <suite>', 'run this routing suite on both sides and add a before/after table (agentc eval)')
+      .option('--eval-script <file>', 'with --eval: answer routing calls from a route script instead of a real model')
+      .option('--endpoint <url>', 'with --eval: base URL for every provider'),
     'agentc diff --against main --format markdown -o agentc-diff.md',
   ).action(async (opts) => {
     const { diffCommand } = await import('./commands/diff.js');
-    setExit(await diffCommand({ cwd: root(opts), against: opts.against, format: opts.format, failOn: opts.failOn, output: opts.output }, io));
+    const evalRun = opts.eval !== undefined ? { suite: opts.eval, ...(opts.evalScript !== undefined ? { script: opts.evalScript } : {}), ...(opts.endpoint !== undefined ? { endpoint: opts.endpoint } : {}) } : undefined;
+    setExit(await diffCommand({ cwd: root(opts), against: opts.against, format: opts.format, failOn: opts.failOn, output: opts.output, ...(evalRun !== undefined ? { eval: evalRun } : {}) }, io));
   });
 
   withExample(
