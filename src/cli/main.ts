@@ -173,12 +173,13 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .option('--seed <n>', 'seed recorded in the cache key (live runs)', parsePositiveInt)
       .option('--cache-dir <dir>', 'where cached live replies are kept (default node_modules/.cache/agentc/eval)')
       .option('--no-cache', 'always call the model')
+      .option('--scaffold <agent>', 'print a starter suite for this orchestrator (single- and mixed-intent placeholders) and exit')
       .addOption(new Option('-f, --format <format>', 'report format').choices(['pretty', 'json', 'junit', 'markdown']).default('pretty')),
     'agentc eval evals/routing.yaml --script evals/scripts/routing.yaml --min-accuracy 0.95',
   ).action(async (suites: string[], opts) => {
     const { evalCommand } = await import('./commands/eval.js');
     const cacheDir = opts.cache === false ? false : opts.cacheDir;
-    setExit(await evalCommand({ cwd: root(opts), suites, script: opts.script, endpoint: opts.endpoint, format: opts.format, minAccuracy: opts.minAccuracy, concurrency: opts.concurrency, flags: opts.flags, seed: opts.seed, cacheDir }, io));
+    setExit(await evalCommand({ cwd: root(opts), suites, script: opts.script, endpoint: opts.endpoint, format: opts.format, minAccuracy: opts.minAccuracy, concurrency: opts.concurrency, flags: opts.flags, seed: opts.seed, cacheDir, scaffold: opts.scaffold }, io));
   });
 
   withExample(

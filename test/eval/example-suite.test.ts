@@ -30,3 +30,28 @@ describe('evals/routing.yaml', () => {
     expect(run.stdout).toContain('FAIL  evals/routing.yaml #1  How many points do I have right now?\n        asked offer_details, expected rewards\n');
   }, 60_000);
 });
+
+describe('agentc eval --scaffold', () => {
+  it('writes a suite with a case per sub-agent and per pair that checks clean against the bundle', async () => {
+    const run = await runCli(['eval', '--scaffold', 'fetch_assistant']);
+    expect(run.code).toBe(0);
+    const pairs = (run.stdout.match(/intent_count: 2/g) ?? []).length;
+    const singles = (run.stdout.match(/intent_count: 1/g) ?? []).length;
+    expect(singles).toBe(8);
+    expect(pairs).toBe(28); // 8 choose 2
+    expect(run.stdout).toContain('  - message: "TODO: one request for offer_details and one for rewards"\n    expect: { agents: [offer_details, rewards], intent_count: 2 }\n');
+    const { parseSuite, checkSuite } = await import('../../src/eval/suite.js');
+    const { compile } = await import('../../src/compile.js');
+    const parsed = parseSuite('evals/scaffold.yaml', run.stdout);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    const bundle = (await compile({ root: REPO, bundle: true })).bundle!;
+    expect(checkSuite(parsed.suite, parsed.locate, bundle)).toEqual([]);
+  }, 60_000);
+
+  it('refuses an agent without sub-agents, with a did-you-mean', async () => {
+    const run = await runCli(['eval', '--scaffold', 'fetch_asistant']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('"fetch_asistant" is not one.');
+    expect(run.stderr).toContain('fetch_assistant');
+  }, 60_000);
+});

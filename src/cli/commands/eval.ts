@@ -16,6 +16,9 @@ import { renderEval, type EvalFormat } from '../../eval/report.js';
 import { runSuites, type EvalResult } from '../../eval/run.js';
 import { createRouteScriptClient, parseRouteScript } from '../../eval/script.js';
 import type { EvalSuite } from '../../eval/suite.js';
+import { scaffoldSuite } from '../../eval/scaffold.js';
+import { routedAgents } from '../../eval/suite.js';
+import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { SourceFile } from '../../load/source.js';
 import { parseYaml } from '../../parse/yaml.js';
 import type { Bundle } from '../../bundle/types.js';
@@ -35,6 +38,8 @@ export interface EvalOptions {
   concurrency: number;
   flags?: string[];
   seed?: number;
+  /** `--scaffold AGENT`: print a starter suite for this orchestrator instead of running. */
+  scaffold?: string;
   /** Cache directory; false disables the cache. Default: node_modules/.cache/agentc/eval in the workspace (live runs only). */
   cacheDir?: string | false;
 }
@@ -120,6 +125,7 @@ export async function evalCommand(o: EvalOptions, io: CliIO, deps: EvalDeps = {}
   if (o.script !== undefined && o.endpoint !== undefined) return usage('pass --script FILE or real providers (optionally --endpoint URL), not both.');
   if (o.minAccuracy !== undefined && !(o.minAccuracy >= 0 && o.minAccuracy <= 1)) return usage('--min-accuracy takes a number between 0 and 1.');
   const root = resolve(io.cwd, o.cwd);
+  if (o.scaffold !== undefined) return scaffold(root, o.scaffold, io, deps);
   const files = await suiteFiles(root, io.cwd, o.suites);
   if (files.length === 0) return usage('no suites: pass SUITE files or add evals/*.yaml to the workspace (agentc eval --help).');
   const bundle = await compileForEval(root, io, deps);
@@ -137,4 +143,17 @@ export async function evalCommand(o: EvalOptions, io: CliIO, deps: EvalDeps = {}
   io.stdout(renderEval(result, o.format, o.minAccuracy));
   const pass = o.minAccuracy !== undefined ? result.summary.accuracy >= o.minAccuracy : result.summary.passed_runs === result.summary.runs;
   return pass ? EXIT.ok : EXIT.findings;
+}
+
+async function scaffold(root: string, agent: string, io: CliIO, deps: EvalDeps): Promise<number> {
+  const bundle = await compileForEval(root, io, deps);
+  if ('exit' in bundle) return bundle.exit;
+  const orchestrators = Object.keys(bundle.agents).filter((a) => routedAgents(bundle, a).length > 0).sort();
+  if (!orchestrators.includes(agent)) {
+    const hint = didYouMean(agent, orchestrators);
+    io.stderr(`agentc eval: --scaffold needs an agent with sub-agents; "${agent}" is not one.${hint ? ` ${hint}` : ''} Orchestrators: ${orchestrators.join(', ') || 'none'}.\n`);
+    return EXIT.failure;
+  }
+  io.stdout(scaffoldSuite(bundle, agent));
+  return EXIT.ok;
 }
