@@ -1,3 +1,13 @@
 #!/usr/bin/env node
 import { main } from '../dist/cli/main.js';
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+
+// Last line of defence: whatever escapes (a rejection no command awaited, a throw in a
+// callback) is one line on stderr and exit 2, never a raw stack trace or another exit code.
+const die = (e) => {
+  process.stderr.write(`agentc: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+  if (process.env.AGENTC_DEBUG && e instanceof Error) process.stderr.write(`${e.stack ?? ''}\n`);
+  process.exit(2);
+};
+process.on('uncaughtException', die);
+process.on('unhandledRejection', die);
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, die);

@@ -9,11 +9,9 @@ import { unrenderedBlocks } from './check/render-guard.js';
 import { isConfigurable, isRuleId } from './diagnostics/catalog.js';
 import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { createBundle } from './emit/bundle.js';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { loadConfig, type ConfigLoad } from './load/config.js';
+import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './load/config.js';
 import type { SourceFile } from './load/source.js';
-import { loadWorkspace, type FileCache } from './load/workspace.js';
+import { findConfigPath, loadWorkspace, type FileCache } from './load/workspace.js';
 import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
@@ -55,12 +53,15 @@ export interface CompileResult {
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
-  const [loaded] = await Promise.all([loadWorkspace(root, options.cache?.files), loadValidators()]);
+  // The config is evaluated in a worker thread (tens of ms to start): started first, it runs while the files are read.
+  const configPath = findConfigPath(root);
+  const configLoad = configPath ? loadConfigCached(root, configPath, options.cache) : Promise.resolve(undefined);
+  const [loaded, early] = await Promise.all([loadWorkspace(root, options.cache?.files), configLoad, loadValidators()]);
   const files = new Map<string, SourceFile>();
   if (loaded.fatal) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: loaded.fatal };
   const ws = loaded.workspace;
   const bag: DiagnosticBag = loaded.diagnostics;
-  const config = ws.configPath ? await loadConfigCached(root, ws.configPath, options.cache) : undefined;
+  const config = ws.configPath === configPath ? early : ws.configPath ? await loadConfigCached(root, ws.configPath, options.cache) : undefined;
   for (const f of [...ws.cards, ...ws.blocks, ...ws.tools]) files.set(f.path, f);
   if (config?.file) files.set(config.file.path, config.file);
 
@@ -68,7 +69,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   await yieldToEventLoop();
   const program = resolveProgram(root, parsed, files);
   await yieldToEventLoop();
-  bag.push(...runChecks(program));
+  bag.pushAll(runChecks(program));
 
   const settled = applyRuleSettings(bag.items.map((d) => insideFiles(d, files)), parsed.config.data.rules);
   // A block that cannot render is an error whatever the settings: a rules entry changes a severity, never the prompt.
@@ -102,10 +103,12 @@ function yieldToEventLoop(): Promise<void> {
 /** Re-imports the config only when its text changed (it may import other files: those are not tracked). */
 async function loadConfigCached(root: string, path: string, cache: CompileCache | undefined): Promise<ConfigLoad> {
   if (!cache) return loadConfig(root, path);
-  const text = await readFile(join(root, path), 'utf8').catch(() => undefined);
-  if (text !== undefined && cache.config?.text === text) return cache.config.load;
-  const load = await loadConfig(root, path);
-  if (text !== undefined) cache.config = { text, load };
+  const read = readConfigText(root, path);
+  if (!read.ok) return { file: undefined, value: undefined, error: read.error };
+  const text = read.file.text;
+  if (cache.config?.text === text) return cache.config.load;
+  const load = await evaluateConfig(root, read.file);
+  cache.config = { text, load };
   return load;
 }
 

@@ -10,18 +10,33 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** Whether stdout is a terminal (pretty format and colour by default). */
   isTTY: boolean;
+  /** True once the reader of stdout went away (EPIPE): the rest of the output is dropped and the exit code is 0. */
+  stdoutClosed?: () => boolean;
 }
 
 export function processIO(): CliIO {
-  // `agentc … | head` closes the pipe early: stop quietly, as other Unix tools do, instead of crashing with EPIPE.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
-      process.exit(process.exitCode ?? 0);
-    });
-  }
+  // `agentc … | head` closes the pipe early, which is not an error of ours: the rest
+  // of stdout is dropped, the command finishes (a build still completes its write)
+  // and the exit code is 0, as with other Unix tools. Any other stdout error still
+  // ends in one line and exit 2, not a stack. A closed stderr ends the run quietly.
+  let closed = false;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') {
+      closed = true;
+      // Also when the command has already returned its code (the error arrives after the write).
+      process.exitCode = 0;
+      return;
+    }
+    process.stderr.write(`agentc: cannot write to stdout: ${e.code ?? e.message}\n`);
+    process.exit(2);
+  });
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? 0);
+  });
   return {
-    stdout: (t) => void process.stdout.write(t),
+    stdoutClosed: () => closed,
+    stdout: (t) => void (closed || process.stdout.write(t)),
     stderr: (t) => void process.stderr.write(t),
     cwd: process.cwd(),
     env: process.env,

@@ -32,7 +32,7 @@ export async function main(rawArgv: string[], rawIO: CliIO = processIO()): Promi
     else io.stderr('This is a bug in agentc. Re-run with AGENTC_DEBUG=1 for details and report it.\n');
     return EXIT.failure;
   }
-  return exitCode;
+  return io.stdoutClosed?.() ? EXIT.ok : exitCode;
 }
 
 type SetExit = (code: number) => void;
@@ -215,6 +215,34 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
   ).action(async (name: string, opts) => {
     const { explainCommand } = await import('./commands/explain.js');
     setExit(await explainCommand({ name, raw: opts.raw === true }, io));
+  });
+
+  withExample(
+    program
+      .command('import <format> <paths...>')
+      .description('convert agents from claude-code, cagent, adk, fast-agent or openai-agents-ts into a workspace, then check it')
+      .option('--out <dir>', 'workspace to write or merge into', '.')
+      .option('--force', 'overwrite files that already exist and differ')
+      .option('--owner <team>', 'owner of the imported cards and blocks', 'imported')
+      .addOption(new Option('-f, --format <format>', 'report format').choices(['text', 'json']).default('text')),
+    'agentc import claude-code .claude/agents --out agents-ws',
+  ).action(async (format: string, paths: string[], opts) => {
+    const { importCommand } = await import('./commands/import.js');
+    setExit(await importCommand({ format, paths, out: opts.out, force: opts.force === true, owner: opts.owner, report: opts.format }, io));
+  });
+
+  withExample(
+    program
+      .command('export <target>')
+      .description('publish an orchestrator as an A2A AgentCard (JSON); target: a2a')
+      .addOption(cwdOption())
+      .option('--agent <id>', 'the orchestrator to export (default: the only one)')
+      .option('--url <url>', 'where the agent is served', 'http://localhost:8080/')
+      .option('-o, --output <file>', 'write the card to a file instead of stdout'),
+    'agentc export a2a --agent fetch_assistant --url https://agents.example.com/fetch',
+  ).action(async (target: string, opts) => {
+    const { exportCommand } = await import('./commands/export.js');
+    setExit(await exportCommand({ target, cwd: root(opts), agent: opts.agent, url: opts.url, output: opts.output }, io));
   });
 
   void run;

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RuleId } from '../diagnostics/catalog.js';
+import { formatRuleMessage, type RuleId } from '../diagnostics/catalog.js';
 import { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import { loadConfig } from '../load/config.js';
 import { CONFIG_NAMES } from '../load/workspace.js';
@@ -19,7 +19,7 @@ export async function workspaceRuleSettings(root: string): Promise<{ settings: R
   const configPath = CONFIG_NAMES.find((name) => existsSync(join(root, name)));
   if (configPath === undefined) return { settings: {} };
   const [load] = await Promise.all([loadConfig(root, configPath), loadValidators()]);
-  if (load.error) return { settings: {}, configPath, problem: load.error.message };
+  if (load.error) return { settings: {}, configPath, problem: formatRuleMessage('config-load', load.error.message, load.error.data) };
   const bag = new DiagnosticBag();
   const config = parseConfig(load.file, load.value, bag);
   const failed = bag.items.find((d) => d.severity === 'error');

@@ -46,9 +46,11 @@ export const YAML_MESSAGES = {
   unreadable: 'Cannot read {file}: {code}.',
   binary: '{file} contains a NUL byte: it looks like a binary file, not text (first bad byte at offset {offset}).',
   notUtf8: '{file} is not valid UTF-8 text (first bad byte at offset {offset}).',
+  notRegularFile: '{file} is not a regular file ({kind}): agentc reads workspace files only from regular files.',
 } as const;
 
 const NOT_TEXT_HINT = 'Save the file as UTF-8 text, or remove it from the workspace.';
+const NOT_A_FILE_HINT = 'Replace it with a file, or remove it.';
 
 export const CATALOG = {
   // Parsing and shape (AGC1xxx)
@@ -56,7 +58,7 @@ export const CATALOG = {
     code: 'AGC1001', group: 'parsing', severity: 'error',
     summary: 'Every YAML file parses (no duplicate keys, no alias bombs, text not binary).',
     messages: { ...YAML_MESSAGES, jsonSyntax: 'JSON syntax error: {reason}.' },
-    hints: { notText: NOT_TEXT_HINT },
+    hints: { notText: NOT_TEXT_HINT, notAFile: NOT_A_FILE_HINT },
   },
   frontmatter: {
     code: 'AGC1002', group: 'parsing', severity: 'error',
@@ -67,8 +69,9 @@ export const CATALOG = {
       missing: 'Block {file} has no front matter: it must start with a line "---".',
       unclosed: 'The front matter of {file} is never closed: add a line "---" after it.',
       notMapping: 'The front matter of {file} must be a mapping with at least category and owner.',
+      unreadableFolder: 'Cannot read the folder {folder}/ ({code}): the blocks in it are not checked.',
     },
-    hints: { notText: NOT_TEXT_HINT, start: 'Start the file with:\n---\ncategory: instructions\nowner: <your team>\n---' },
+    hints: { notText: NOT_TEXT_HINT, notAFile: NOT_A_FILE_HINT, makeReadable: 'Make the folder readable, or remove it.', start: 'Start the file with:\n---\ncategory: instructions\nowner: <your team>\n---' },
   },
   schema: {
     code: 'AGC1003', group: 'parsing', severity: 'error',
@@ -201,12 +204,42 @@ export const CATALOG = {
       notObject: '{file} must export a config object as its default export (export default defineConfig({ … })).',
       notFound: 'No config found: the workspace has no agentc.config.ts (or .mts, .js, .mjs), so config.models, the platform blocks and the budgets are unknown.',
       unsupportedName: 'No config found: {file} is not a name agentc reads; the config must be agentc.config.ts (or .mts, .js, .mjs).',
+      notRegularFile: '{file} is not a regular file ({kind}): agentc reads the config only from a file.',
+      tooLarge: '{file} is {size} KiB, more than the {max} KiB a config may have.',
+      timedOut: '{file} did not finish loading within {ms} ms (a top-level await that never settles, an endless loop, or a getter that never returns).',
+      keepsRunning: '{file} keeps running after it was loaded (a timer, an interval or an open handle) for more than {ms} ms.',
+      neverSettled: '{file} did not finish loading: its top-level await never settled (nothing was left that could settle it).',
+      stopped: '{file} did not finish loading: it stopped with exit code {code}.',
+      exitWhileLoading: '{file} called {call} while loading: a config must not end the process.',
+      exitAfterLoad: '{file} called {call} after it was loaded: a config must not end the process.',
+      thrownLater: '{file} could not be loaded: {reason} (thrown later, from a timer or callback).',
+      unhandledRejection: '{file} could not be loaded: {reason} (a promise rejected and nothing handled it).',
+      lateStdout: "{file} wrote to stdout after it was loaded (from a timer or callback): that output would corrupt agentc's report.",
+      valueTooDeep: '{file} could not be loaded: its value is too deeply nested ({reason}).',
     },
     hints: {
       defaultExport: 'Write: export default defineConfig({ … });',
       install: 'Install "{module}" in the workspace, or remove the import.',
       rename: 'Rename {file} to agentc.config.ts (ESM: export default defineConfig({ … })).',
       create: 'Run `agentc init` in an empty directory to see a complete agentc.config.ts, and add one here.',
+      finishQuickly: 'Make the config compute its value quickly; AGENTC_CONFIG_TIMEOUT_MS raises the limit.',
+      closeHandles: 'A config should only compute and export a value; close what it opens.',
+      noExit: 'Remove the call; throw an Error to report a problem.',
+      useStderr: 'Log to stderr (console.error), or only while the config loads.',
+    },
+  },
+  'file-name': {
+    code: 'AGC1010', group: 'parsing', severity: 'error',
+    summary: 'Every file agentc reads or writes has a portable name: at most 200 bytes, never a name Windows reserves (con, nul, com1…).',
+    messages: {
+      reserved: '{kind} id "{id}" is a name Windows reserves for a device: {files} cannot be checked out on Windows.',
+      tooLong: 'Agent "{agent}" needs the prompt file {path}, whose name is {bytes} bytes long; file names are limited to {max} bytes.',
+    },
+    hints: {
+      renameCard: 'Rename the card (and its file).',
+      renameBlock: 'Rename the block (and its file).',
+      renameTool: 'Rename the tool (and its file).',
+      shorten: "The name joins the agent id and the feature flags its blocks use ({flags}): shorten them, or use fewer flags in this agent's blocks.",
     },
   },
 

@@ -86,6 +86,11 @@ export class DiagnosticBag {
   }
 
   push(...ds: Diagnostic[]): void {
+    this.pushAll(ds);
+  }
+
+  /** Any number of diagnostics (a spread into push() overflows the stack past ~100k arguments). */
+  pushAll(ds: readonly Diagnostic[]): void {
     for (const d of ds) this.items.push(d);
   }
 }

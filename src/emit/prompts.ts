@@ -7,13 +7,14 @@
  * Also the text report of `agentc prompt`.
  */
 import type { BundleAgent, BundleModel, BundlePrefix, BundlePrefixBlock } from '../bundle/types.js';
+import { PROMPTS_DIR, promptFileName } from '../bundle/file-names.js';
 import { formatInt, formatPercent, formatTable, formatUsd } from './format.js';
 
-export const PROMPTS_DIR = 'prompts';
+export { PROMPTS_DIR };
 
-/** Workspace-relative path (inside the output directory) of a cohort's prompt file. */
+/** Path (inside the output directory) of a cohort's prompt file; the check rule `file-name` proves it portable. */
 export function promptFilePath(agentId: string, cohortKey: string): string {
-  return cohortKey === '' ? `${PROMPTS_DIR}/${agentId}.md` : `${PROMPTS_DIR}/${agentId}@${cohortKey}.md`;
+  return `${PROMPTS_DIR}/${promptFileName(agentId, cohortKey)}`;
 }
 
 /** The cohort selected by the flags switched on: only the flags the agent's blocks use count. */

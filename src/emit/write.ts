@@ -58,6 +58,7 @@ export async function writeOutput(
   for (const rel of files.keys()) assertRelative(rel);
   let target = resolve(outDir);
   await restoreInterrupted(target, fs);
+  await sweepAbandoned(target, fs);
   if (cache) await cache.freeing;
   if (cache?.dir === undefined) await sweepGone(target, fs);
   const exists = await isDirectory(target, fs);
@@ -214,6 +215,41 @@ async function restoreInterrupted(target: string, fs: WriteFs): Promise<void> {
   const withTimes = await Promise.all(backups.map(async (n) => ({ n, t: (await fs.stat(join(parent, n))).mtimeMs })));
   withTimes.sort((a, b) => b.t - a.t || compareCodeUnits(a.n, b.n));
   await fs.rename(join(parent, withTimes[0]!.n), target);
+}
+
+/**
+ * Removes the staging and backup directories of builds that were killed: their
+ * names carry the pid of the process that made them (see siblingPath), and that
+ * process no longer runs. A live build's (another process's, or this one's) is
+ * left alone; a reused pid only delays the sweep. Runs after restoreInterrupted,
+ * so a backup that is the only copy of the output has been put back already.
+ */
+async function sweepAbandoned(target: string, fs: WriteFs): Promise<void> {
+  const parent = dirname(target);
+  let names: string[];
+  try {
+    names = await fs.readdir(parent);
+  } catch {
+    return;
+  }
+  const prefixes = [STAGING_TAG, BACKUP_TAG].map((tag) => `.${basename(target)}.${tag}-`);
+  const dead = names.filter((n) => {
+    const prefix = prefixes.find((p) => n.startsWith(p));
+    if (prefix === undefined) return false;
+    const pid = Number(/^(\d+)-/.exec(n.slice(prefix.length))?.[1]);
+    return Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !processRuns(pid);
+  });
+  await Promise.all(dead.map((n) => fs.rm(join(parent, n), { recursive: true, force: true }).catch(() => undefined)));
+}
+
+/** Whether a process with this pid exists (signal 0 checks without sending; EPERM means it exists). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Every entry below `dir` that is not a directory, by `/`-separated relative path. */

@@ -8,10 +8,12 @@
  *
  * Invariants: file lists are sorted by path (output never depends on the file
  * system's order); a file that is not text or is too large becomes a diagnostic
- * and is left out; only an unreadable root, or one with none of the workspace's
- * entries (config, cards/, blocks/, schemas/), is fatal.
+ * and is left out; a folder is never read as empty because it cannot be read:
+ * an unreadable root, cards/, blocks/ or schemas/tools/ is fatal (exit 2, named),
+ * an unreadable blocks/ sub-folder a diagnostic naming it; a root with none of
+ * the workspace's entries (config, cards/, blocks/, schemas/) is fatal too.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { DiagnosticBag } from '../diagnostics/diagnostic.js';
@@ -22,6 +24,17 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 
 export const CONFIG_NAMES = ['agentc.config.ts', 'agentc.config.mts', 'agentc.config.js', 'agentc.config.mjs'];
 
+/** The config file's name in `root`, if it has one (synchronous: called before anything else is read). */
+export function findConfigPath(root: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return undefined;
+  }
+  return CONFIG_NAMES.find((n) => names.includes(n));
+}
+
 export interface Workspace {
   root: string;
   cards: SourceFile[];
@@ -31,6 +44,10 @@ export interface Workspace {
   configPath: string | undefined;
   /** When there is none: a root entry named like a config that agentc does not read (e.g. agentc.config.cjs). */
   configLookalike?: string;
+  /** Block sub-folders that could not be read (each already a diagnostic): any block id may be in them. */
+  unreadDirs?: string[];
+  /** Entries named like workspace files that are not regular files (each already a diagnostic). */
+  notFiles?: string[];
 }
 
 export interface LoadResult {
@@ -47,21 +64,21 @@ export interface LoadResult {
  */
 export type FileCache = Map<string, { size: number; mtimeMs: number; file: SourceFile }>;
 
-export async function loadWorkspace(root: string, cache?: FileCache): Promise<LoadResult> {
+export async function loadWorkspace(root: string, cache?: FileCache, readDir: ReadDir = nodeReadDir): Promise<LoadResult> {
   const diagnostics = new DiagnosticBag();
-  const workspace: Workspace = { root, cards: [], blocks: [], tools: [], configPath: undefined };
+  const workspace: Workspace = { root, cards: [], blocks: [], tools: [], configPath: undefined, unreadDirs: [] };
   try {
     const s = await stat(root);
     if (!s.isDirectory()) return { workspace, diagnostics, fatal: `${root} is not a directory` };
   } catch {
     return { workspace, diagnostics, fatal: `cannot read workspace directory ${root}` };
   }
-  const [cardPaths, blockPaths, toolPaths, rootEntries] = await Promise.all([
-    listFiles(root, 'cards', false, /\.ya?ml$/),
-    listFiles(root, 'blocks', true, /\.md$/),
-    listFiles(root, join('schemas', 'tools'), false, /\.(ya?ml|json)$/),
-    readdir(root).catch(() => [] as string[]),
-  ]);
+  let rootEntries: string[];
+  try {
+    rootEntries = await readdir(root);
+  } catch (e) {
+    return { workspace, diagnostics, fatal: `cannot read workspace directory ${root} (${(e as NodeJS.ErrnoException).code ?? 'I/O error'})` };
+  }
   workspace.configPath = CONFIG_NAMES.find((n) => rootEntries.includes(n));
   if (!workspace.configPath) {
     const lookalike = rootEntries.filter((n) => /^agentc\.config\./i.test(n)).sort()[0];
@@ -71,6 +88,27 @@ export async function loadWorkspace(root: string, cache?: FileCache): Promise<Lo
     // Checking the wrong directory must not read as "No problems found".
     return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };
   }
+  const [cards, blocks, tools] = await Promise.all([
+    listFiles(root, 'cards', false, /\.ya?ml$/, readDir),
+    listFiles(root, 'blocks', true, /\.md$/, readDir),
+    listFiles(root, join('schemas', 'tools'), false, /\.(ya?ml|json)$/, readDir),
+  ]);
+  const unreadable = [cards, blocks, tools].find((l) => l.unreadable !== undefined)?.unreadable;
+  if (unreadable) return { workspace, diagnostics, fatal: unreadable };
+  for (const sub of blocks.unreadableSubdirs) {
+    // Its blocks are unknown: references to them are not reported as unknown (see Workspace.unreadDirs).
+    diagnostics.add({ rule: 'frontmatter', file: sub.path, message: 'unreadableFolder', data: { folder: sub.path, code: sub.code }, hint: { id: 'makeReadable' } });
+  }
+  workspace.unreadDirs = blocks.unreadableSubdirs.map((d) => d.path);
+  for (const [listing, rule] of [[cards, 'yaml-syntax'], [blocks, 'frontmatter'], [tools, 'yaml-syntax']] as const) {
+    for (const nf of listing.notFiles) {
+      const report = { file: nf.path, message: 'notRegularFile', data: { file: nf.path, kind: nf.kind }, hint: { id: 'notAFile' } } as const;
+      if (rule === 'yaml-syntax') diagnostics.add({ rule, ...report });
+      else diagnostics.add({ rule, ...report });
+    }
+  }
+  workspace.notFiles = [...cards.notFiles, ...blocks.notFiles, ...tools.notFiles].map((f) => f.path);
+  const [cardPaths, blockPaths, toolPaths] = [cards.paths, blocks.paths, tools.paths];
   const read = async (paths: string[], kind: 'yaml' | 'block'): Promise<SourceFile[]> => {
     const files = await Promise.all(paths.map((p) => (cache ? readCached(root, p, kind, diagnostics, cache) : readSource(root, p, kind, diagnostics))));
     return files.filter((f): f is SourceFile => f !== undefined);
@@ -102,23 +140,75 @@ async function readCached(root: string, path: string, kind: 'yaml' | 'block', ba
   return file;
 }
 
-async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp): Promise<string[]> {
-  let entries: { name: string; isFile(): boolean; isSymbolicLink(): boolean; parentPath?: string; path?: string }[];
-  try {
-    entries = (await readdir(join(root, dir), { withFileTypes: true, recursive })) as typeof entries;
-  } catch {
-    return [];
+interface Listing {
+  /** Workspace-relative, `/`-separated, sorted. */
+  paths: string[];
+  /** Set when `dir` itself exists but cannot be read (fatal: its files would silently count as none). */
+  unreadable: string | undefined;
+  /** Sub-folders that cannot be read, with the error code (each a diagnostic). */
+  unreadableSubdirs: { path: string; code: string }[];
+  /** Entries with a workspace file's name that are not regular files (a FIFO, a socket, a device). */
+  notFiles: { path: string; kind: string }[];
+}
+
+/** The reader listFiles uses (a seam for tests that cannot make a folder unreadable, e.g. as root). */
+export type ReadDir = (abs: string) => Promise<DirEntry[]>;
+type DirEntry = { name: string; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean; isFIFO?(): boolean; isSocket?(): boolean };
+const nodeReadDir: ReadDir = (abs) => readdir(abs, { withFileTypes: true });
+
+/**
+ * Files below `root/dir` whose names match, walked level by level (the folders
+ * of one level read concurrently; no recursion). Hidden entries (`.name`) are
+ * skipped, folders included. A missing `dir` is empty; any other error is
+ * reported, never read as "empty".
+ */
+async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp, readDir: ReadDir = nodeReadDir): Promise<Listing> {
+  const listing: Listing = { paths: [], unreadable: undefined, unreadableSubdirs: [], notFiles: [] };
+  const top = join(root, dir);
+  let level = [top];
+  while (level.length > 0) {
+    const read = await Promise.all(level.map((abs) => readDir(abs).then((entries) => ({ abs, entries }), (e: NodeJS.ErrnoException) => ({ abs, code: e.code ?? 'I/O error' }))));
+    const next: string[] = [];
+    for (const r of read) {
+      if ('code' in r) {
+        const rel = toPosix(relative(root, r.abs));
+        if (r.abs !== top) listing.unreadableSubdirs.push({ path: rel, code: r.code });
+        else if (r.code !== 'ENOENT' && r.code !== 'ENOTDIR') listing.unreadable = `cannot read ${rel}/ (${r.code}): its files would be missed`;
+        continue;
+      }
+      for (const e of r.entries) {
+        if (e.name.startsWith('.')) continue;
+        const child = join(r.abs, e.name);
+        // Symlinked directories are not followed, so a link loop cannot make the walk endless.
+        if (e.isDirectory()) {
+          if (recursive) next.push(child);
+          continue;
+        }
+        if (!pattern.test(e.name)) continue;
+        // A symlink to a file is read like the file (a shared block, say); a dangling or looping link is skipped.
+        const target = e.isFile() ? 'file' : e.isSymbolicLink() ? await linkTarget(child) : specialKind(e);
+        if (target === 'file') listing.paths.push(toPosix(relative(root, child)));
+        else if (target !== undefined) listing.notFiles.push({ path: toPosix(relative(root, child)), kind: target });
+      }
+    }
+    level = next;
   }
-  const out: string[] = [];
-  for (const e of entries) {
-    if (!pattern.test(e.name) || e.name.startsWith('.')) continue;
-    const abs = join(e.parentPath ?? e.path ?? join(root, dir), e.name);
-    // A symlink to a file is read like the file (a shared block, say); symlinked directories are not
-    // followed (readdir does not), so a link loop cannot make the walk endless; a dangling or looping link is skipped.
-    if (!e.isFile() && !(e.isSymbolicLink() && (await stat(abs).catch(() => undefined))?.isFile())) continue;
-    out.push(toPosix(relative(root, abs)));
-  }
-  return out.sort();
+  listing.paths.sort();
+  listing.unreadableSubdirs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return listing;
+}
+
+/** What a symlink leads to: 'file', a special file's kind, or undefined (dangling, looping, a directory). */
+async function linkTarget(abs: string): Promise<string | undefined> {
+  const s = await stat(abs).catch(() => undefined);
+  if (s === undefined || s.isDirectory()) return undefined;
+  return s.isFile() ? 'file' : specialKind(s);
+}
+
+function specialKind(e: { isFIFO?(): boolean; isSocket?(): boolean }): string {
+  if (e.isFIFO?.()) return 'a named pipe';
+  if (e.isSocket?.()) return 'a socket';
+  return 'a device';
 }
 
 async function readSource(root: string, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag): Promise<SourceFile | undefined> {

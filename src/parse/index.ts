@@ -27,6 +27,8 @@ export interface Unparsed {
   cards: Set<string>;
   blocks: Set<string>;
   tools: Set<string>;
+  /** A blocks/ sub-folder could not be read: any block id may be one of its files. */
+  someBlocksUnread?: boolean;
 }
 
 /**
@@ -51,20 +53,25 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     if (!cache) return parse(f, bag);
     const hit = cache.get(f.path);
     if (hit && hit.text === f.text) {
-      bag.push(...hit.diagnostics);
+      bag.pushAll(hit.diagnostics);
       return hit.result as T | undefined;
     }
     const own = new DiagnosticBag();
     const result = parse(f, own);
     cache.set(f.path, { text: f.text, result, diagnostics: own.items });
-    bag.push(...own.items);
+    bag.pushAll(own.items);
     return result;
   };
   if (cache) {
     const live = new Set([...ws.cards, ...ws.blocks, ...ws.tools].map((f) => f.path));
     for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
   }
-  const unparsed: Unparsed = { cards: new Set(), blocks: new Set(), tools: new Set() };
+  const unparsed: Unparsed = { cards: new Set(), blocks: new Set(), tools: new Set(), someBlocksUnread: (ws.unreadDirs?.length ?? 0) > 0 };
+  // Named like a card, block or tool but not a file: its id is unknown, not missing.
+  for (const path of ws.notFiles ?? []) {
+    const set = path.startsWith('cards/') ? unparsed.cards : path.startsWith('blocks/') ? unparsed.blocks : unparsed.tools;
+    set.add(stemOf(path));
+  }
   const all = <T>(files: SourceFile[], parse: (f: SourceFile) => T | undefined, failed: Set<string>): T[] =>
     files.flatMap((f) => {
       const r = parse(f);

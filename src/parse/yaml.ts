@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, visit, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, Parser, visit, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { YAML_MESSAGES, type MessageRef } from '../diagnostics/catalog.js';
 import type { Range } from '../diagnostics/diagnostic.js';
 import { fillTemplate } from '../diagnostics/template.js';
@@ -51,6 +51,11 @@ export function parseYaml(file: SourceFile, text: string = file.text, baseOffset
   if (tooDeep !== undefined) {
     const range = at(tooDeep, tooDeep + 1);
     return { value: undefined, errors: [yamlError({ message: 'flowTooDeep', data: { max: MAX_FLOW_DEPTH } }, range)], locate: () => range };
+  }
+  const tooDeepBlock = blockDepthExceeded(text);
+  if (tooDeepBlock !== undefined) {
+    const range = at(tooDeepBlock, tooDeepBlock + 1);
+    return { value: undefined, errors: [yamlError({ message: 'blockTooDeep', data: { max: MAX_FLOW_DEPTH } }, range)], locate: () => range };
   }
   // No closure created here may reference `doc`: a clean file's locator must not
   // keep its syntax tree alive (see treeLocator).
@@ -131,6 +136,40 @@ function flowDepthExceeded(text: string): number | undefined {
       while (++i < text.length && text[i] !== "'");
     } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
       while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Offset of the first collection (block or flow) nested deeper than
+ * MAX_FLOW_DEPTH, found on the concrete syntax tree, which the yaml library
+ * builds without recursion; the tree is walked with an explicit stack. Only
+ * text that could nest that deep (by a count of indicators and lines) pays for it.
+ */
+function blockDepthExceeded(text: string): number | undefined {
+  let bound = 0;
+  for (let i = 0; i < text.length && bound <= MAX_FLOW_DEPTH; i++) {
+    const c = text.charCodeAt(i);
+    // \n - ? : [ {
+    if (c === 10 || c === 45 || c === 63 || c === 58 || c === 91 || c === 123) bound++;
+  }
+  if (bound <= MAX_FLOW_DEPTH) return undefined;
+  const stack: { node: unknown; depth: number }[] = [];
+  for (const token of new Parser().parse(text)) stack.push({ node: token, depth: 0 });
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    const t = node as { type?: string; offset?: number; value?: unknown; items?: { key?: unknown; value?: unknown }[] };
+    const isCollection = t.type === 'block-map' || t.type === 'block-seq' || t.type === 'flow-collection';
+    const d = isCollection ? depth + 1 : depth;
+    if (d > MAX_FLOW_DEPTH) return t.offset ?? 0;
+    if (t.type === 'document') stack.push({ node: t.value, depth: d });
+    if (isCollection && Array.isArray(t.items)) {
+      for (const item of t.items) {
+        stack.push({ node: item.key, depth: d });
+        stack.push({ node: item.value, depth: d });
+      }
     }
   }
   return undefined;

@@ -24,7 +24,8 @@ export function dropNullOptionals(schema: unknown, value: unknown): unknown {
   for (const [key, v] of Object.entries(value)) {
     const prop = Object.prototype.hasOwnProperty.call(props, key) ? props[key] : undefined;
     if (v === null && !required.has(key) && prop !== undefined && !acceptsNull(prop)) continue;
-    out[key] = prop === undefined ? v : dropNullOptionals(prop, v);
+    // defineProperty: an argument named "__proto__" stays an argument (and is then judged by the schema).
+    Object.defineProperty(out, key, { value: prop === undefined ? v : dropNullOptionals(prop, v), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -243,6 +243,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
 function sortedRecord<T>(r: Record<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
-  for (const k of Object.keys(r).sort()) out[k] = r[k];
+  for (const k of Object.keys(r).sort()) Object.defineProperty(out, k, { value: r[k], enumerable: true, writable: true, configurable: true });
   return out;
 }

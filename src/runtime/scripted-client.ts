@@ -138,7 +138,8 @@ export function createScriptedClient(script: Script | Record<string, ScriptReply
 
 /** Tool handlers that replay `script.tools`. */
 export function createScriptedTools(tools: Script['tools']): Record<string, ToolHandler> {
-  const handlers: Record<string, ToolHandler> = {};
+  // No prototype: tools named "__proto__" or "constructor" are plain keys.
+  const handlers: Record<string, ToolHandler> = Object.create(null) as Record<string, ToolHandler>;
   for (const [name, spec] of Object.entries(tools ?? {})) {
     const list = Array.isArray(spec) ? spec : [spec];
     let calls = 0;

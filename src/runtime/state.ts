@@ -132,8 +132,9 @@ export function newFrame(
 
 /** Keeps the first failure: one failed call of a sub-agent makes its outcome a failure. */
 export function recordOutcome(map: Record<string, Outcome>, key: string, outcome: Outcome): void {
-  const prev = map[key];
-  if (prev === undefined || prev === 'ok') map[key] = outcome;
+  // Own keys only: an agent or tool named "constructor" must not read Object.prototype's.
+  const prev = Object.hasOwn(map, key) ? map[key] : undefined;
+  if (prev === undefined || prev === 'ok') Object.defineProperty(map, key, { value: outcome, enumerable: true, writable: true, configurable: true });
 }
 
 export function addUsage(total: Usage, u: Usage): void {

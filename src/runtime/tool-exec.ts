@@ -43,8 +43,8 @@ export async function runTool(turn: TurnState, frame: Frame, call: ToolCall, too
 async function runHandler(turn: TurnState, frame: Frame, tool: string, envelope: boolean, args: Record<string, unknown>): Promise<CallResult> {
   const handler = Object.prototype.hasOwnProperty.call(turn.tools, tool) ? turn.tools[tool] : undefined;
   if (typeof handler !== 'function') return failed('error', toolFailureMessage('error', tool));
-  const declared = turn.bundle.tools[tool]?.status_events ?? [];
-  if (declared.length > 0) turn.sink.status(frame.agent, declared[0], frame.spanId);
+  const declared = (Object.hasOwn(turn.bundle.tools, tool) ? turn.bundle.tools[tool]!.status_events : undefined) ?? [];
+  if (declared.length > 0) turn.sink.status(frame.agent, declared[0]!, frame.spanId);
   const ctx: ToolContext = {
     principal: turn.context.principal,
     episode: turn.context.episode,

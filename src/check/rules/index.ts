@@ -11,6 +11,7 @@ import { duplicateId } from './duplicate-id.js';
 import { dynamicInPrefix } from './dynamic-in-prefix.js';
 import { fanOutCap } from './fan-out-cap.js';
 import { jsonSchema } from './json-schema.js';
+import { fileName } from './file-name.js';
 import { modelCapability } from './model-capability.js';
 import { platformBlockDeclared } from './platform-block-declared.js';
 import { platformBlockOwner } from './platform-block-owner.js';
@@ -44,6 +45,7 @@ export const RULES: readonly Rule[] = [
   duplicateId,
   jsonSchema,
   providerSchema,
+  fileName,
   unknownTool,
   unknownModel,
   unknownBlock,

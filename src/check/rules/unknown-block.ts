@@ -13,6 +13,8 @@ export const unknownBlock: Rule<'unknown-block'> = {
   id: 'unknown-block',
   needsConfig: true,
   run(program, report) {
+    // An unreadable blocks/ folder is its own error; what it holds is unknown, not missing.
+    if (program.unparsed.someBlocksUnread) return;
     const ids = sortedBlocks(program).map((b) => b.data.id);
     const suggest = (name: string): { hint: HintRef<'unknown-block'>; related: RelatedInput[] } => {
       const match = closest(name, ids);

@@ -10,8 +10,8 @@
  *   messages go to stderr.
  */
 import { formatInt } from '../../diagnostics/format-number.js';
-import { appendFile, readdir, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { appendFile, readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { compile, type CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { plural } from '../../diagnostics/render/common.js';
@@ -114,8 +114,9 @@ export async function printDiagnostics(result: CompileResult, format: ReportForm
 
 /** Why `outDir` must not be replaced wholesale, or undefined when it is safe. */
 export async function refuseOutDir(outDir: string, root: string): Promise<string | undefined> {
-  const rel = relative(outDir, root);
-  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return 'it contains the workspace itself.';
+  // Real paths, compared by segment: `out/..ws` is inside `out` (its name only starts with ".."),
+  // and a symlinked output directory is judged by where it leads.
+  if (isWithin(await realPathOf(root), await realPathOf(outDir))) return 'it contains the workspace itself.';
   let entries: string[];
   try {
     if (!(await stat(outDir)).isDirectory()) return 'it exists and is not a directory.';
@@ -127,6 +128,30 @@ export async function refuseOutDir(outDir: string, root: string): Promise<string
     return 'it is not empty and holds no bundle.json, so it is not agentc output (agentc replaces the whole directory).';
   }
   return undefined;
+}
+
+/** Whether `inner` is `outer` or below it (absolute, resolved paths). */
+export function isWithin(inner: string, outer: string): boolean {
+  const rel = relative(outer, inner);
+  if (rel === '') return true;
+  if (isAbsolute(rel)) return false;
+  return rel.split(sep)[0] !== '..';
+}
+
+/** The real path of `p`; for a path that does not exist yet, that of its nearest existing ancestor plus the rest. */
+async function realPathOf(p: string): Promise<string> {
+  const rest: string[] = [];
+  let at = resolve(p);
+  for (;;) {
+    try {
+      return join(await realpath(at), ...rest.reverse());
+    } catch {
+      const parent = dirname(at);
+      if (parent === at) return resolve(p);
+      rest.push(basename(at));
+      at = parent;
+    }
+  }
 }
 
 /** `generated/`, relative to where the user is, `/`-separated, with a trailing slash. */

@@ -37,6 +37,29 @@ export function sorted(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(compareDiagnostics);
 }
 
+/** Most diagnostics the line-per-diagnostic reports (text, github) print; the rest are counted. */
+export const MAX_PRINTED = 1000;
+/** Most diagnostics the pretty report prints (each takes a code frame). */
+export const MAX_PRINTED_PRETTY = 200;
+
+/**
+ * The diagnostics a capped report prints, in report order: errors before
+ * warnings when not all fit, so a flood of warnings never hides an error.
+ * `omitted` is how many are left out (the summary line still counts them all).
+ */
+export function printable(diagnostics: readonly Diagnostic[], max: number): { shown: Diagnostic[]; omitted: number } {
+  const all = sorted(diagnostics);
+  if (all.length <= max) return { shown: all, omitted: 0 };
+  const errors = all.filter((d) => d.severity === 'error');
+  const keep = new Set(errors.length >= max ? errors.slice(0, max) : [...errors, ...all.filter((d) => d.severity !== 'error').slice(0, max - errors.length)]);
+  return { shown: all.filter((d) => keep.has(d)), omitted: all.length - keep.size };
+}
+
+/** `… and 99,950 more (…)`: the line that says a report was capped. */
+export function omittedLine(omitted: number): string {
+  return `… and ${formatInt(omitted)} more not shown (use --format json or sarif for all of them).`;
+}
+
 /** `file:line:col`, `file` when there is no range. */
 export function location(file: string, range: Range | undefined): string {
   return range === undefined ? file : `${file}:${range.start.line}:${range.start.column}`;

@@ -11,7 +11,7 @@
 import { formatInt } from '../format-number.js';
 import { countBySeverity, type Diagnostic } from '../diagnostic.js';
 import { sanitize } from './ansi.js';
-import { displayPath, location, sorted, summaryLine, type RenderOptions } from './common.js';
+import { displayPath, location, MAX_PRINTED, omittedLine, printable, sorted, summaryLine, type RenderOptions } from './common.js';
 
 /** Annotations GitHub displays per type and step. */
 export const GITHUB_ANNOTATION_LIMIT = 10;
@@ -29,12 +29,16 @@ export function escapeProperty(s: string): string {
 }
 
 export function renderGithub(diagnostics: readonly Diagnostic[], opts: Pick<RenderOptions, 'cwd' | 'root'>): string {
-  const lines = sorted(diagnostics).map((d) => githubCommand(d, opts));
+  const { shown, omitted } = printable(diagnostics, MAX_PRINTED);
+  const lines = shown.map((d) => githubCommand(d, opts));
+  if (omitted > 0) lines.push(`::notice title=${escapeProperty('agentc')}::${escapeData(omittedLine(omitted))}`);
   const { errors, warnings } = countBySeverity(diagnostics);
   if (errors > GITHUB_ANNOTATION_LIMIT || warnings > GITHUB_ANNOTATION_LIMIT) {
     const message =
       `GitHub shows at most ${GITHUB_ANNOTATION_LIMIT} error and ${GITHUB_ANNOTATION_LIMIT} warning annotations per step; ` +
-      `all ${formatInt(diagnostics.length)} diagnostics are listed in this step's log and in the job summary.`;
+      (omitted > 0
+        ? `the first ${formatInt(shown.length)} of ${formatInt(diagnostics.length)} diagnostics are listed in this step's log.`
+        : `all ${formatInt(diagnostics.length)} diagnostics are listed in this step's log and in the job summary.`);
     lines.push(`::notice title=${escapeProperty('agentc')}::${escapeData(message)}`);
   }
   lines.push(summaryLine(diagnostics));

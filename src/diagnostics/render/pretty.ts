@@ -7,14 +7,17 @@ import type { Diagnostic } from '../diagnostic.js';
 import type { SourceFile } from '../../load/source.js';
 import { paint, sanitize, type Paint } from './ansi.js';
 import { codeFrame } from './code-frame.js';
-import { displayPath, sorted, summaryLine, type RenderOptions } from './common.js';
+import { displayPath, MAX_PRINTED_PRETTY, omittedLine, printable, summaryLine, type RenderOptions } from './common.js';
 
 export function renderPretty(diagnostics: readonly Diagnostic[], files: ReadonlyMap<string, SourceFile>, opts: RenderOptions): string {
   const p = paint(opts.color);
   const out: string[] = [];
-  for (const d of sorted(diagnostics)) {
-    out.push(...renderOne(d, files, opts, p), '');
+  const { shown, omitted } = printable(diagnostics, MAX_PRINTED_PRETTY);
+  for (const d of shown) {
+    for (const line of renderOne(d, files, opts, p)) out.push(line);
+    out.push('');
   }
+  if (omitted > 0) out.push(omittedLine(omitted), '');
   out.push(p.bold(summaryLine(diagnostics)));
   return out.join('\n') + '\n';
 }

@@ -1,0 +1,43 @@
+import { isWindowsReservedName, PORTABLE_NAME_MAX_BYTES, PROMPTS_DIR, promptFileName } from '../../bundle/file-names.js';
+import type { Rule } from '../rule.js';
+import { blockIdAt, cardAt, sortedBlocks, sortedCards, sortedTools, toolAt } from '../support.js';
+
+/**
+ * Every file named after an id is portable (see src/bundle/file-names.ts): a
+ * card's, block's or tool's own file and each cohort's generated prompt file
+ * are at most PORTABLE_NAME_MAX_BYTES long and never a Windows device name.
+ * Reported before `build`, so it never fails half-way with ENAMETOOLONG.
+ */
+export const fileName: Rule<'file-name'> = {
+  id: 'file-name',
+  run(program, report) {
+    for (const card of sortedCards(program)) {
+      const id = card.data.id;
+      if (isWindowsReservedName(id)) {
+        const files = [card.file.path, `generated/${PROMPTS_DIR}/${promptFileName(id, '')}`].join(' and ');
+        report({ file: card.file.path, range: cardAt(card, ['id']), message: 'reserved', data: { kind: 'Card', id, files }, hint: { id: 'renameCard' } });
+      }
+      const agent = program.agents.get(id);
+      const longest = (agent?.cohorts ?? [])
+        .map((c) => promptFileName(id, c.key))
+        .reduce<string | undefined>((a, b) => (a === undefined || Buffer.byteLength(b) > Buffer.byteLength(a) ? b : a), undefined);
+      if (agent !== undefined && longest !== undefined && Buffer.byteLength(longest) > PORTABLE_NAME_MAX_BYTES) {
+        report({
+          file: card.file.path,
+          range: cardAt(card, ['id']),
+          message: 'tooLong',
+          data: { agent: id, path: `${PROMPTS_DIR}/${longest}`, bytes: Buffer.byteLength(longest), max: PORTABLE_NAME_MAX_BYTES },
+          hint: { id: 'shorten', data: { flags: agent.flags.join(', ') } },
+        });
+      }
+    }
+    for (const block of sortedBlocks(program)) {
+      const id = block.data.id;
+      if (isWindowsReservedName(id)) report({ file: block.file.path, range: blockIdAt(block), message: 'reserved', data: { kind: 'Block', id, files: block.file.path }, hint: { id: 'renameBlock' } });
+    }
+    for (const tool of sortedTools(program)) {
+      const id = tool.data.name;
+      if (isWindowsReservedName(id)) report({ file: tool.file.path, range: toolAt(tool, ['name']), message: 'reserved', data: { kind: 'Tool', id, files: tool.file.path }, hint: { id: 'renameTool' } });
+    }
+  },
+};
