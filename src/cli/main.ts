@@ -110,11 +110,15 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .option('--against <ref|dir>', 'git ref or directory to compare with (default: merge base with the default branch)')
       .addOption(new Option('-f, --format <format>', 'report format').choices(['markdown', 'json', 'text']).default('text'))
       .addOption(new Option('--fail-on <level>', 'exit 1 when a change at or above this level exists').choices(['breaking', 'dangerous', 'none']).default('breaking'))
-      .option('-o, --output <file>', 'write the report to a file'),
+      .option('-o, --output <file>', 'write the report to a file')
+      .option('--eval <suite>', 'run this routing suite on both sides and add a before/after table (agentc eval)')
+      .option('--eval-script <file>', 'with --eval: answer routing calls from a route script instead of a real model')
+      .option('--endpoint <url>', 'with --eval: base URL for every provider'),
     'agentc diff --against main --format markdown -o agentc-diff.md',
   ).action(async (opts) => {
     const { diffCommand } = await import('./commands/diff.js');
-    setExit(await diffCommand({ cwd: root(opts), against: opts.against, format: opts.format, failOn: opts.failOn, output: opts.output }, io));
+    const evalRun = opts.eval !== undefined ? { suite: opts.eval, ...(opts.evalScript !== undefined ? { script: opts.evalScript } : {}), ...(opts.endpoint !== undefined ? { endpoint: opts.endpoint } : {}) } : undefined;
+    setExit(await diffCommand({ cwd: root(opts), against: opts.against, format: opts.format, failOn: opts.failOn, output: opts.output, ...(evalRun !== undefined ? { eval: evalRun } : {}) }, io));
   });
 
   withExample(
@@ -156,6 +160,28 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
   ).action(async (agent: string, message: string, opts) => {
     const { runCommand } = await import('./commands/run.js');
     setExit(await runCommand({ cwd: root(opts), agent, message, script: opts.script ? resolve(io.cwd, opts.script) : undefined, endpoint: opts.endpoint, format: opts.format, flags: opts.flags, sessions: opts.sessions, episode: opts.episode }, io));
+  });
+
+  withExample(
+    program
+      .command('eval [suites...]')
+      .description('routing regression suites: accuracy, per-agent precision/recall, confusion matrix (default: evals/*.yaml)')
+      .addOption(cwdOption())
+      .option('--script <file>', 'answer routing calls from a route script (replies keyed by message) instead of a real model')
+      .option('--endpoint <url>', 'base URL for every provider (default OPENAI_BASE_URL / ANTHROPIC_BASE_URL; keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)')
+      .option('--min-accuracy <x>', 'exit 1 when accuracy (0..1) is below this', parseRatio)
+      .option('--concurrency <n>', 'routing calls in flight at once', parsePositiveInt, 4)
+      .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
+      .option('--seed <n>', 'seed recorded in the cache key (live runs)', parsePositiveInt)
+      .option('--cache-dir <dir>', 'where cached live replies are kept (default node_modules/.cache/agentc/eval)')
+      .option('--no-cache', 'always call the model')
+      .option('--scaffold <agent>', 'print a starter suite for this orchestrator (single- and mixed-intent placeholders) and exit')
+      .addOption(new Option('-f, --format <format>', 'report format').choices(['pretty', 'json', 'junit', 'markdown']).default('pretty')),
+    'agentc eval evals/routing.yaml --script evals/scripts/routing.yaml --min-accuracy 0.95',
+  ).action(async (suites: string[], opts) => {
+    const { evalCommand } = await import('./commands/eval.js');
+    const cacheDir = opts.cache === false ? false : opts.cacheDir;
+    setExit(await evalCommand({ cwd: root(opts), suites, script: opts.script, endpoint: opts.endpoint, format: opts.format, minAccuracy: opts.minAccuracy, concurrency: opts.concurrency, flags: opts.flags, seed: opts.seed, cacheDir, scaffold: opts.scaffold }, io));
   });
 
   withExample(
@@ -247,4 +273,16 @@ function splitList(value: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
+}
+
+function parseRatio(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number between 0 and 1.');
+  return n;
+}
+
+function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number.');
+  return n;
 }

@@ -113,6 +113,9 @@ on:
 jobs:
   agentc:
     runs-on: ubuntu-latest
+    env:
+      # Optional: add an OPENAI_API_KEY repository secret to run the routing eval.
+      OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
     steps:
       - uses: actions/checkout@v4
       - uses: actions/setup-node@v4
@@ -122,4 +125,9 @@ jobs:
       - run: npm ci
       - run: npx --no-install agentc check --format github
       - run: npx --no-install agentc build --check
+      # Routing regression suites (evals/*.yaml, docs/eval.md) against the real
+      # model; skipped when there is no key or no suite.
+      - name: agentc eval
+        if: \${{ env.OPENAI_API_KEY != '' && hashFiles('evals/*.yaml') != '' }}
+        run: npx --no-install agentc eval --min-accuracy 0.95
 `;

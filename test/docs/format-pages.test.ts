@@ -13,10 +13,11 @@ const PAGES: Record<string, string> = {
   'prompt-block.schema.json': 'prompt-block.md',
   'tool-contract.schema.json': 'tool-contract.md',
   'config.schema.json': 'config.md',
+  'eval-suite.schema.json': '../eval.md',
 };
 
 /** Schemas in schemas/ that describe agentc's outputs, not a file a user writes (documented in docs/cli.md). */
-const NOT_FORMATS = new Set<string>(['check-report.schema.json', 'diff-report.schema.json', 'run-report.schema.json']);
+const NOT_FORMATS = new Set<string>(['check-report.schema.json', 'diff-report.schema.json', 'run-report.schema.json', 'eval-report.schema.json']);
 
 type Schema = { properties?: Record<string, Schema>; additionalProperties?: unknown; items?: unknown; $defs?: Record<string, Schema> };
 

@@ -91,7 +91,9 @@ describe('starter template', () => {
   it('has a GitHub workflow that runs only the installed CLI', () => {
     const workflow = parseYaml(byPath.get('.github/workflows/agentc.yml')!) as { jobs: { agentc: { steps: { run?: string }[] } } };
     const runs = workflow.jobs.agentc.steps.flatMap((s) => (s.run ? [s.run] : []));
-    expect(runs).toEqual(['npm ci', 'npx --no-install agentc check --format github', 'npx --no-install agentc build --check']);
+    expect(runs).toEqual(['npm ci', 'npx --no-install agentc check --format github', 'npx --no-install agentc build --check', 'npx --no-install agentc eval --min-accuracy 0.95']);
+    const evalStep = (workflow.jobs.agentc.steps as { name?: string; if?: string }[]).find((s) => s.name === 'agentc eval');
+    expect(evalStep?.if).toBe("${{ env.OPENAI_API_KEY != '' && hashFiles('evals/*.yaml') != '' }}");
   });
 
   it('never tells anyone to install or npx a package that is not ours', () => {

@@ -39,6 +39,8 @@ export interface DiffOptions {
   failOn: 'breaking' | 'dangerous' | 'none';
   /** Write the report here (resolved against io.cwd) instead of stdout. */
   output?: string;
+  /** `--eval SUITE`: run a routing suite on both sides (src/cli/diff-eval.ts). */
+  eval?: { suite: string; script?: string; endpoint?: string };
 }
 
 /** A side that compiled, or the exit code to stop with. */
@@ -46,6 +48,10 @@ type Side = { bundle: Bundle; label: string } | { exit: number };
 
 export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);
+  if (opts.eval !== undefined && opts.format === 'json') {
+    io.stderr('agentc diff: --eval adds a section to the markdown or text report; use agentc eval --format json for data.\n');
+    return EXIT.failure;
+  }
   if (!isDirectory(root)) {
     io.stderr(`agentc diff: cannot read workspace directory ${root}\n`);
     return EXIT.failure;
@@ -61,12 +67,19 @@ export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number>
   const diff = diffBundles(before.bundle, after.bundle);
   const labels = { beforeLabel: before.label, afterLabel: after.label };
   const toFile = opts.output !== undefined;
+  let evalSection = '';
+  if (opts.eval !== undefined) {
+    const { diffEvalSection } = await import('../diff-eval.js');
+    const section = await diffEvalSection(root, opts.eval, { before, after }, io);
+    if (typeof section !== 'string') return section.exit;
+    evalSection = `\n${section}`;
+  }
   const report =
-    opts.format === 'json'
+    (opts.format === 'json'
       ? renderJson(diff, labels)
       : opts.format === 'markdown'
         ? renderMarkdown(diff, labels)
-        : renderText(diff, { ...labels, color: !toFile && useColor(io) });
+        : renderText(diff, { ...labels, color: !toFile && useColor(io) })) + evalSection;
   if (toFile) {
     const file = resolve(io.cwd, opts.output!);
     try {

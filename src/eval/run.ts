@@ -1,0 +1,117 @@
+/**
+ * Runs suites: every case × repeat through the routing step, with a
+ * concurrency limit and an optional on-disk results cache.
+ *
+ * Invariants: results are in suite/case/repeat order whatever the completion
+ * order; the cache key is (prompt prefix hash, suffix, tools, messages, model,
+ * seed, repeat index), so an unchanged prompt is never re-asked and a changed
+ * one always is; failed calls are never cached; the cache lives in the
+ * directory the caller names (no module-level state).
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Bundle } from '../bundle/types.js';
+import type { LlmClient, LlmRequest } from '../runtime/index.js';
+import { buildRoutingRequest, routeOnce, type RouteObservation } from './route.js';
+import { caseResult, scoreRun, summarize, type CaseResult, type EvalSummary } from './score.js';
+import { routedAgents, type EvalSuite } from './suite.js';
+
+export interface RunSuitesOptions {
+  bundle: Bundle;
+  llm: LlmClient;
+  suites: EvalSuite[];
+  /** Extra flags switched on for every case. */
+  flags?: string[];
+  concurrency?: number;
+  /** Directory for cached replies; undefined: no cache. */
+  cacheDir?: string;
+  /** Cache namespace and provider seed note (part of the key). */
+  seed?: number;
+  /** Called after each finished run (done, total). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface EvalResult {
+  cases: CaseResult[];
+  summary: EvalSummary;
+  /** Runs answered from the cache. */
+  cached: number;
+}
+
+export async function runSuites(o: RunSuitesOptions): Promise<EvalResult> {
+  const jobs: { suite: EvalSuite; index: number; repeat: number; req: LlmRequest }[] = [];
+  const controller = new AbortController();
+  for (const suite of o.suites) {
+    suite.cases.forEach((c, index) => {
+      const flags = [...new Set([...suite.flags, ...(c.flags ?? []), ...(o.flags ?? [])])].sort();
+      for (let r = 0; r < suite.repeat; r++) jobs.push({ suite, index, repeat: r, req: buildRoutingRequest(o.bundle, suite.agent, c, flags, controller.signal) });
+    });
+  }
+  const observations: RouteObservation[] = new Array(jobs.length);
+  let cached = 0;
+  let done = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      const job = jobs[i]!;
+      const key = o.cacheDir !== undefined ? cacheKey(job.req, job.repeat, o.seed) : undefined;
+      let obs = key !== undefined ? await readCache(o.cacheDir!, key) : undefined;
+      if (obs !== undefined) cached++;
+      else {
+        obs = await routeOnce(o.bundle, o.llm, job.req);
+        if (key !== undefined && obs.error === undefined) await writeCache(o.cacheDir!, key, obs);
+      }
+      observations[i] = obs;
+      o.onProgress?.(++done, jobs.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 4, jobs.length)) }, worker));
+
+  const cases: CaseResult[] = [];
+  let j = 0;
+  for (const suite of o.suites) {
+    suite.cases.forEach((c, index) => {
+      const runs = [];
+      for (let r = 0; r < suite.repeat; r++) runs.push(scoreRun(c, observations[j++]!));
+      cases.push(caseResult(suite, index, runs));
+    });
+  }
+  const subAgents = [...new Set(o.suites.flatMap((s) => routedAgents(o.bundle, s.agent)))].sort();
+  return { cases, summary: summarize(cases, o.suites, observations, subAgents), cached };
+}
+
+export function cacheKey(req: LlmRequest, repeat: number, seed: number | undefined): string {
+  const material = {
+    prefix: req.system.prefixSha256 ?? createHash('sha256').update(req.system.prefix).digest('hex'),
+    suffix: req.system.suffix,
+    tools: req.tools,
+    messages: req.messages,
+    model: req.model.model,
+    provider: req.model.provider,
+    repeat,
+    seed: seed ?? null,
+  };
+  return createHash('sha256').update(JSON.stringify(material)).digest('hex');
+}
+
+async function readCache(dir: string, key: string): Promise<RouteObservation | undefined> {
+  try {
+    const v = JSON.parse(await readFile(join(dir, `${key}.json`), 'utf8')) as RouteObservation;
+    return Array.isArray(v.agents) && Array.isArray(v.handoffs) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeCache(dir: string, key: string, obs: RouteObservation): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    const tmp = join(dir, `${key}.${process.pid}.tmp`);
+    await writeFile(tmp, `${JSON.stringify(obs)}\n`);
+    await rename(tmp, join(dir, `${key}.json`));
+  } catch {
+    // A cache that cannot be written only costs a re-run next time.
+  }
+}
