@@ -19,6 +19,8 @@ import { loadValidators } from './parse/validate.js';
 import { resolveProgram } from './resolve/index.js';
 import type { Program } from './resolve/types.js';
 import { AGENTC_VERSION } from './version.js';
+import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
+import { TokenCounter } from './tokenize/counter.js';
 
 export interface CompileOptions {
   /** Absolute workspace root. */
@@ -27,13 +29,17 @@ export interface CompileOptions {
   bundle?: boolean;
   /** Reuse parse results of unchanged files across compiles (watch mode). */
   cache?: CompileCache;
+  /** Use the persistent cache (token counts) under cacheDir(root); default true. */
+  persistentCache?: boolean;
 }
 
-/** State kept between compiles of the same workspace; token counts are memoized process-wide anyway. */
+/** State kept between compiles of the same workspace (watch mode). */
 export interface CompileCache {
   files: FileCache;
   parsed: ParseCache;
   config?: { text: string; load: ConfigLoad };
+  /** The session's token counter and its persistent store, made by the first compile. */
+  tokens?: { counter: TokenCounter; store: PersistentTokenStore | undefined };
 }
 
 export function createCompileCache(): CompileCache {
@@ -65,7 +71,10 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
 
   const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed);
   await yieldToEventLoop();
-  const program = resolveProgram(root, parsed, files);
+  const tokens = options.cache?.tokens ?? openTokens(root, options.persistentCache ?? true);
+  if (options.cache) options.cache.tokens = tokens;
+  const program = resolveProgram(root, parsed, files, tokens.counter);
+  tokens.store?.save();
   await yieldToEventLoop();
   bag.push(...runChecks(program));
 
@@ -88,6 +97,13 @@ function insideFiles(d: Diagnostic, files: ReadonlyMap<string, SourceFile>): Dia
   });
   if (!own && !related) return d;
   return { ...d, ...(own && d.range ? { range: own.clampRange(d.range) } : {}), ...(related ? { related } : {}) };
+}
+
+/** The run's token counter, backed by the persistent store when there is a cache directory. */
+function openTokens(root: string, persistent: boolean): { counter: TokenCounter; store: PersistentTokenStore | undefined } {
+  const dir = persistent ? cacheDir(root) : undefined;
+  const store = dir === undefined ? undefined : PersistentTokenStore.open(dir, AGENTC_VERSION);
+  return { counter: new TokenCounter(store), store };
 }
 
 /** Lets timers run between the synchronous phases (the CLI's progress indicator on large workspaces). */
