@@ -4,7 +4,7 @@
  *
  * Invariants:
  * - Incremental: unchanged files are not re-parsed (CompileCache), unchanged
- *   text is not re-tokenized (token counts are memoized for the process), an
+ *   text is not re-tokenized (the session's TokenCounter and the persistent cache), an
  *   agent whose inputs are unchanged is not re-emitted (EmitCache), and files
  *   already written are neither read back nor rewritten (its WriteCache).
  * - Changes are debounced (40 ms of quiet: one save's events arrive within a few
@@ -16,7 +16,6 @@
  *   tests wait for it).
  */
 import { formatInt } from '../../diagnostics/format-number.js';
-import { watch, type FSWatcher } from 'node:fs';
 import { resolve } from 'node:path';
 import { compile, createCompileCache } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
@@ -28,6 +27,7 @@ import { settled, writeOutput } from '../../emit/write.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
+import { TreeWatcher } from '../watch-tree.js';
 import { DEFAULT_OUT_DIR, displayDir, printDiagnostics, refuseOutDir } from './build.js';
 
 export interface WatchOptions {
@@ -100,32 +100,9 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     });
   };
 
-  // Watchers: each source dir (recursively), plus the root for the config and for dirs created later.
-  const watchers = new Map<string, FSWatcher>();
-  const attach = (): void => {
-    for (const dir of WATCHED_DIRS) {
-      if (watchers.has(dir)) continue;
-      try {
-        const w = watch(resolve(root, dir), { recursive: true }, (_event, name) => schedule(`${dir}/${String(name ?? '').split('\\').join('/')}`));
-        w.on('error', () => {
-          w.close();
-          watchers.delete(dir);
-        });
-        watchers.set(dir, w);
-      } catch {
-        // Not there (yet): the root watcher attaches it when it appears.
-      }
-    }
-  };
-  const rootWatcher = watch(root, (_event, name) => {
-    const n = String(name ?? '');
-    if (CONFIG_NAMES.includes(n)) schedule(n);
-    else if (n === 'cards' || n === 'blocks' || n === 'schemas') {
-      attach();
-      schedule(`${n}/`);
-    }
-  });
-  attach();
+  // One watcher per directory, re-synced after every event (see watch-tree.ts): atomic saves,
+  // recreated folders and branch switches are seen.
+  const tree = new TreeWatcher(root, WATCHED_DIRS, CONFIG_NAMES, schedule);
 
   io.stdout(`Watching ${WATCHED_DIRS.map((d) => `${d}/`).join(', ')} and the config; output in ${shown} (Ctrl+C to stop).\n`);
   running = build('initial build').finally(() => {
@@ -148,8 +125,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     }
   });
   if (timer) clearTimeout(timer);
-  rootWatcher.close();
-  for (const w of watchers.values()) w.close();
+  tree.close();
   await running;
   await settled(emitCache.written);
   return EXIT.ok;
