@@ -98,3 +98,26 @@ test('build --watch survives atomic saves, a recreated folder and a branch switc
   ac.abort();
   expect(await done).toBe(0);
 }, 120_000);
+
+test('check --watch reports on every atomic save and writes nothing', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'agentc-watch-check-'));
+  dirs.push(dir);
+  for (const p of ['cards', 'blocks', 'schemas/tools', 'agentc.config.ts']) await cp(join(repo, p), join(dir, p), { recursive: true });
+  const { io, last, until } = statusLines('check');
+  const ac = new AbortController();
+  const done = watchCommand({ cwd: dir, signal: ac.signal, debounceMs: 30, format: 'text', mode: 'check' }, io);
+  expect(await until(async () => last().includes('initial check'))).toMatch(/^check: 0 errors, \d+ warnings? in \d+ ms \(initial check\)/);
+  const card = join(dir, 'cards', 'rewards.yaml');
+  const text = await readFile(card, 'utf8');
+  const saveByRename = async (t: string): Promise<void> => {
+    await writeFile(`${card}.swp`, t);
+    await rename(`${card}.swp`, card);
+  };
+  await saveByRename(text.replace('tools: [get_user_points', 'tools: [get_user_pionts'));
+  expect(await until(async () => /^check: [1-9]\d* errors?/.test(last()))).toMatch(/changed\)\. Watching/);
+  await saveByRename(text);
+  expect(await until(async () => /^check: 0 errors/.test(last()))).toMatch(/changed\)\. Watching/);
+  ac.abort();
+  expect(await done).toBe(0);
+  expect(await readdir(dir)).not.toContain('generated');
+}, 60_000);
