@@ -29,8 +29,16 @@ export interface CompileOptions {
   bundle?: boolean;
   /** Reuse parse results of unchanged files across compiles (watch mode). */
   cache?: CompileCache;
+  /** Told the phase and counts as the compile goes (the CLI's progress line). */
+  progress?: ProgressSink;
   /** Use the persistent cache (token counts) under cacheDir(root); default true. */
   persistentCache?: boolean;
+}
+
+/** Where a compile reports what it is doing; must be cheap (it is called once per agent). */
+export interface ProgressSink {
+  phase(name: string): void;
+  add(counter: 'files read' | 'agents compiled' | 'files written', n?: number): void;
 }
 
 /** State kept between compiles of the same workspace (watch mode). */
@@ -60,6 +68,8 @@ export interface CompileResult {
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
+  const progress = options.progress;
+  progress?.phase('reading files');
   const [loaded] = await Promise.all([loadWorkspace(root, options.cache?.files), loadValidators()]);
   const files = new Map<string, SourceFile>();
   if (loaded.fatal) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: loaded.fatal };
@@ -68,14 +78,18 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const config = ws.configPath ? await loadConfigCached(root, ws.configPath, options.cache) : undefined;
   for (const f of [...ws.cards, ...ws.blocks, ...ws.tools]) files.set(f.path, f);
   if (config?.file) files.set(config.file.path, config.file);
+  progress?.add('files read', files.size);
+  progress?.phase('parsing');
 
   const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed);
   await yieldToEventLoop();
   const tokens = options.cache?.tokens ?? openTokens(root, options.persistentCache ?? true);
   if (options.cache) options.cache.tokens = tokens;
-  const program = resolveProgram(root, parsed, files, tokens.counter);
+  progress?.phase('compiling agents');
+  const program = resolveProgram(root, parsed, files, tokens.counter, progress ? () => progress.add('agents compiled') : undefined);
   tokens.store?.save();
   await yieldToEventLoop();
+  progress?.phase('checking');
   bag.push(...runChecks(program));
 
   const diagnostics = sortDiagnostics(dedupeDiagnostics(applyRuleSettings(bag.items.map((d) => insideFiles(d, files)), parsed.config.data.rules)));

@@ -26,8 +26,8 @@ import type { Range } from '../diagnostics/diagnostic.js';
 export const MAX_COHORT_FLAGS = 6;
 export const BLOCK_SEPARATOR = '\n\n';
 
-/** `tokens` is the run's counter (memo + persistent cache); a fresh one counts the same. */
-export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map<string, SourceFile>, tokens: TokenCounter = new TokenCounter()): Program {
+/** `tokens` is the run's counter (memo + persistent cache); a fresh one counts the same. `onAgent` is called after each agent (progress). */
+export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map<string, SourceFile>, tokens: TokenCounter = new TokenCounter(), onAgent?: () => void): Program {
   const duplicates: Program['duplicates'] = [];
   const index = <T extends Card | Block | Tool>(items: T[], idOf: (t: T) => string, kind: 'card' | 'block' | 'tool', rangeOf: (t: T) => ReturnType<T['locate']>) => {
     const map = new Map<string, T>();
@@ -56,6 +56,7 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
   const renderCache = new Map<string, { text: string } | RenderError>();
   for (const card of [...cards.values()].sort(byId)) {
     program.agents.set(card.data.id, resolveAgent(program, card, renderCache, tokens));
+    onAgent?.();
   }
   return program;
 }
