@@ -33,6 +33,8 @@ export interface CompileOptions {
   progress?: ProgressSink;
   /** Use the persistent cache (token counts) under cacheDir(root); default true. */
   persistentCache?: boolean;
+  /** Take the persistent cache's directory from this workspace root instead of `root` (diff's "before" side, in a temp dir). */
+  cacheRoot?: string;
 }
 
 /** Where a compile reports what it is doing; must be cheap (it is called once per agent). */
@@ -83,7 +85,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
 
   const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed);
   await yieldToEventLoop();
-  const tokens = options.cache?.tokens ?? openTokens(root, options.persistentCache ?? true);
+  const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, options.persistentCache ?? true);
   if (options.cache) options.cache.tokens = tokens;
   progress?.phase('compiling agents');
   const program = resolveProgram(root, parsed, files, tokens.counter, progress ? () => progress.add('agents compiled') : undefined);

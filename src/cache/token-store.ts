@@ -9,8 +9,10 @@
  * - the file carries the sha256 of its entries; a file whose entries do not
  *   hash to it (truncated, edited, half-written) is ignored;
  * - entries are keyed by sha256(encoding NUL text), so a hit is for that text.
- * It is written atomically (temp file + rename), only when a run added counts,
- * and holds exactly the counts the last writing run used (bounded size).
+ * It is written atomically (temp file + rename), only when a run added counts.
+ * It keeps the counts it held plus the run's new ones (so diff's two sides and
+ * two branches share it), until that passes MAX_ENTRIES: then only the counts the
+ * writing run used are kept (bounded size).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,8 @@ import type { Encoding } from '../tokenize/index.js';
 
 export const TOKEN_CACHE_FORMAT = 1;
 const FILE = 'tokens.json';
+/** About 8 MB of file; past it, only the counts of the writing run are kept. */
+export const MAX_ENTRIES = 100_000;
 
 interface CacheFile {
   agentc: string;
@@ -68,8 +72,10 @@ export class PersistentTokenStore implements TokenStore {
   /** Writes the counts this run used, when it added any. Failures to write are not errors: the cache is optional. */
   save(): boolean {
     if (this.added === 0) return false;
+    const all = new Map([...this.stored, ...this.used]);
+    const keep = all.size <= MAX_ENTRIES ? all : this.used;
     const entries: Record<string, number> = {};
-    for (const k of [...this.used.keys()].sort()) entries[k] = this.used.get(k)!;
+    for (const k of [...keep.keys()].sort()) entries[k] = keep.get(k)!;
     const body: CacheFile = { agentc: this.version, format: TOKEN_CACHE_FORMAT, sha256: entriesHash(entries), entries };
     const path = join(this.dir, FILE);
     const tmp = `${path}.${process.pid}.tmp`;
