@@ -16,8 +16,9 @@
 // 3. Incremental rebuild (when `agentc build --watch` exists): one watcher, N
 //    one-block edits, time from the write to the watcher's "build:" line;
 //    target ≤ 10% of the full build's median.
-// 4. bench/runtime.mjs (owned elsewhere) and bench/providers.mjs (provider clients
-//    against local mocks, cold start), when present: their lines as printed.
+// 4. bench/runtime.mjs (owned elsewhere), bench/providers.mjs (provider clients
+//    against local mocks, cold start) and bench/runtime-stream.mjs (streaming turns),
+//    when present: their lines as printed.
 //
 // Prints a table (medians, min–max, ratios, CPU time, peak RSS, targets, PASS/FAIL), or one
 // JSON object with --json. Exit 0, or 1 with --strict when a target fails; 2 when a
@@ -150,7 +151,7 @@ const watch = args.watch ? await benchWatch(results.build.medianMs) : { skipped:
 if (watch.medianMs !== undefined) {
   targets.push(target('incremental rebuild', `${(watch.ratioToBuild * 100).toFixed(1)}% of full build`, `≤ ${TARGET_INCREMENTAL_RATIO * 100}% of full build`, watch.ratioToBuild <= TARGET_INCREMENTAL_RATIO));
 }
-const runtime = args.runtime ? await benchRuntime(['runtime.mjs', 'providers.mjs']) : { skipped: 'disabled with --no-runtime' };
+const runtime = args.runtime ? await benchRuntime(['runtime.mjs', 'providers.mjs', 'runtime-stream.mjs']) : { skipped: 'disabled with --no-runtime' };
 
 const report = {
   workspace: { path: relative(repo, ws), generator: stamp.generator, ...stamp.stats },

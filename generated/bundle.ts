@@ -269,7 +269,7 @@ export interface CreateSupportTicketArgs {
   priority?: "normal" | "high";
   /** Receipt, order or redemption identifier the problem concerns, if any. */
   related_id?: string;
-  /** Plain-language summary of the problem and what was already tried. */
+  /** Plain-language summary of the problem and what was already tried (at most 500 characters). */
   summary: string;
 }
 
@@ -456,7 +456,7 @@ export interface ListReceiptsArgs {
  * Record the user's explicit feedback about the assistant's previous answer, such as a thumbs down or a complaint that an answer was wrong. Call it only when the user clearly gives feedback.
  */
 export interface RecordFeedbackArgs {
-  /** The user's feedback in their own words. */
+  /** The user's feedback in their own words (at most 500 characters). */
   comment?: string;
   /** Whether the user was pleased or displeased. */
   sentiment: "positive" | "negative";
@@ -662,6 +662,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_email_link_status": {
             "envelope": true,
@@ -1174,6 +1175,7 @@ export const bundle = {
           "searching_products": "Looking through products…",
           "searching_restaurants": "Finding restaurants nearby…"
         },
+        "stream": "compose",
         "table": {
           "ask_ereceipts": {
             "agent": "ereceipts",
@@ -1465,8 +1467,8 @@ export const bundle = {
               "additionalProperties": false,
               "properties": {
                 "comment": {
-                  "description": "The user's feedback in their own words.",
-                  "maxLength": 500,
+                  "description": "The user's feedback in their own words (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 },
                 "sentiment": {
@@ -1744,8 +1746,8 @@ export const bundle = {
               "additionalProperties": false,
               "properties": {
                 "comment": {
-                  "description": "The user's feedback in their own words.",
-                  "maxLength": 500,
+                  "description": "The user's feedback in their own words (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 },
                 "sentiment": {
@@ -2023,7 +2025,8 @@ export const bundle = {
                 "additionalProperties": false,
                 "properties": {
                   "comment": {
-                    "description": "The user's feedback in their own words.",
+                    "description": "The user's feedback in their own words (at most 500 characters).",
+                    "pattern": "^[\\s\\S]{0,500}$",
                     "type": [
                       "string",
                       "null"
@@ -2401,6 +2404,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "check_offer_eligibility": {
             "envelope": true,
@@ -2908,6 +2912,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_game_progress": {
             "envelope": true,
@@ -3230,6 +3235,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_restaurant_offers": {
             "envelope": true,
@@ -3570,6 +3576,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_retailer_policies": {
             "envelope": false,
@@ -3891,6 +3898,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "calculate_redemption": {
             "envelope": false,
@@ -4319,6 +4327,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "get_product_details": {
             "envelope": false,
@@ -4857,6 +4866,7 @@ export const bundle = {
         "fan_out_cap": 3,
         "intent_count_failsafe": false,
         "status_rendering": {},
+        "stream": "compose",
         "table": {
           "create_support_ticket": {
             "envelope": false,
@@ -5095,8 +5105,8 @@ export const bundle = {
                   "type": "string"
                 },
                 "summary": {
-                  "description": "Plain-language summary of the problem and what was already tried.",
-                  "maxLength": 500,
+                  "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 }
               },
@@ -5200,8 +5210,8 @@ export const bundle = {
                   "type": "string"
                 },
                 "summary": {
-                  "description": "Plain-language summary of the problem and what was already tried.",
-                  "maxLength": 500,
+                  "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+                  "pattern": "^[\\s\\S]{0,500}$",
                   "type": "string"
                 }
               },
@@ -5337,7 +5347,8 @@ export const bundle = {
                     ]
                   },
                   "summary": {
-                    "description": "Plain-language summary of the problem and what was already tried.",
+                    "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+                    "pattern": "^[\\s\\S]{0,500}$",
                     "type": "string"
                   }
                 },
@@ -5380,7 +5391,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "26b45f3c8eac2c89d7303c0a98a7a4c3c86e744d9fcb94cdf75f4f75ed63f16b",
+  "hash": "416cfb657fc0f07b3afa11644f77c5809d5a7acc5a0c2be8048c615ab713645c",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,
@@ -5551,8 +5562,8 @@ export const bundle = {
             "type": "string"
           },
           "summary": {
-            "description": "Plain-language summary of the problem and what was already tried.",
-            "maxLength": 500,
+            "description": "Plain-language summary of the problem and what was already tried (at most 500 characters).",
+            "pattern": "^[\\s\\S]{0,500}$",
             "type": "string"
           }
         },
@@ -5986,8 +5997,8 @@ export const bundle = {
         "additionalProperties": false,
         "properties": {
           "comment": {
-            "description": "The user's feedback in their own words.",
-            "maxLength": 500,
+            "description": "The user's feedback in their own words (at most 500 characters).",
+            "pattern": "^[\\s\\S]{0,500}$",
             "type": "string"
           },
           "sentiment": {

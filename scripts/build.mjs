@@ -33,3 +33,11 @@ for (const name of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json
   const code = standalone(ajv, validate);
   writeFileSync(join(outDir, name.replace(/\.schema\.json$/, '.cjs')), code);
 }
+
+// The JSON Schema 2020-12 meta-schema (ajv's own copy), for checking contracts
+// (tool parameters, card input/output) as JSON Schema: the `json-schema` rule.
+{
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, code: { source: true, esm: false, lines: false } });
+  const validate = ajv.getSchema('https://json-schema.org/draft/2020-12/schema');
+  writeFileSync(join(outDir, 'json-schema-2020.cjs'), standalone(ajv, validate));
+}

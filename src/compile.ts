@@ -5,7 +5,8 @@
  */
 import type { Bundle } from './bundle/types.js';
 import { runChecks } from './check/index.js';
-import { isRuleId } from './diagnostics/catalog.js';
+import { unrenderedBlocks } from './check/render-guard.js';
+import { isConfigurable, isRuleId } from './diagnostics/catalog.js';
 import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { createBundle } from './emit/bundle.js';
 import { readFile } from 'node:fs/promises';
@@ -94,7 +95,10 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   progress?.phase('checking');
   bag.push(...runChecks(program));
 
-  const diagnostics = sortDiagnostics(dedupeDiagnostics(applyRuleSettings(bag.items.map((d) => insideFiles(d, files)), parsed.config.data.rules)));
+  const settled = applyRuleSettings(bag.items.map((d) => insideFiles(d, files)), parsed.config.data.rules);
+  // A block that cannot render is an error whatever the settings: a rules entry changes a severity, never the prompt.
+  settled.push(...unrenderedBlocks(program, settled).map((d) => insideFiles(d, files)));
+  const diagnostics = sortDiagnostics(dedupeDiagnostics(settled));
   const hasError = diagnostics.some((d) => d.severity === 'error');
   const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;
   return { diagnostics, files, program, bundle, fatal: undefined };
@@ -141,7 +145,7 @@ async function loadConfigCached(root: string, path: string, cache: CompileCache 
 function applyRuleSettings(ds: Diagnostic[], rules: Record<string, RuleSetting>): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const d of ds) {
-    const setting = isRuleId(d.rule) ? rules[d.rule] : undefined;
+    const setting = isRuleId(d.rule) && isConfigurable(d.rule) ? rules[d.rule] : undefined;
     if (setting === 'off') continue;
     out.push(setting ? { ...d, severity: setting } : d);
   }

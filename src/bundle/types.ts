@@ -150,6 +150,12 @@ export type DispatchEntry =
 export interface BundleDispatch {
   fan_out_cap: number;
   intent_count_failsafe: boolean;
+  /**
+   * How the user hears sub-agents: `compose` (the orchestrator's model writes the
+   * answer from their results) or `relay` (their answers stream to the user in
+   * call order; the orchestrator's model is not called again).
+   */
+  stream: 'relay' | 'compose';
   /** Event → user-visible text; `null` means suppress. Sorted by event. */
   status_rendering: Record<string, string | null>;
   /** Tool name (as the model sees it) → what executing it means. */

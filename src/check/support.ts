@@ -35,6 +35,12 @@ export function blockAt(block: Block, path: readonly PathSegment[], part: 'key' 
   return { start: { line, column: 1 }, end: { line, column: block.file.lineText(line).length + 1 } };
 }
 
+/** The first line of a block's body (where a render failure without a position is shown). */
+export function bodyStart(block: Block): Range {
+  const start = block.file.positionAt(block.bodyOffset);
+  return { start, end: { line: start.line, column: Math.max(2, block.file.lineText(start.line).length + 1) } };
+}
+
 /** Where a block is identified: its `id` key when written, else its first front-matter line. */
 export function blockIdAt(block: Block): Range {
   return blockAt(block, ['id']);

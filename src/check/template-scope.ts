@@ -221,7 +221,7 @@ export function classifyRef(
   }
 
   const w = walk(loc.base, loc.parts);
-  if (w.ok) return { kind: 'ok' };
+  if (w.ok) return useProblem(ref, w.shape, shown, block) ?? { kind: 'ok' };
   const offset = ref.parts.length - loc.parts.length;
   const at = w.at + offset;
   const name = ref.parts[at]!;
@@ -269,6 +269,36 @@ export function classifyRef(
     };
   }
   return { kind: 'unknown', message: 'scalarHasNoField', data: { block, ref: shown, parent: parentPath, kind: describe(w.parent), name } };
+}
+
+/**
+ * A read that resolves but would render nonsense or nothing: printing an object
+ * or a list, or `#each` over a scalar (the render fails on these too; this finds
+ * them in branches no agent takes).
+ */
+function useProblem(ref: TemplateRef, shape: Shape, shown: string, block: string): RefVerdict | undefined {
+  if (ref.use === 'output' && (shape.kind === 'object' || shape.kind === 'record')) {
+    const field = fieldNames(shape)[0];
+    const path = ref.original === 'this' || ref.original === '.' ? 'this' : ref.original;
+    return {
+      kind: 'unknown',
+      message: 'printsObject',
+      data: { block, ref: shown },
+      hint: field !== undefined ? { id: 'renderField', data: { path, field } } : { id: 'iterateObject', data: { path } },
+    };
+  }
+  if (ref.use === 'output' && shape.kind === 'array') {
+    return { kind: 'unknown', message: 'printsList', data: { block, ref: shown }, hint: { id: 'iterateList', data: { path: ref.original } } };
+  }
+  if (ref.use === 'each' && (shape.kind === 'string' || shape.kind === 'number' || shape.kind === 'boolean')) {
+    return {
+      kind: 'unknown',
+      message: 'eachScalar',
+      data: { block, path: ref.original, kind: describe(shape) },
+      hint: { id: 'printValue', data: { path: ref.original } },
+    };
+  }
+  return undefined;
 }
 
 /** How many `../` make the ref resolve (the nearest outer scope), or undefined. */

@@ -155,7 +155,7 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .option('--script <file>', 'replay model replies and tool results from a YAML script')
       .option('--endpoint <url>', 'base URL for every provider (default OPENAI_BASE_URL / ANTHROPIC_BASE_URL; keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)')
       .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
-      .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text')),
+      .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'jsonl', 'json']).default('text')),
     'agentc run fetch_assistant "How many points do I have?" --script examples/mixed-intent.yaml --format json',
   ).action(async (agent: string, message: string, opts) => {
     const { runCommand } = await import('./commands/run.js');

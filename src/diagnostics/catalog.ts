@@ -23,6 +23,11 @@ export interface CatalogEntry {
   readonly messages: Readonly<Record<string, string>>;
   /** Every hint the rule can attach: hint id → template. */
   readonly hints?: Readonly<Record<string, string>>;
+  /**
+   * false: `rules:` in the config cannot lower or silence it (a finding that
+   * changes what `build` would emit is an error whatever the settings).
+   */
+  readonly configurable?: false;
 }
 
 /** The one did-you-mean hint; `{suggestions}` comes from did-you-mean.ts (up to three, quoted). */
@@ -93,6 +98,7 @@ export const CATALOG = {
       protoKey: 'Field "{field}" of {subject} uses the reserved name "__proto__".',
       notFinite: 'Field "{field}" of {subject} must be a finite number, not {value}.',
       unknownRule: 'The config sets rule "{rule}", which is not an agentc rule (run `agentc rules` for the list).',
+      notConfigurable: 'The config sets rule "{rule}", which cannot be configured: it reports what would make the emitted bundle wrong (a prompt missing a block, an invalid schema), so it is always an error.',
     },
     hints: {
       didYouMean: DID_YOU_MEAN,
@@ -100,6 +106,7 @@ export const CATALOG = {
       startCard: 'Start from the example in README.md, or run `agentc init` to see a complete card.',
       renameProto: 'Rename it: "__proto__" cannot be a property name in generated code or tool schemas.',
       finiteNumber: 'Use a finite number; leave a budget out to leave it unchecked.',
+      removeRule: 'Remove "{rule}" from rules, and fix what it reports.',
     },
   },
   'id-mismatch': {
@@ -118,6 +125,69 @@ export const CATALOG = {
     code: 'AGC1007', group: 'parsing', severity: 'error',
     summary: 'Workspace files are at most 1 MiB (no prompt source is legitimately larger).',
     messages: { tooLarge: '{file} is {size}, over the {max} limit for workspace files.' },
+  },
+  'json-schema': {
+    code: 'AGC1008', group: 'parsing', severity: 'error', configurable: false,
+    summary: 'Tool parameters and card input/output are valid JSON Schema 2020-12, and required entries name declared properties (not configurable: build never writes an invalid schema).',
+    messages: {
+      notAType: 'Invalid JSON Schema in {subject} at {where}: "{value}" is not a JSON Schema type (types: {types}).',
+      notASchema: 'Invalid JSON Schema in {subject} at {where}: "{keyword}" must be a schema (a mapping, or true/false), not {actual}.',
+      wrongType: 'Invalid JSON Schema in {subject} at {where}: "{keyword}" must be {expected}, not {actual}.',
+      negative: 'Invalid JSON Schema in {subject} at {where}: "{keyword}" must be a non-negative integer, not {actual}.',
+      emptyList: 'Invalid JSON Schema in {subject} at {where}: "{keyword}" must not be an empty list.',
+      duplicateValue: 'Invalid JSON Schema in {subject} at {where}: "{keyword}" lists the same value twice.',
+      invalid: 'Invalid JSON Schema in {subject} at {where}: "{keyword}" {reason}.',
+      badPattern: 'Invalid JSON Schema in {subject} at {where}: the pattern is not a valid regular expression ({reason}).',
+      refNotLocal: 'Invalid JSON Schema in {subject} at {where}: "{ref}" is not a local reference; agentc, providers and the runtime resolve only references inside the contract ("#/$defs/…").',
+      refDangling: 'Invalid JSON Schema in {subject} at {where}: "{ref}" points to nothing in the contract.',
+      refNoAnchor: 'Invalid JSON Schema in {subject} at {where}: "{ref}" names no $anchor in the contract.',
+      undeclaredRequired: '{kind} "{id}" requires "{name}" at {where}, but declares no property "{name}" there.',
+      undeclaredInput: 'Card "{card}" lists "{name}" in input_required, but input declares no field "{name}".',
+    },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      useType: 'Use one of {types}, or a list of them.',
+      schemaMapping: 'Write {keyword} as a schema mapping, e.g. {keyword}: { type: string }.',
+      nonNegative: 'Use 0 or a positive whole number for {keyword}.',
+      regex: 'JSON Schema patterns are ECMA-262 regular expressions (Unicode mode); escape literal characters such as ( [ { with \\.',
+      useDefs: 'Define the shared schema under $defs and refer to it as "#/$defs/<name>".',
+      declaredProperties: 'Declared properties: {names}.',
+      declareProperty: 'Declare it under properties, or remove it from required.',
+      declaredInputs: 'Declared input fields: {names}.',
+      declareInput: 'Declare it under input, or remove it from input_required.',
+    },
+  },
+  'provider-schema': {
+    code: 'AGC1009', group: 'parsing', severity: 'warning',
+    summary: 'Tool-shaped contracts are expressed exactly by every provider shape (OpenAI strict mode approximates open objects, some keywords and formats).',
+    messages: {
+      openObject: 'Open object at {where} in {subject}: OpenAI strict mode requires additionalProperties: false; the emitted OpenAI tool closes it, so the model cannot send extra fields.',
+      unknownKeyword: 'Keyword "{keyword}" at {where} in {subject} is not a JSON Schema keyword; the emitted OpenAI tool drops it, and no provider or validator enforces it.',
+      droppedKeyword: 'Keyword "{keyword}" at {where} in {subject} is dropped in OpenAI strict mode; the model is not held to it (the runtime still rejects calls that break it).',
+      droppedFormat: 'Format "{format}" at {where} in {subject} is dropped in OpenAI strict mode, which supports only {formats}.',
+      oneOf: 'oneOf at {where} in {subject} is emitted as anyOf in OpenAI strict mode: the model is not held to exactly one branch (the runtime still is).',
+      tuple: 'Tuple items at {where} in {subject} are emitted as items: { anyOf: [...] } in OpenAI strict mode: positions are not enforced on the model.',
+      trueSchema: 'Boolean schema true at {where} in {subject} has no OpenAI strict mode form; the emitted OpenAI tool accepts any value there.',
+      falseSchema: 'Boolean schema false at {where} in {subject} has no OpenAI strict mode form; the emitted OpenAI tool accepts any value there.',
+      rootMergedOpenAI: '{keyword} at the root of {where} in {subject}: OpenAI strict mode requires a plain object at the root; the emitted OpenAI tool merges it into the root.',
+      rootDroppedOpenAI: '{keyword} at the root of {where} in {subject}: OpenAI strict mode requires a plain object at the root; the emitted OpenAI tool drops it (the runtime still rejects calls that break it).',
+      rootMergedAnthropic: "{keyword} at the root of {where} in {subject}: Anthropic's input_schema does not accept oneOf, allOf or anyOf at the top level; the emitted Anthropic tool merges it into the root.",
+      rootDroppedAnthropic: "{keyword} at the root of {where} in {subject}: Anthropic's input_schema does not accept oneOf, allOf or anyOf at the top level; the emitted Anthropic tool drops it (the runtime still rejects calls that break it).",
+      tooDeep: 'Schema at {where} in {subject} nests deeper than the OpenAI strict transformation follows; it is emitted as written and strict mode may reject it.',
+    },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      closeObject: 'Declare every field under properties and set additionalProperties: false.',
+      removeKeyword: 'Remove it, or put the constraint in the description.',
+      lengthAsPattern: 'Write the length limit as a pattern, e.g. pattern: "^[\\s\\S]{0,500}$" (strict mode keeps pattern), and state it in the description.',
+      supportedKeyword: 'Express the constraint with a supported keyword (enum, pattern, minimum/maximum, minItems/maxItems) or state it in the description.',
+      supportedFormat: 'Use a supported format or a pattern.',
+      useAnyOf: 'Use anyOf when the branches cannot overlap.',
+      namedFields: 'Use an object with named fields instead of a tuple.',
+      giveType: 'Give the value a type.',
+      removeProperty: 'Remove the property instead of forbidding it with false.',
+      flattenRoot: 'Declare every field under properties and state the combinations in the description (or split the tool in two).',
+    },
   },
   'config-load': {
     code: 'AGC1006', group: 'parsing', severity: 'error',
@@ -321,6 +391,12 @@ export const CATALOG = {
     messages: { unreachable: 'Card "{card}" is not a sub-agent of any orchestrator, so no user request can reach it.' },
     hints: { list: 'List "{card}" in an orchestrator\'s sub_agents, or delete {file} if it is no longer needed.' },
   },
+  'relay-structured-answer': {
+    code: 'AGC4012', group: 'orchestration', severity: 'warning',
+    summary: 'An orchestrator in relay mode has no sub-agent with an output schema.',
+    messages: { jsonToUser: 'Orchestrator "{card}" relays its sub-agents\' answers to the user (dispatch.stream: relay), but "{agent}" answers with JSON (it has an output schema).' },
+    hints: { compose: 'Use dispatch.stream: compose in "{card}" (its model then words the result), or drop the output schema of "{agent}".' },
+  },
 
   // Budgets (AGC5xxx)
   'prompt-budget': {
@@ -398,6 +474,9 @@ export const CATALOG = {
       unknownHelper: 'Block "{block}" calls helper "{name}", which agentc does not provide (helpers: {helpers}).',
       partial: 'Block "{block}" uses a partial or decorator; agentc does not support partials in blocks.',
       renderFailed: 'Block "{block}" failed to render for "{card}": {reason}.',
+      printsObject: 'Block "{block}" renders {ref}, which is an object: it would print "[object Object]".',
+      printsList: 'Block "{block}" renders {ref}, which is a list: it would print its items joined by commas.',
+      eachScalar: 'Block "{block}" iterates {{#each {path}}}, which is {kind}: it would render nothing.',
     },
     hints: {
       didYouMean: DID_YOU_MEAN,
@@ -407,6 +486,10 @@ export const CATALOG = {
       loop: 'Loop over it: {{#each {parent}}}{{{name}}}{{/each}}',
       noHelper: 'Compute the value in the card or config and read it as a variable, or branch with {{#if}}.',
       noPartials: 'Put the shared text in its own block and list it in prompt_blocks.',
+      renderField: 'Render one of its fields, e.g. {{{path}.{field}}}, or iterate it with {{#each {path}}}.',
+      iterateObject: 'Iterate it with {{#each {path}}}.',
+      iterateList: 'Iterate it: {{#each {path}}}…{{/each}}',
+      printValue: '{{#each}} iterates a list or a mapping; to print the value, use {{{path}}}.',
     },
   },
   'dynamic-in-prefix': {
@@ -429,6 +512,18 @@ export const CATALOG = {
     summary: "An agent's blocks use at most 6 feature flags (64 cohorts).",
     messages: { tooMany: 'Agent "{card}" uses {count} feature flags ({flags}), i.e. {cohorts} prompt cohorts; the limit is {max} flags.' },
     hints: { prune: 'Remove the flags of features that have fully rolled out, or split the agent.' },
+  },
+  'template-render': {
+    code: 'AGC6006', group: 'templates', severity: 'error', configurable: false,
+    summary: 'Every block renders for every agent and cohort that uses it (not configurable: a block that cannot render would be missing from the prompt).',
+    messages: { cannotRender: 'Block "{block}" cannot render for "{card}": {reason}.' },
+    hints: { fix: 'Fix the read or the construct: a block that cannot render is an error whatever the rules settings (it would be missing from the prompt).' },
+  },
+  'render-size': {
+    code: 'AGC6007', group: 'templates', severity: 'error', configurable: false,
+    summary: 'A block renders to at most 1 MiB (1,048,576 characters); rendering stops at the limit (not configurable).',
+    messages: { tooLarge: 'Block "{block}" renders to more than 1 MiB ({limit} characters) for "{card}"; rendering stopped there.' },
+    hints: { nestedEach: 'Nested {{#each}} multiplies the output: iterate one level, or keep large data out of the prompt (read it through a tool).' },
   },
 
   // Hygiene (AGC7xxx)
@@ -476,6 +571,7 @@ export const RELATED = {
   edge: '{from} → {to}',
   becomesTool: 'sub-agent "{agent}" becomes tool "{tool}"',
   openedHere: '"{open}" opened here',
+  answersWithSchema: '"{agent}" answers with this schema',
 } as const;
 
 export type RelatedId = keyof typeof RELATED;
@@ -491,6 +587,11 @@ export function formatRelated(ref: { message: string; data?: Readonly<Record<str
 export type RuleId = keyof typeof CATALOG;
 
 export const RULE_IDS = Object.keys(CATALOG) as RuleId[];
+
+/** Whether `rules:` in the config may change the rule's severity. */
+export function isConfigurable(id: RuleId): boolean {
+  return (CATALOG[id] as CatalogEntry).configurable !== false;
+}
 
 export function isRuleId(id: string): id is RuleId {
   return Object.prototype.hasOwnProperty.call(CATALOG, id);

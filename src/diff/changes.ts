@@ -53,6 +53,7 @@
  * | fan-out-cap-changed           | dangerous | how many calls of a mixed-intent turn run                        |
  * | intent-count-failsafe-changed | dangerous | retry for missing calls on/off (its intent_count parameter is   |
  * |                               |           | reported by this change, not per ask_* tool)                     |
+ * | dispatch-stream-changed       | dangerous | relay ↔ compose: who writes what the user reads                 |
  * | status-rendering-removed      | dangerous | the event is no longer shown to the user                         |
  * | status-rendering-changed      | dangerous | user-visible text (or suppress) changed                          |
  * | status-rendering-added        | safe      | an event that was dropped is now shown                           |
@@ -111,6 +112,7 @@ export const CHANGE_CATALOG: Readonly<Record<ChangeType, ChangeEntry>> = {
   'sub-agent-removed': { level: 'breaking', message: 'Sub-agent "{sub}" removed from "{agent}" (tool "{tool}" is gone).' },
   'fan-out-cap-changed': { level: 'dangerous', message: 'Fan-out cap of "{agent}" changed from {before} to {after}.' },
   'intent-count-failsafe-changed': { level: 'dangerous', message: 'intent_count failsafe of "{agent}" turned {after}.' },
+  'dispatch-stream-changed': { level: 'dangerous', message: 'Streaming of "{agent}" changed from {before} to {after}: in relay mode its specialists answer the user directly.' },
   'status-rendering-added': { level: 'safe', message: 'Status event "{event}" of "{agent}" is now rendered as {after}.' },
   'status-rendering-removed': { level: 'dangerous', message: 'Status event "{event}" of "{agent}" is no longer rendered (was {before}).' },
   'status-rendering-changed': { level: 'dangerous', message: 'Rendering of status event "{event}" of "{agent}" changed from {before} to {after}.' },

@@ -1,6 +1,6 @@
 /**
  * Compares how an agent's tool calls are executed: sub-agents, fan-out cap,
- * intent_count failsafe, status rendering and envelope checks (levels and their
+ * intent_count failsafe, relay/compose streaming, status rendering and envelope checks (levels and their
  * reasons: the table in src/diff/changes.ts). A sub-agent's own policy is
  * compared on that agent (policy-changed), not here, so it is reported once.
  */
@@ -36,6 +36,11 @@ export function compareDispatch(id: string, before: BundleAgent, after: BundleAg
     changes.push(
       makeChange('intent-count-failsafe-changed', id, 'dispatch.intent_count_failsafe', { after: da.intent_count_failsafe ? 'on' : 'off' }, db.intent_count_failsafe, da.intent_count_failsafe),
     );
+  }
+  const streamBefore = db.stream ?? 'compose';
+  const streamAfter = da.stream ?? 'compose';
+  if (streamBefore !== streamAfter) {
+    changes.push(makeChange('dispatch-stream-changed', id, 'dispatch.stream', { before: streamBefore, after: streamAfter }, streamBefore, streamAfter));
   }
 
   const events = [...new Set([...Object.keys(db.status_rendering), ...Object.keys(da.status_rendering)])].sort();

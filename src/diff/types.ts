@@ -64,6 +64,7 @@ export type ChangeType =
   | 'sub-agent-removed'
   | 'fan-out-cap-changed'
   | 'intent-count-failsafe-changed'
+  | 'dispatch-stream-changed'
   | 'status-rendering-added'
   | 'status-rendering-removed'
   | 'status-rendering-changed';

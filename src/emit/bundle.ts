@@ -28,7 +28,7 @@ import { hashPieces } from './bundle-hash.js';
 import { agentInputsKey, createEmitCache, identity, useConfig, type EmitCache } from './cache.js';
 import { canonicalJson, compareCodeUnits, sha256Hex, sortKeysDeep } from './canonical-json.js';
 import { fragmentsOf, jsonPiece, makeFrame, withHash } from './fragments.js';
-import { toOpenAIStrictParameters } from './openai-strict.js';
+import { toAnthropicInputSchema, toOpenAIStrictParameters } from '../contracts/openai-strict.js';
 
 /**
  * With a cache (watch mode), an agent whose inputs are unchanged keeps its entry
@@ -173,10 +173,8 @@ function openaiTool(tool: NeutralTool): OpenAITool {
 }
 
 function anthropicTool(tool: NeutralTool): AnthropicTool {
-  const input_schema: JsonSchema = { ...tool.parameters };
   // Anthropic requires an object root; contracts always are, this only fills a missing `type`.
-  if (input_schema.type === undefined) input_schema.type = 'object';
-  return { name: tool.name, description: tool.description, input_schema };
+  return { name: tool.name, description: tool.description, input_schema: toAnthropicInputSchema(tool.parameters) };
 }
 
 function prefix(cohort: Cohort): BundlePrefix {
@@ -218,6 +216,7 @@ function dispatch(program: Program, agent: Agent): BundleDispatch {
   return {
     fan_out_cap: spec?.fan_out_cap ?? program.config.data.dispatch.fanOutCap,
     intent_count_failsafe: spec?.intent_count_failsafe ?? false,
+    stream: spec?.stream ?? 'compose',
     status_rendering,
     table,
   };

@@ -25,7 +25,7 @@ export function renderOrchestratorTs(bundle: Bundle): string {
 
   return `${GENERATED_HEADER}/* eslint-disable */
 import { createRuntime } from '@agentc/runtime';
-import type { LlmClient, RuntimeEvent, SessionStore, TurnContext, TurnResult } from '@agentc/runtime';
+import type { ErrorInfo, LlmClient, RuntimeEvent, SessionStore, TurnContext, TurnResult, TurnStream } from '@agentc/runtime';
 import { bundle } from './bundle.js';
 import type { AgentId, FlagName, ToolHandlers } from './bundle.js';
 
@@ -36,9 +36,11 @@ export interface OrchestratorOptions {
   tools: ToolHandlers;
   /** Per-sub-agent conversation histories; in memory by default. */
   sessions?: SessionStore;
-  /** Status, text and routing trace events. */
+  /** Every event of every turn, synchronously, as it happens. */
   onEvent?: (event: RuntimeEvent) => void;
-  /** Feature flags switched on (selects each agent's prompt cohort). */
+  /** Raw causes (provider errors, handler exceptions), for developers only. */
+  onError?: (error: unknown, info: ErrorInfo) => void;
+  /** Feature flags switched on by default (selects each agent's prompt cohort). */
   flags?: FlagName[];
 }
 
@@ -49,6 +51,10 @@ ${agentDoc}  /** The user's message. */
   context: TurnContext;
   /** Cancels the turn. */
   signal?: AbortSignal;
+  /** Feature flags for this turn (default: the orchestrator's \`flags\`). */
+  flags?: FlagName[];
+  /** W3C \`traceparent\` header: the turn continues the caller's trace. */
+  traceparent?: string;
 }
 
 export interface Orchestrator {
@@ -56,6 +62,8 @@ export interface Orchestrator {
   readonly bundle: typeof bundle;
   /** One user turn: route, run sub-agents concurrently, compose the answer. */
   turn(req: TurnRequest): Promise<TurnResult>;
+  /** The same turn, as typed events while they happen (text deltas, statuses, spans), ending with \`turn_end\`. */
+  stream(req: TurnRequest): TurnStream;
 }
 
 ${defaultAgent}type RuntimeOptions = Parameters<typeof createRuntime>[0];
@@ -66,15 +74,18 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     bundle: bundle as unknown as RuntimeOptions['bundle'],
     tools: options.tools as unknown as RuntimeOptions['tools'],
   });
+  const request = (req: TurnRequest): Parameters<typeof runtime.turn>[0] => ({
+    agent: ${agentExpr},
+    message: req.message,
+    context: req.context,
+    ...(req.signal === undefined ? {} : { signal: req.signal }),
+    ...(req.flags === undefined ? {} : { flags: req.flags }),
+    ...(req.traceparent === undefined ? {} : { traceparent: req.traceparent }),
+  });
   return {
     bundle,
-    turn: (req) =>
-      runtime.turn({
-        agent: ${agentExpr},
-        message: req.message,
-        context: req.context,
-        ...(req.signal === undefined ? {} : { signal: req.signal }),
-      }),
+    turn: (req) => runtime.turn(request(req)),
+    stream: (req) => runtime.stream(request(req)),
   };
 }
 `;

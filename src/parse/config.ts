@@ -4,7 +4,7 @@
  * code, so there is no YAML tree): the key path is followed through the object
  * literal, which is exact for the usual `defineConfig({ … })` shape.
  */
-import { isRuleId, RULE_IDS } from '../diagnostics/catalog.js';
+import { isConfigurable, isRuleId, RULE_IDS } from '../diagnostics/catalog.js';
 import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
 import { didYouMeanHint } from '../diagnostics/did-you-mean.js';
 import type { SourceFile } from '../load/source.js';
@@ -66,6 +66,17 @@ export function parseConfig(file: SourceFile | undefined, value: unknown, bag: D
   if (!bad.has('rules') && isPlainObject(v.rules)) {
     d.rules = {};
     for (const [rule, setting] of Object.entries(v.rules as Record<string, RuleSetting>)) {
+      if (isRuleId(rule) && !isConfigurable(rule)) {
+        bag.add({
+          rule: 'schema',
+          file: file.path,
+          range: locate(['rules', rule], 'key'),
+          message: 'notConfigurable',
+          data: { rule },
+          hint: { id: 'removeRule', data: { rule } },
+        });
+        continue;
+      }
       if (isRuleId(rule)) {
         d.rules[rule] = setting;
         continue;

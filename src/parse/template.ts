@@ -30,8 +30,14 @@ function literalAnalysis(body: string): TemplateAnalysis {
   return { ast, refs: [], unknownHelpers: [], partials: [] };
 }
 
-/** Helpers Handlebars ships with; `each`/`with` change the scope. */
-export const BUILTIN_HELPERS = new Set(['if', 'unless', 'each', 'with', 'lookup', 'log']);
+/**
+ * The helpers blocks may call (Handlebars' own, minus `log`, which writes to
+ * stdout); `each`/`with` change the scope.
+ */
+export const BUILTIN_HELPERS = new Set(['if', 'unless', 'each', 'with', 'lookup']);
+
+/** Names Handlebars runs as helpers even without arguments; none is available in blocks. */
+const HANDLEBARS_ONLY_HELPERS = new Set(['log', 'helperMissing', 'blockHelperMissing']);
 
 export interface ScopeFrame {
   kind: 'each' | 'with';
@@ -54,6 +60,8 @@ export interface TemplateRef {
   range: Range;
   /** Enclosing frames, outermost first. */
   scopes: ScopeFrame[];
+  /** 'output': the value is printed (`{{x}}`); 'each': the value `{{#each x}}` iterates. Absent for other reads. */
+  use?: 'output' | 'each';
 }
 
 export interface UnknownHelper {
@@ -136,13 +144,26 @@ export function analyzeTemplate(file: SourceFile, body: string, bodyOffset: numb
     scopes: ScopeFrame[],
   ): void => {
     const path = node.path as hbs.AST.PathExpression;
-    const isCall = node.params.length > 0 || (node.hash?.pairs.length ?? 0) > 0 || node.type === 'BlockStatement' || node.type === 'SubExpression';
+    const isCall =
+      node.params.length > 0 ||
+      (node.hash?.pairs.length ?? 0) > 0 ||
+      node.type === 'BlockStatement' ||
+      node.type === 'SubExpression' ||
+      (path.type === 'PathExpression' && HANDLEBARS_ONLY_HELPERS.has(path.original));
     if (path.type === 'PathExpression' && isCall && path.parts.length === 1 && !path.data && path.depth === 0) {
       if (!BUILTIN_HELPERS.has(path.original)) unknownHelpers.push({ name: path.original, range: toRange(path.loc) });
     } else if (path.type === 'PathExpression') {
-      refs.push(refOf(path, scopes));
+      const ref = refOf(path, scopes);
+      if (node.type === 'MustacheStatement' && !isCall) ref.use = 'output';
+      refs.push(ref);
     }
-    for (const p of node.params) visitExpr(p, scopes);
+    const first = node.params[0];
+    if (node.type === 'BlockStatement' && path.original === 'each' && first?.type === 'PathExpression') {
+      refs.push({ ...refOf(first as hbs.AST.PathExpression, scopes), use: 'each' });
+      for (const p of node.params.slice(1)) visitExpr(p, scopes);
+    } else {
+      for (const p of node.params) visitExpr(p, scopes);
+    }
     for (const pair of node.hash?.pairs ?? []) visitExpr(pair.value, scopes);
   };
 

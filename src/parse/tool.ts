@@ -32,7 +32,7 @@ export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefine
     data: {
       name,
       description: ok('description') ? (raw.description as string) : '',
-      parameters: ok('parameters') ? (raw.parameters as JsonSchema) : { type: 'object', properties: {} },
+      parameters: ok('parameters') ? (raw.parameters as JsonSchema) : { type: 'object', properties: {}, additionalProperties: false },
       envelope: ok('envelope') ? (raw.envelope as boolean) : false,
       status_events: ok('status_events') ? (raw.status_events as string[]) : [],
     },

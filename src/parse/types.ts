@@ -19,6 +19,8 @@ export type StatusRendering = Record<string, string>;
 export interface DispatchSpec {
   fan_out_cap?: number;
   intent_count_failsafe?: boolean;
+  /** `relay`: sub-agents' answers stream to the user in call order; default `compose`. */
+  stream?: 'relay' | 'compose';
   status_rendering?: StatusRendering;
 }
 

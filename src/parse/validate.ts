@@ -30,7 +30,7 @@ type ValidateFn = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const schemaDir = join(here, '..', '..', 'schemas');
-const validators = new Map<FormatName, ValidateFn>();
+const validators = new Map<FormatName | 'json-schema-2020', ValidateFn>();
 const schemas = new Map<FormatName, Record<string, unknown>>();
 
 export function formatSchema(name: FormatName): Record<string, unknown> {
@@ -60,6 +60,57 @@ export async function loadValidators(): Promise<void> {
       validators.set(name, ajv.compile(formatSchema(name)));
     }),
   );
+  if (!validators.has('json-schema-2020')) {
+    const require = createRequire(import.meta.url);
+    const pre = join(here, '..', 'validators', 'json-schema-2020.cjs');
+    if (existsSync(pre)) {
+      const mod = require(pre) as ValidateFn | { default: ValidateFn };
+      validators.set('json-schema-2020', typeof mod === 'function' ? mod : mod.default);
+    } else {
+      const Ajv2020 = (require('ajv/dist/2020') as { default: new (o: object) => { getSchema(id: string): ValidateFn | undefined } }).default;
+      const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
+      validators.set('json-schema-2020', ajv.getSchema(META_SCHEMA_ID)!);
+    }
+  }
+}
+
+const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
+
+/** One error of a schema against the JSON Schema 2020-12 meta-schema. */
+export interface MetaSchemaError {
+  /** Path of the offending value inside the schema. */
+  path: PathSegment[];
+  keyword: string;
+  params: Record<string, unknown>;
+  message: string;
+  /** The offending value. */
+  data: unknown;
+}
+
+/**
+ * Errors of `schema` against the 2020-12 meta-schema, most specific first per
+ * path: `anyOf` summaries are dropped, and where a path has an `enum` error the
+ * sibling `type` alternatives of the same anyOf are dropped too.
+ */
+export function metaSchemaErrors(schema: unknown): MetaSchemaError[] {
+  const validate = validators.get('json-schema-2020');
+  if (!validate) throw new Error('agentc bug: meta-schema validator not loaded (call loadValidators first)');
+  if (validate(schema)) return [];
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if');
+  const withEnum = new Set(errors.filter((e) => e.keyword === 'enum').map((e) => e.instancePath));
+  const seen = new Set<string>();
+  const out: MetaSchemaError[] = [];
+  // An error under another error's path explains it (e.g. `type: [string, nul]`: the item, not the list).
+  const paths = errors.map((e) => e.instancePath);
+  for (const e of errors) {
+    if (withEnum.has(e.instancePath) && e.keyword !== 'enum') continue;
+    if (paths.some((p) => p.startsWith(`${e.instancePath}/`))) continue;
+    const key = `${e.instancePath}|${e.keyword}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path: pointerToPath(e.instancePath), keyword: e.keyword, params: e.params, message: e.message ?? 'is invalid', data: (e as { data?: unknown }).data });
+  }
+  return out;
 }
 
 export interface ValidationTarget {

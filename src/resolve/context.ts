@@ -32,7 +32,7 @@ const rec = (value: Shape): Shape => ({ kind: 'record', value });
 const arr = (element: Shape): Shape => ({ kind: 'array', element });
 
 /** `agent.dispatch`: the card's own dispatch section (fields absent in the card are empty). */
-const CARD_DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, status_rendering: rec(str) });
+const CARD_DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, stream: str, status_rendering: rec(str) });
 
 /** `agent`: the card as written (normalized). */
 const AGENT = obj({
@@ -63,7 +63,7 @@ const AGENT = obj({
 const SUB_AGENT = obj({ id: str, tool_name: str, description: str });
 const TOOL = obj({ name: str, description: str, envelope: bool });
 /** `dispatch`: effective values (config defaults applied). */
-const DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, tool_prefix: str, status_rendering: rec(str) });
+const DISPATCH = obj({ fan_out_cap: num, intent_count_failsafe: bool, stream: str, tool_prefix: str, status_rendering: rec(str) });
 const MODEL = obj({ id: str, provider: str, model: str, contextWindow: num, encoding: str });
 
 /**
@@ -145,6 +145,7 @@ export function buildRenderContext(input: RenderContextInput): Record<string, un
       dispatch: {
         fan_out_cap: dispatch?.fan_out_cap,
         intent_count_failsafe: dispatch?.intent_count_failsafe,
+        stream: dispatch?.stream,
         status_rendering: { ...(dispatch?.status_rendering ?? {}) },
       },
     },
@@ -157,6 +158,7 @@ export function buildRenderContext(input: RenderContextInput): Record<string, un
     dispatch: {
       fan_out_cap: dispatch?.fan_out_cap ?? config.dispatch.fanOutCap,
       intent_count_failsafe: dispatch?.intent_count_failsafe ?? false,
+      stream: dispatch?.stream ?? 'compose',
       tool_prefix: config.dispatch.toolPrefix,
       status_rendering: { ...(dispatch?.status_rendering ?? {}) },
     },

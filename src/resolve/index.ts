@@ -105,7 +105,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
       let r = stable ? stableRenders.get(ref.block) : renderCache.get(key);
       if (!r) {
         const res = renderBlock(ref.block, ctx);
-        r = res.ok ? { text: res.text.trim() } : { block: ref.block, message: res.message, range: res.range };
+        r = res.ok ? { text: res.text.trim() } : { block: ref.block, message: res.message, range: res.range, kind: res.kind };
         if (stable) stableRenders.set(ref.block, r);
         else renderCache.set(key, r);
       }

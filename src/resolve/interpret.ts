@@ -15,11 +15,24 @@
  * params are read leniently; `if` treats falsy values and empty arrays as false;
  * `../` climbs only contexts that changed. test/resolve/interpret.test.ts
  * checks the output against Handlebars itself on generated templates.
+ *
+ * Stricter than Handlebars where Handlebars would silently render nothing or
+ * nonsense (the same additions ./strict-handlebars.ts makes to Handlebars):
+ * a mustache whose value is an object or a list fails (it would print
+ * "[object Object]" or a comma-joined list), `#each` over a string, number or
+ * boolean fails (it would render nothing), and the output is bounded by
+ * RENDER_LIMIT characters: rendering stops as soon as the bound is passed.
  */
+import { eachTargetProblem, RENDER_LIMIT, renderedAs, RenderStop } from './strict-handlebars.js';
 type Node = hbs.AST.Node;
 type Program = hbs.AST.Program;
 
 const HELPER_NAMES = new Set(['if', 'unless', 'each', 'with', 'lookup', 'log', 'helperMissing', 'blockHelperMissing']);
+
+/** Characters the render may still produce (shared by every frame of one render). */
+interface Budget {
+  left: number;
+}
 
 /** Whether every node of `program` is in the interpreted subset. */
 export function isInterpretable(program: Program): boolean {
@@ -59,14 +72,8 @@ function isHelperName(p: hbs.AST.PathExpression): boolean {
   return p.parts.length === 1 && p.depth === 0 && !p.data && !/^(\.|this\b)/.test(p.original) && HELPER_NAMES.has(p.parts[0]!);
 }
 
-export class RenderFailure extends Error {
-  constructor(
-    message: string,
-    readonly loc: hbs.AST.SourceLocation | undefined,
-  ) {
-    super(message);
-  }
-}
+/** Where strict Handlebars would throw, or where agentc's strictness stops the render. */
+export class RenderFailure extends RenderStop {}
 
 interface Frame {
   /** Contexts, innermost first (only ones that changed, as Handlebars' depths). */
@@ -74,11 +81,19 @@ interface Frame {
   data: Record<string, unknown>;
   /** Block params, innermost block first. */
   params: { names: string[]; values: unknown[] }[];
+  budget: Budget;
 }
 
 /** Renders `program` against `context`; throws RenderFailure where strict Handlebars would throw. */
-export function interpret(program: Program, context: unknown): string {
-  return renderProgram(program, { contexts: [context], data: { root: context }, params: [] });
+export function interpret(program: Program, context: unknown, limit = RENDER_LIMIT): string {
+  return renderProgram(program, { contexts: [context], data: { root: context }, params: [], budget: { left: limit } });
+}
+
+/** Counts `piece` against the render's budget; the sum of all pieces is the output's length. */
+function spend(frame: Frame, piece: string, loc: hbs.AST.SourceLocation | undefined): string {
+  frame.budget.left -= piece.length;
+  if (frame.budget.left < 0) throw new RenderFailure('the rendered text passes the size limit', loc, 'size');
+  return piece;
 }
 
 function renderProgram(program: Program, frame: Frame): string {
@@ -86,11 +101,14 @@ function renderProgram(program: Program, frame: Frame): string {
   for (const node of program.body) {
     switch (node.type) {
       case 'ContentStatement':
-        out += (node as hbs.AST.ContentStatement).value;
+        out += spend(frame, (node as hbs.AST.ContentStatement).value, node.loc);
         break;
       case 'MustacheStatement': {
-        const value = evaluate((node as hbs.AST.MustacheStatement).path as hbs.AST.PathExpression, frame, true);
-        if (value != null) out += String(value);
+        const path = (node as hbs.AST.MustacheStatement).path as hbs.AST.PathExpression;
+        const value = evaluate(path, frame, true);
+        const bad = renderedAs(value);
+        if (bad) throw new RenderFailure(bad, path.loc);
+        if (value != null) out += spend(frame, String(value), path.loc);
         break;
       }
       case 'BlockStatement':
@@ -103,7 +121,17 @@ function renderProgram(program: Program, frame: Frame): string {
   return out;
 }
 
+/** A block; a size stop inside it is re-pointed at the block, so the outermost block that overflowed is named. */
 function renderBlock(b: hbs.AST.BlockStatement, frame: Frame): string {
+  try {
+    return renderBlockBody(b, frame);
+  } catch (e) {
+    if (e instanceof RenderStop && e.kind === 'size') throw new RenderFailure(e.message, b.loc, 'size');
+    throw e;
+  }
+}
+
+function renderBlockBody(b: hbs.AST.BlockStatement, frame: Frame): string {
   const helper = (b.path as hbs.AST.PathExpression).original;
   const value = evaluate(b.params[0] as hbs.AST.PathExpression, frame, false);
   const inverse = (): string => (b.inverse ? renderProgram(b.inverse, frame) : '');
@@ -115,6 +143,7 @@ function renderBlock(b: hbs.AST.BlockStatement, frame: Frame): string {
       contexts: ctx != top ? [ctx, ...frame.contexts] : frame.contexts,
       data,
       params: names.length > 0 ? [{ names, values: params }, ...frame.params] : frame.params,
+      budget: frame.budget,
     });
   };
   switch (helper) {
@@ -125,6 +154,9 @@ function renderBlock(b: hbs.AST.BlockStatement, frame: Frame): string {
     case 'with':
       return isEmpty(value) ? inverse() : fn(value, frame.data, [value]);
     case 'each': {
+      const param = b.params[0] as hbs.AST.PathExpression;
+      const bad = eachTargetProblem(value);
+      if (bad) throw new RenderFailure(bad, param.loc);
       if (value == null || typeof value !== 'object') return inverse();
       let out = '';
       if (Array.isArray(value)) {
@@ -178,13 +210,21 @@ function walk(start: unknown, parts: readonly string[], strict: boolean, path: h
     const name = parts[i]!;
     const last = i === parts.length - 1;
     if (strict && last) {
-      if (!v || typeof v !== 'object' || !(name in v)) throw new RenderFailure(`"${name}" not defined in ${String(v)}`, path.loc);
+      if (!v || typeof v !== 'object' || !(name in v)) throw new RenderFailure(`{{${path.original}}} reads "${name}", which is not defined ${where(v)}`, path.loc);
     } else if (v == null) {
-      throw new RenderFailure(`Cannot read properties of ${String(v)} (reading '${name}')`, path.loc);
+      throw new RenderFailure(`{{${path.original}}} reads "${name}" of a missing value`, path.loc);
     }
     v = own(v as Record<string, unknown>, name);
   }
   return v;
+}
+
+/** Where a strict read looked (Handlebars' own message would print "[object Object]"). */
+function where(v: unknown): string {
+  if (v == null) return 'on a missing value';
+  if (Array.isArray(v)) return 'on a list';
+  if (typeof v === 'object') return 'there';
+  return `on a ${typeof v}`;
 }
 
 /** Own properties only, as Handlebars' prototype-access rules allow for plain data. */
@@ -193,13 +233,15 @@ function own(obj: Record<string, unknown>, name: string): unknown {
   return Object.prototype.hasOwnProperty.call(obj, name) ? obj[name] : name === 'length' && (Array.isArray(obj) || typeof obj === 'string') ? (obj as unknown as { length: number }).length : undefined;
 }
 
-export type InterpretResult = { ok: true; text: string } | { ok: false; message: string; loc: hbs.AST.SourceLocation | undefined };
+export type InterpretResult =
+  | { ok: true; text: string }
+  | { ok: false; message: string; loc: hbs.AST.SourceLocation | undefined; kind: 'failure' | 'size' };
 
-export function tryInterpret(program: Program, context: unknown): InterpretResult {
+export function tryInterpret(program: Program, context: unknown, limit = RENDER_LIMIT): InterpretResult {
   try {
-    return { ok: true, text: interpret(program, context) };
+    return { ok: true, text: interpret(program, context, limit) };
   } catch (e) {
-    if (e instanceof RenderFailure) return { ok: false, message: e.message, loc: e.loc };
+    if (e instanceof RenderStop) return { ok: false, message: e.message, loc: e.loc, kind: e.kind };
     throw e;
   }
 }

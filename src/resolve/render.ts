@@ -7,14 +7,15 @@
  * compiled by Handlebars.
  */
 import type { Range } from '../diagnostics/diagnostic.js';
-import { handlebars } from '../parse/template.js';
 import type { Block } from '../parse/types.js';
 import { isInterpretable, tryInterpret } from './interpret.js';
+import { compileStrict, createStrictHandlebars, RenderStop } from './strict-handlebars.js';
 
-let hbs: ReturnType<typeof import('handlebars')['create']> | undefined;
-const compiled = new WeakMap<Block, HandlebarsTemplateDelegate>();
+let hbs: ReturnType<typeof createStrictHandlebars> | undefined;
+const compiled = new WeakMap<Block, (context: unknown) => string>();
 
-export type RenderResult = { ok: true; text: string } | { ok: false; message: string; range: Range | undefined };
+/** `kind: 'size'`: the render passed RENDER_LIMIT and was stopped (the render-size rule). */
+export type RenderResult = { ok: true; text: string } | { ok: false; message: string; range: Range | undefined; kind: 'failure' | 'size' };
 
 const interpretable = new WeakMap<Block, boolean>();
 
@@ -28,7 +29,7 @@ export function renderBlock(block: Block, context: Record<string, unknown>): Ren
     if (ok) {
       const r = tryInterpret(ast, context);
       if (r.ok) return r;
-      return { ok: false, message: r.message, range: r.loc ? bodyRange(block, r.loc.start.line, r.loc.start.column) : undefined };
+      return { ok: false, message: r.message, range: r.loc ? locRange(block, r.loc) : undefined, kind: r.kind };
     }
   }
   return renderCompiled(block, context);
@@ -36,19 +37,34 @@ export function renderBlock(block: Block, context: Record<string, unknown>): Ren
 
 /** The general path: Handlebars' own compiler (templates outside the interpreted subset). */
 function renderCompiled(block: Block, context: Record<string, unknown>): RenderResult {
-  let template = compiled.get(block);
-  if (!template) {
-    hbs ??= handlebars().create();
-    template = hbs.compile(block.body, { strict: true, noEscape: true });
-    compiled.set(block, template);
-  }
   try {
-    return { ok: true, text: template(context, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false }) };
+    let template = compiled.get(block);
+    if (!template) {
+      hbs ??= createStrictHandlebars();
+      template = compileStrict(hbs, block.body);
+      compiled.set(block, template);
+    }
+    return { ok: true, text: template(context) };
   } catch (e) {
+    if (e instanceof RenderStop) {
+      return { ok: false, message: e.message, range: e.loc ? locRange(block, e.loc) : undefined, kind: e.kind };
+    }
     const err = e as { message?: string; lineNumber?: number; column?: number };
     const range = err.lineNumber !== undefined ? bodyRange(block, err.lineNumber, err.column ?? 0) : undefined;
-    return { ok: false, message: String(err.message ?? e).replace(/ - \d+:\d+$/, ''), range };
+    // Handlebars' "Invalid string length" (a render past V8's string limit) is a size failure too.
+    const kind = e instanceof RangeError ? 'size' : 'failure';
+    const message = String(err.message ?? e)
+      .replace(/ - \d+:\d+$/, '')
+      .replace(/^"(.*)" not defined in \[object Object\]$/, '"$1" is not defined there');
+    return { ok: false, message, range, kind };
   }
+}
+
+/** A Handlebars node's location in the body → its whole-file range. */
+function locRange(block: Block, loc: hbs.AST.SourceLocation): Range {
+  const start = bodyRange(block, loc.start.line, loc.start.column).start;
+  const end = bodyRange(block, loc.end.line, loc.end.column).start;
+  return end.line > start.line || (end.line === start.line && end.column > start.column) ? { start, end } : bodyRange(block, loc.start.line, loc.start.column);
 }
 
 /** A Handlebars location (1-based line, 0-based column in the body) → a one-character file range. */

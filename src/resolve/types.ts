@@ -84,6 +84,8 @@ export interface RenderError {
   block: Block;
   message: string;
   range: Range | undefined;
+  /** 'size': stopped at RENDER_LIMIT (render-size); 'failure': cannot render (template-unknown-variable, template-render). */
+  kind: 'failure' | 'size';
 }
 
 export interface AgentTool {

@@ -7,6 +7,10 @@
  *     agent: 'fetch_assistant', message, context: { principal: userId, episode, locale, location, date },
  *   });
  *
+ *   for await (const e of runtime.stream({ agent, message, context })) {
+ *     if (e.type === 'text_delta') res.write(e.delta); // the preamble, then the answer, as they arrive
+ *   }
+ *
  * A turn resolves with the root agent's answer whatever its sub-agents do (their
  * failures are typed tool results the root's model words plainly); it rejects
  * only when the root itself cannot answer (TurnError), when a script has no

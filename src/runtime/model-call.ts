@@ -1,34 +1,57 @@
 /**
- * One model call of one agent, with the single fallback retry.
+ * One model call of one agent, with the single fallback retry. A client with
+ * `stream` is streamed; one with only `complete` is treated as a stream of one
+ * reply.
  *
  * Invariants: the system prompt is always the cohort's prefix byte-for-byte plus
- * the suffix rendered from the frame's context; the model call is abandoned as
- * soon as the frame's signal aborts (even if the client ignores the signal); an
- * agent switches to its `fallback_model` at most once per invocation and stays
- * on it; a budget that ran out is never retried (no time is left); nothing from
- * a thrown error other than its class reaches the AgentFailure.
+ * the suffix rendered from the frame's context; every request carries the
+ * prefix's sha256, the tools in provider shapes (aligned with `tools`) and the
+ * frame's deadline; every attempt is bracketed by `model_start`/`model_end`;
+ * the model call is abandoned as soon as the frame's signal aborts (even if the
+ * client ignores the signal) and an abandoned stream is closed; text deltas reach
+ * `write` (user-visible agents only) as they arrive; an agent switches to its
+ * `fallback_model` at most once per invocation and stays on it (text already
+ * shown stays shown); a budget that ran out is never retried; nothing from a
+ * thrown error reaches the AgentFailure — the raw cause goes to `onError` only.
  */
 import { selectPrefix } from './cohort.js';
+import { costUsd } from './cost.js';
+import { untilAborted } from './deadline.js';
 import { AgentFailure, agentFailureMessage } from './failure.js';
 import { ScriptExhaustedError } from './scripted-client.js';
-import { addUsage, type Frame, type TurnState } from './state.js';
+import { chargeModel, type Frame, type TurnState } from './state.js';
 import { renderSuffix } from './template.js';
-import type { LlmRequest, LlmResponse, Message, ToolCall } from './types.js';
-import { untilAborted } from './deadline.js';
+import type { TextWriter } from './user-text.js';
+import type { LlmChunk, LlmClient, LlmRequest, LlmResponse, Message, ToolCall, Usage } from './types.js';
 
-export async function callModel(turn: TurnState, frame: Frame, messages: readonly Message[]): Promise<LlmResponse> {
+export interface CallOptions {
+  /** Stream this reply's text to the frame's user-visible writer (when it has one). */
+  show?: boolean;
+}
+
+export async function callModel(turn: TurnState, frame: Frame, messages: readonly Message[], opts: CallOptions = {}): Promise<LlmResponse> {
   const agent = frame.agent;
   for (;;) {
     const modelId = frame.model.current;
+    const model = Object.prototype.hasOwnProperty.call(turn.bundle.models, modelId) ? turn.bundle.models[modelId] : undefined;
+    const callId = `m${++turn.modelCalls}`;
+    const base = { agent: agent.id, span_id: frame.spanId, call_id: callId, model: modelId };
+    turn.sink.emit({ type: 'model_start', ...base });
     try {
       const req = buildRequest(turn, frame, modelId, messages);
-      const raw = await untilAborted(Promise.resolve().then(() => turn.llm.complete(req)), frame.signal);
-      const reply = normalizeReply(raw);
-      addUsage(turn.usage, reply.usage);
-      for (const event of reply.statusEvents ?? []) turn.sink.status(agent, event);
+      const write = opts.show === true && frame.textOut !== undefined ? frame.textOut() : undefined;
+      const reply = await invoke(turn.llm, req, frame.signal, write, (event) => turn.sink.status(agent, event, frame.spanId));
+      const cost = costUsd(model, reply.usage);
+      chargeModel(turn, frame, reply.usage, cost);
+      turn.sink.emit({ type: 'model_end', ...base, outcome: 'ok', usage: { ...reply.usage }, ...(cost === undefined ? {} : { cost_usd: cost }) });
+      if (opts.show === true && reply.text !== '') frame.spoken.push(reply.text);
       return reply;
     } catch (e) {
-      if (frame.signal.aborted) throw new AgentFailure('timeout', agentFailureMessage('timeout', agent.id));
+      const aborted = frame.signal.aborted;
+      const kind = aborted || isTimeout(e) ? 'timeout' : 'error';
+      turn.sink.emit({ type: 'model_end', ...base, outcome: kind, usage: { inputTokens: 0, outputTokens: 0 } });
+      if (!aborted) turn.reportError(e, { agent: agent.id, span_id: frame.spanId, kind: 'model' });
+      if (aborted) throw new AgentFailure('timeout', agentFailureMessage('timeout', agent.id));
       if (e instanceof ScriptExhaustedError) {
         // A script mistake: the root reports it to the caller as is; a sub-agent fails typed.
         if (frame.isRoot) throw e;
@@ -40,9 +63,74 @@ export async function callModel(turn: TurnState, frame: Frame, messages: readonl
         frame.model.current = fallback;
         continue;
       }
-      const kind = isTimeout(e) ? 'timeout' : 'error';
       throw new AgentFailure(kind, agentFailureMessage(kind, agent.id));
     }
+  }
+}
+
+/** One attempt: the reply, assembled from the client's chunks (or its one reply). */
+async function invoke(llm: LlmClient, req: LlmRequest, signal: AbortSignal, write: TextWriter | undefined, status: (event: string) => void): Promise<LlmResponse> {
+  if (typeof llm.stream !== 'function') {
+    const reply = normalizeReply(await untilAborted(Promise.resolve().then(() => llm.complete(req)), signal));
+    for (const event of reply.statusEvents ?? []) status(event);
+    write?.(reply.text);
+    return reply;
+  }
+  const reply: LlmResponse = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
+  const texts: string[] = [];
+  if (signal.aborted) throw signal.reason ?? new Error('aborted');
+  // One abort listener per call (not per chunk): every next() races the same promise.
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  let iterator: AsyncIterator<LlmChunk> | undefined;
+  try {
+    iterator = llm.stream(req)[Symbol.asyncIterator]();
+    for (;;) {
+      const step = await Promise.race([iterator.next(), aborted]);
+      if (step.done === true) break;
+      const chunk = step.value as Partial<LlmChunk> | null;
+      if (chunk === null || typeof chunk !== 'object') continue;
+      switch (chunk.type) {
+        case 'text_delta':
+          if (typeof chunk.delta === 'string' && chunk.delta !== '') {
+            texts.push(chunk.delta);
+            write?.(chunk.delta);
+          }
+          break;
+        case 'tool_call': {
+          const call = normalizeCall(chunk.call);
+          if (call !== undefined) reply.toolCalls.push(call);
+          break;
+        }
+        case 'usage':
+          reply.usage = normalizeUsage(chunk.usage);
+          break;
+        case 'status':
+          if (typeof chunk.event === 'string') status(chunk.event);
+          break;
+      }
+    }
+  } catch (e) {
+    if (iterator !== undefined) closeQuietly(iterator);
+    throw e;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  reply.text = texts.join('');
+  return reply;
+}
+
+/** Tells an abandoned stream to stop; whatever it does then is ignored. */
+function closeQuietly(iterator: AsyncIterator<unknown>): void {
+  try {
+    const done = iterator.return?.();
+    if (done !== undefined) Promise.resolve(done).catch(() => undefined);
+  } catch {
+    // a client whose return() throws is already finished
   }
 }
 
@@ -55,12 +143,14 @@ function buildRequest(turn: TurnState, frame: Frame, modelId: string, messages: 
   const req: LlmRequest = {
     agent: agent.id,
     model: { ...model, id: modelId },
-    system: { prefix: prefix.text, suffix: renderSuffix(agent.suffix_template ?? '', frame.suffixContext) },
+    system: { prefix: prefix.text, suffix: renderSuffix(agent.suffix_template ?? '', frame.suffixContext), prefixSha256: prefix.sha256 },
     messages: messages.map((m) => ({ ...m })),
     tools,
+    toolShapes: { openai: agent.tools?.openai ?? [], anthropic: agent.tools?.anthropic ?? [] },
     parallelToolCalls: tools.length > 0 && model.parallelToolCalls === true,
     signal: frame.signal,
   };
+  if (frame.deadline !== undefined) req.deadline = frame.deadline;
   const maxOut = agent.tuning?.max_output_tokens ?? agent.policy?.token_budget?.output;
   if (maxOut !== undefined) req.maxOutputTokens = maxOut;
   const effort = agent.tuning?.reasoning_effort ?? model.reasoningEffort;
@@ -74,26 +164,37 @@ function normalizeReply(raw: unknown): LlmResponse {
   const r = raw as Partial<LlmResponse>;
   const calls: ToolCall[] = [];
   for (const c of Array.isArray(r.toolCalls) ? r.toolCalls : []) {
-    if (c === null || typeof c !== 'object') continue;
-    const args = (c as { arguments?: unknown }).arguments;
-    calls.push({
-      id: typeof c.id === 'string' ? c.id : '',
-      name: typeof c.name === 'string' ? c.name : '',
-      arguments: typeof args === 'string' ? args : args === undefined ? '' : safeStringify(args),
-    });
+    const call = normalizeCall(c);
+    if (call !== undefined) calls.push(call);
   }
-  const u = r.usage;
-  const reply: LlmResponse = {
-    text: typeof r.text === 'string' ? r.text : '',
-    toolCalls: calls,
-    usage: {
-      inputTokens: typeof u?.inputTokens === 'number' ? u.inputTokens : 0,
-      outputTokens: typeof u?.outputTokens === 'number' ? u.outputTokens : 0,
-    },
-  };
-  if (typeof u?.cachedInputTokens === 'number') reply.usage.cachedInputTokens = u.cachedInputTokens;
+  const reply: LlmResponse = { text: typeof r.text === 'string' ? r.text : '', toolCalls: calls, usage: normalizeUsage(r.usage) };
   if (Array.isArray(r.statusEvents)) reply.statusEvents = r.statusEvents.filter((s): s is string => typeof s === 'string');
   return reply;
+}
+
+function normalizeCall(c: unknown): ToolCall | undefined {
+  if (c === null || typeof c !== 'object') return undefined;
+  const x = c as { id?: unknown; name?: unknown; arguments?: unknown };
+  const args = x.arguments;
+  return {
+    id: typeof x.id === 'string' ? x.id : '',
+    name: typeof x.name === 'string' ? x.name : '',
+    arguments: typeof args === 'string' ? args : args === undefined ? '' : safeStringify(args),
+  };
+}
+
+function normalizeUsage(u: unknown): Usage {
+  const x = (u !== null && typeof u === 'object' ? u : {}) as Partial<Usage>;
+  const usage: Usage = {
+    inputTokens: isCount(x.inputTokens) ? x.inputTokens : 0,
+    outputTokens: isCount(x.outputTokens) ? x.outputTokens : 0,
+  };
+  if (isCount(x.cachedInputTokens)) usage.cachedInputTokens = x.cachedInputTokens;
+  return usage;
+}
+
+function isCount(n: unknown): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0;
 }
 
 function safeStringify(v: unknown): string {

@@ -8,7 +8,7 @@
  * and overlap are meaningful, exact values are not reproducible).
  */
 import { createHash } from 'node:crypto';
-import type { LlmClient, Message } from './types.js';
+import type { LlmClient, LlmRequest, Message } from './types.js';
 
 export interface CallRecord {
   agent: string;
@@ -41,18 +41,22 @@ export function createRecordingClient(inner: LlmClient, clock: () => number = ()
     }
     return h;
   };
+  const start = (req: LlmRequest): CallRecord => {
+    const record: CallRecord = {
+      agent: req.agent,
+      model: req.model.id,
+      started_ms: Math.round(clock() - origin),
+      ended_ms: -1,
+      system: { prefix_sha256: sha(req.system.prefix), suffix: req.system.suffix },
+      messages: structuredClone(req.messages),
+      tools: req.tools.map((t) => t.name),
+    };
+    calls.push(record);
+    return record;
+  };
   const client: LlmClient = {
     async complete(req) {
-      const record: CallRecord = {
-        agent: req.agent,
-        model: req.model.id,
-        started_ms: Math.round(clock() - origin),
-        ended_ms: -1,
-        system: { prefix_sha256: sha(req.system.prefix), suffix: req.system.suffix },
-        messages: structuredClone(req.messages),
-        tools: req.tools.map((t) => t.name),
-      };
-      calls.push(record);
+      const record = start(req);
       try {
         return await inner.complete(req);
       } finally {
@@ -60,5 +64,16 @@ export function createRecordingClient(inner: LlmClient, clock: () => number = ()
       }
     },
   };
+  if (typeof inner.stream === 'function') {
+    const stream = inner.stream.bind(inner);
+    client.stream = async function* (req) {
+      const record = start(req);
+      try {
+        yield* stream(req);
+      } finally {
+        record.ended_ms = Math.round(clock() - origin);
+      }
+    };
+  }
   return { client, calls, markStart: () => void (origin = clock()) };
 }

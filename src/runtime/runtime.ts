@@ -1,18 +1,24 @@
 /**
  * `createRuntime`: executes turns against a bundle (docs/runtime.md).
  *
- * Invariants: a turn resolves with the root's answer, or rejects with a
- * TurnError (the root itself could not answer), a ScriptExhaustedError (the
- * script has no reply for the root) or a RuntimeUsageError (bad request) —
- * sub-agent failures never reject it; exactly one `routing` event is emitted per
- * turn, as the last event, also when the turn fails; the root's history gets
- * the user's message and the answer only when the turn succeeded; nothing is
- * emitted after `turn` settles.
+ * Invariants: `stream` validates the request at once (RuntimeUsageError) and
+ * starts the turn; its events arrive as they happen and the work never waits
+ * for the reader; every turn emits `turn_start` first and `turn_end` last —
+ * also when it fails or is cancelled (then `outcome` says why) — with exactly
+ * one `routing` event right before `turn_end`; leaving the iteration early or
+ * `cancel()` aborts the turn promptly; `turn` is `stream` collected: it resolves
+ * with the root's answer (everything the user was shown, in order) or rejects
+ * with a TurnError (the root itself could not answer), a ScriptExhaustedError
+ * (the script has no reply for the root) — sub-agent failures never reject it;
+ * the root's history gets the user's message and what the root said (its
+ * preambles and its answer, as separate messages) only when the turn succeeded;
+ * nothing is emitted after the turn settles.
  */
 import type { BundleAgent } from '../bundle/types.js';
 import { closest } from './did-you-mean.js';
 import { runAgentLoop } from './agent-loop.js';
 import { runWithBudget } from './deadline.js';
+import { EventQueue } from './event-queue.js';
 import { EventSink } from './events.js';
 import { AgentFailure, RuntimeUsageError, TurnError } from './failure.js';
 import { createRandomIds } from './ids.js';
@@ -21,7 +27,20 @@ import { createSchemaValidator } from './schema.js';
 import { createMemorySessionStore } from './session.js';
 import { newFrame, type TurnState } from './state.js';
 import { loadHistory } from './sub-agent.js';
-import type { FailureKind, Message, RoutingEvent, Runtime, RuntimeOptions, TurnRequest, TurnResult } from './types.js';
+import { parseTraceparent } from './traceparent.js';
+import { UserText } from './user-text.js';
+import type {
+  ErrorInfo,
+  FailureKind,
+  Message,
+  RoutingEvent,
+  Runtime,
+  RuntimeEvent,
+  RuntimeOptions,
+  TurnRequest,
+  TurnResult,
+  TurnStream,
+} from './types.js';
 
 const INHERITED = ['principal', 'episode', 'locale', 'location'];
 
@@ -36,65 +55,127 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const ids = options.ids ?? createRandomIds();
   const clock = options.clock ?? (() => performance.now());
   const limits = { maxRounds: options.limits?.maxRounds ?? 16, maxDepth: options.limits?.maxDepth ?? 8 };
-  const flags = [...(options.flags ?? [])];
+  const defaultFlags = [...(options.flags ?? [])];
 
+  const reportError = (error: unknown, info: ErrorInfo): void => {
+    if (options.onError === undefined) return;
+    try {
+      options.onError(error, info);
+    } catch {
+      // The developer's error hook cannot break a turn either.
+    }
+  };
+
+  function stream(req: TurnRequest): TurnStream {
+    const { root, flags } = checkRequest(req);
+    const cancel = new AbortController();
+    const queue = new EventQueue(() => cancel.abort(new Error('the stream was closed')));
+    const result = runTurn(req, root, flags, (e) => queue.push(e), cancel.signal);
+    // Settles like turn(); awaited or not, never unhandled. The reader is never left waiting (even on an agentc bug).
+    result.then(
+      () => queue.end(),
+      () => queue.end(),
+    );
+    return {
+      result,
+      cancel: () => cancel.abort(new Error('cancelled')),
+      [Symbol.asyncIterator]: () => queue,
+    };
+  }
+
+  /** `stream`, collected (TurnResult.events are the events the stream delivered). */
   async function turn(req: TurnRequest): Promise<TurnResult> {
-    const root = checkRequest(req);
+    const s = stream(req);
+    for await (const _event of s) {
+      // the sink records them
+    }
+    return s.result;
+  }
+
+  async function runTurn(req: TurnRequest, root: BundleAgent, flags: string[], push: ((e: RuntimeEvent) => void) | undefined, cancelled: AbortSignal): Promise<TurnResult> {
     const t0 = clock();
-    const sink = new EventSink(options.onEvent, root.dispatch?.status_rendering ?? {});
+    const now = () => Math.round(clock() - t0);
+    const trace = parseTraceparent(req.traceparent);
+    const traceId = trace?.traceId ?? ids.traceId();
+    const rootSpanId = ids.spanId();
+    const sink = new EventSink({
+      now,
+      onEvent: options.onEvent,
+      onListenerError: (e) => reportError(e, { agent: root.id, span_id: rootSpanId, kind: 'hook' }),
+      push,
+      rendering: root.dispatch?.status_rendering ?? {},
+    });
     const inherited: Record<string, string | undefined> = {};
     for (const field of [...INHERITED, ...(bundle.dynamicContext?.fields ?? [])]) inherited[field] = req.context[field];
     const state: TurnState = {
-      bundle, llm: options.llm, tools: options.tools ?? {}, sessions, validator, flags, ids, limits,
-      now: () => Math.round(clock() - t0),
-      traceId: ids.traceId(),
-      rootSpanId: ids.spanId(),
+      bundle, llm: options.llm, tools: options.tools ?? {}, sessions, validator, flags, ids, limits, now,
+      traceId,
+      rootSpanId,
       rootAgent: root,
       context: { ...req.context },
       inherited,
       sink,
+      userText: new UserText(sink),
+      reportError,
       spans: [],
       usage: { inputTokens: 0, outputTokens: 0 },
+      costUsd: 0,
+      modelCalls: 0,
       security,
       routing: { invoked: [], intentCount: null, intentRetry: false, requested: 0, dropped: [], outcomes: {}, toolOutcomes: {} },
     };
+    sink.emit({ type: 'turn_start', agent: root.id, trace_id: traceId, span_id: rootSpanId, ...(trace ? { parent_span_id: trace.parentId } : {}) });
+
+    const finish = (outcome: FailureKind | 'cancelled' | 'ok') => {
+      emitRouting(state);
+      const cost = state.costUsd;
+      sink.emit({ type: 'turn_end', agent: root.id, trace_id: traceId, outcome, usage: { ...state.usage }, ...(cost === null ? {} : { cost_usd: cost }) });
+      sink.close();
+    };
+
     const input: Message = { role: 'user', content: req.message };
     let failure: { kind: FailureKind | 'cancelled'; message: string } | undefined;
-    let text = '';
+    const signal = req.signal === undefined ? cancelled : AbortSignal.any([req.signal, cancelled]);
+    let spoken: string[] = [];
     try {
-      const out = await runWithBudget(req.signal, root.policy?.time_budget_ms, async (signal) => {
-        const frame = newFrame(root, undefined, state.rootSpanId, signal, { ...req.context });
-        return runAgentLoop(state, frame, await loadHistory(state, root.id), input);
+      const out = await runWithBudget(signal, root.policy?.time_budget_ms, async (budget) => {
+        const frame = newFrame(root, undefined, rootSpanId, budget, { ...req.context }, root.policy?.time_budget_ms);
+        frame.textOut = () => state.userText.segment(root.id);
+        spoken = frame.spoken;
+        return runAgentLoop(state, frame, await loadHistory(state, root.id, rootSpanId), input);
       });
-      if (out.done) text = out.value;
-      else failure = out.reason === 'timeout'
-        ? { kind: 'timeout', message: `The ${root.id} agent did not finish within its time budget.` }
-        : { kind: 'cancelled', message: 'The turn was cancelled.' };
+      if (!out.done) {
+        failure = out.reason === 'timeout'
+          ? { kind: 'timeout', message: `The ${root.id} agent did not finish within its time budget.` }
+          : { kind: 'cancelled', message: 'The turn was cancelled.' };
+      }
     } catch (e) {
       if (!(e instanceof AgentFailure)) {
-        emitRouting(state);
-        sink.close();
+        finish('error');
         throw e; // ScriptExhaustedError (a script mistake) or an agentc bug
       }
       failure = { kind: e.kind, message: e.message };
     }
     if (failure !== undefined) {
-      emitRouting(state);
-      sink.close();
-      throw new TurnError(failure.kind, root.id, failure.message, state.traceId, [...sink.events]);
+      finish(failure.kind);
+      throw new TurnError(failure.kind, root.id, failure.message, traceId, [...sink.events]);
     }
+    const text = state.userText.text();
     try {
-      await sessions.append(req.context.episode, root.id, [input, { role: 'assistant', content: text }]);
-    } catch {
+      const said: Message[] = spoken.map((content) => ({ role: 'assistant', content }));
+      await sessions.append(req.context.episode, root.id, [input, ...(said.length > 0 ? said : [{ role: 'assistant' as const, content: '' }])]);
+    } catch (e) {
       // A store that cannot write loses history, not the answer.
+      reportError(e, { agent: root.id, span_id: rootSpanId, kind: 'session' });
     }
     sink.emit({ type: 'text', agent: root.id, text });
-    const routing = emitRouting(state);
-    sink.close();
-    return { text, events: [...sink.events], outcomes: { ...routing.outcomes }, trace_id: state.traceId, usage: { ...state.usage } };
+    finish('ok');
+    const result: TurnResult = { text, events: [...sink.events], outcomes: sortedRecord(state.routing.outcomes), trace_id: traceId, usage: { ...state.usage } };
+    if (state.costUsd !== null) result.cost_usd = state.costUsd;
+    return result;
   }
 
-  function checkRequest(req: TurnRequest): BundleAgent {
+  function checkRequest(req: TurnRequest): { root: BundleAgent; flags: string[] } {
     if (req === null || typeof req !== 'object') throw new RuntimeUsageError('turn() needs { agent, message, context }.');
     const root = Object.prototype.hasOwnProperty.call(bundle.agents, req.agent) ? bundle.agents[req.agent] : undefined;
     if (root === undefined) {
@@ -107,13 +188,31 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       throw new RuntimeUsageError('turn() needs context.principal: the user the turn runs on behalf of.');
     }
     if (typeof ctx.episode !== 'string' || ctx.episode === '') throw new RuntimeUsageError('turn() needs context.episode.');
-    return root;
+    if (Object.prototype.hasOwnProperty.call(ctx, 'flags') && !(bundle.dynamicContext?.fields ?? []).includes('flags')) {
+      // It used to be ignored silently; flags select cohorts per request now.
+      throw new RuntimeUsageError('context.flags is not a context field: pass feature flags on the request itself, as { flags: ["…"] }.');
+    }
+    return { root, flags: checkFlags(req.flags) };
   }
 
-  function emitRouting(state: TurnState): RoutingEvent {
+  /** A turn's flags must be flags the bundle knows (a typo would silently pick the default cohort). */
+  function checkFlags(flags: unknown): string[] {
+    if (flags === undefined) return defaultFlags;
+    if (!Array.isArray(flags) || !flags.every((f) => typeof f === 'string')) throw new RuntimeUsageError('turn() flags must be a list of flag names.');
+    const known = Array.isArray(bundle.flags) ? bundle.flags : [];
+    for (const flag of flags) {
+      if (known.includes(flag)) continue;
+      const near = closest(flag, known);
+      const list = known.length === 0 ? 'This bundle has no feature flags.' : `Known flags: ${known.join(', ')}.`;
+      throw new RuntimeUsageError(`Unknown feature flag "${flag}".${near === undefined ? '' : ` Did you mean "${near}"?`} ${list}`);
+    }
+    return [...new Set(flags)].sort();
+  }
+
+  function emitRouting(state: TurnState): void {
     const r = state.routing;
     const limit = fanOutCap(state, state.rootAgent);
-    const event: RoutingEvent = {
+    const event: Omit<RoutingEvent, 'at_ms'> = {
       type: 'routing',
       agent: state.rootAgent.id,
       trace_id: state.traceId,
@@ -129,11 +228,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       ended_ms: state.now(),
     };
     state.sink.emit(event);
-    return event;
   }
 
   return {
     turn,
+    stream,
     security: {
       get principalMismatches() {
         return security.principalMismatches;

@@ -19,7 +19,7 @@ export interface ScriptProblem {
 export type ParsedScript = { ok: true; script: Script } | { ok: false; problems: ScriptProblem[] };
 
 const TOP_KEYS = ['llm', 'tools', 'context'];
-const REPLY_KEYS = ['delay_ms', 'text', 'tool_calls', 'error', 'status', 'usage'];
+const REPLY_KEYS = ['delay_ms', 'chunk_ms', 'text', 'tool_calls', 'error', 'status', 'usage'];
 const CALL_KEYS = ['id', 'name', 'arguments'];
 const TOOL_KEYS = ['delay_ms', 'result', 'throw'];
 const USAGE_KEYS = ['inputTokens', 'outputTokens'];
@@ -88,6 +88,7 @@ function checkReply(r: unknown, path: ScriptPath, bad: (p: ScriptPath, m: string
   if (!isMap(r)) return bad(path, 'a reply is a mapping with `text`, `tool_calls` or `error`');
   keysOf(r, path, REPLY_KEYS, bad);
   checkDelay(r.delay_ms, [...path, 'delay_ms'], bad);
+  checkDelay(r.chunk_ms, [...path, 'chunk_ms'], bad);
   if (r.text !== undefined && typeof r.text !== 'string') bad([...path, 'text'], 'must be a string');
   if (r.error !== undefined && typeof r.error !== 'string') bad([...path, 'error'], 'must be a string (the failure, never shown to any model)');
   if (r.error !== undefined && (r.text !== undefined || r.tool_calls !== undefined)) bad([...path, 'error'], 'a failing reply has no `text` or `tool_calls`');

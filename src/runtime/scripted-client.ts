@@ -6,10 +6,13 @@
  * are model calls like any other; running out of replies throws a
  * ScriptExhaustedError naming the agent; a delay honours the request's abort
  * signal; tool-call ids are `call_<agent>_<n>` (n counts per agent), so replays
- * are byte-identical.
+ * are byte-identical. Streamed, a reply is: its status events, then its text
+ * word by word (each word with the whitespace after it; `delay_ms` before the
+ * first chunk, `chunk_ms` between words), then its tool calls, then its usage —
+ * the concatenated deltas equal `text` exactly.
  */
 import { sleep } from './deadline.js';
-import type { LlmClient, LlmResponse, ToolHandler, Usage } from './types.js';
+import type { LlmChunk, LlmClient, LlmRequest, LlmResponse, ToolCall, ToolHandler, Usage } from './types.js';
 
 export interface ScriptToolCall {
   id?: string;
@@ -20,6 +23,8 @@ export interface ScriptToolCall {
 
 export interface ScriptReply {
   delay_ms?: number;
+  /** Streaming: milliseconds between two words of `text` (default 0). */
+  chunk_ms?: number;
   text?: string;
   tool_calls?: ScriptToolCall[];
   /** The model call itself fails (after `delay_ms`). */
@@ -82,31 +87,46 @@ export function createScriptedClient(script: Script | Record<string, ScriptReply
   const llm = isWholeScript(script) ? script.llm : script;
   const next = new Map<string, number>();
   const callIds = new Map<string, number>();
+  /** Takes the agent's next reply (or throws ScriptExhaustedError). */
+  const take = (req: LlmRequest): ScriptReply => {
+    const replies = Object.prototype.hasOwnProperty.call(llm, req.agent) ? llm[req.agent] : [];
+    const index = next.get(req.agent) ?? 0;
+    if (index >= replies.length) throw new ScriptExhaustedError(req.agent, replies.length);
+    next.set(req.agent, index + 1);
+    return replies[index];
+  };
+  const toolCallsOf = (req: LlmRequest, reply: ScriptReply): ToolCall[] =>
+    (reply.tool_calls ?? []).map((c) => {
+      const n = (callIds.get(req.agent) ?? 0) + 1;
+      callIds.set(req.agent, n);
+      return {
+        id: c.id ?? `call_${req.agent}_${n}`,
+        name: c.name,
+        arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
+      };
+    });
+  const usageOf = (reply: ScriptReply): Usage => ({ inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 });
   return {
     async complete(req): Promise<LlmResponse> {
-      const replies = Object.prototype.hasOwnProperty.call(llm, req.agent) ? llm[req.agent] : [];
-      const index = next.get(req.agent) ?? 0;
-      if (index >= replies.length) throw new ScriptExhaustedError(req.agent, replies.length);
-      next.set(req.agent, index + 1);
-      const reply = replies[index];
+      const reply = take(req);
       await sleep(reply.delay_ms ?? 0, req.signal);
       if (reply.error !== undefined) throw new ScriptedModelError(reply.error);
-      const toolCalls = (reply.tool_calls ?? []).map((c) => {
-        const n = (callIds.get(req.agent) ?? 0) + 1;
-        callIds.set(req.agent, n);
-        return {
-          id: c.id ?? `call_${req.agent}_${n}`,
-          name: c.name,
-          arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
-        };
-      });
-      const response: LlmResponse = {
-        text: reply.text ?? '',
-        toolCalls,
-        usage: { inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 },
-      };
+      const response: LlmResponse = { text: reply.text ?? '', toolCalls: toolCallsOf(req, reply), usage: usageOf(reply) };
       if (reply.status !== undefined) response.statusEvents = [...reply.status];
       return response;
+    },
+    async *stream(req): AsyncGenerator<LlmChunk> {
+      const reply = take(req);
+      await sleep(reply.delay_ms ?? 0, req.signal);
+      if (reply.error !== undefined) throw new ScriptedModelError(reply.error);
+      for (const event of reply.status ?? []) yield { type: 'status', event };
+      const words = splitWords(reply.text ?? '');
+      for (let i = 0; i < words.length; i++) {
+        if (i > 0) await sleep(reply.chunk_ms ?? 0, req.signal);
+        yield { type: 'text_delta', delta: words[i] };
+      }
+      for (const call of toolCallsOf(req, reply)) yield { type: 'tool_call', call };
+      yield { type: 'usage', usage: usageOf(reply) };
     },
     remaining() {
       const out: Record<string, number> = {};
@@ -130,6 +150,11 @@ export function createScriptedTools(tools: Script['tools']): Record<string, Tool
     };
   }
   return handlers;
+}
+
+/** Words with their trailing whitespace (leading whitespace stays with the first word); joined, they are `text`. */
+export function splitWords(text: string): string[] {
+  return text === '' ? [] : (text.match(/^\s*\S+\s*|\S+\s*/g) ?? [text]);
 }
 
 function isWholeScript(s: Script | Record<string, ScriptReply[]>): s is Script {

@@ -1,15 +1,19 @@
 /**
  * The state of one turn and of one agent invocation (a frame) inside it.
  *
- * Invariants: a TurnState is created per `turn` call and never shared between
- * turns (the security counter is the runtime's, shared on purpose); a Frame is
+ * Invariants: a TurnState is created per turn and never shared between turns
+ * (the security counter is the runtime's, shared on purpose); a Frame is
  * created per agent invocation, its `ancestors` end with its own agent, and
- * `ancestors[i]` ran at depth i.
+ * `ancestors[i]` ran at depth i; a frame's usage and cost include every model
+ * call of its own and of its nested sub-agents (`chargeModel` walks the parent
+ * chain); a cost is `null` (unknown) as soon as one model used has no pricing.
  */
 import type { Bundle, BundleAgent } from '../bundle/types.js';
 import type { EventSink } from './events.js';
 import type { SchemaValidator } from './schema.js';
+import type { TextWriter, UserText } from './user-text.js';
 import type {
+  ErrorInfo,
   IdGenerator,
   LlmClient,
   Outcome,
@@ -36,6 +40,7 @@ export interface TurnState {
   tools: Record<string, ToolHandler>;
   sessions: SessionStore;
   validator: SchemaValidator;
+  /** This turn's flags (the request's, else the runtime's). */
   flags: readonly string[];
   ids: IdGenerator;
   limits: { maxRounds: number; maxDepth: number };
@@ -48,19 +53,30 @@ export interface TurnState {
   /** What crosses into a sub-agent: principal, episode, locale, location and the dynamic-context fields. */
   inherited: Record<string, string | undefined>;
   sink: EventSink;
+  /** Everything the user is shown. */
+  userText: UserText;
+  /** Hands a raw cause to `RuntimeOptions.onError` (never throws). */
+  reportError: (error: unknown, info: ErrorInfo) => void;
   spans: SpanRecord[];
   usage: Usage;
+  /** Null once a model without pricing was used. */
+  costUsd: number | null;
+  /** Model calls started so far (model_start's call_id). */
+  modelCalls: number;
   security: { principalMismatches: number };
   routing: RoutingLog;
 }
 
 export interface Frame {
   agent: BundleAgent;
+  parent: Frame | undefined;
   depth: number;
   ancestors: BundleAgent[];
   spanId: string;
   /** Aborted when this invocation's budget runs out (or an ancestor's does, or the turn is cancelled). */
   signal: AbortSignal;
+  /** Epoch ms when this invocation's (or an ancestor's) time budget ends; undefined when unbounded. */
+  deadline: number | undefined;
   isRoot: boolean;
   /** Renders this agent's suffix. */
   suffixContext: Record<string, string | undefined>;
@@ -74,15 +90,32 @@ export interface Frame {
   degraded: boolean;
   /** An envelope tool came back partial. */
   partial: boolean;
+  /** When this agent's words are user-visible: a writer per model reply. */
+  textOut: (() => TextWriter) | undefined;
+  /** The non-empty text of each of its model replies, in order (preambles, answer). */
+  spoken: string[];
+  usage: Usage;
+  costUsd: number | null;
 }
 
-export function newFrame(agent: BundleAgent, parent: Frame | undefined, spanId: string, signal: AbortSignal, suffixContext: Record<string, string | undefined>): Frame {
+export function newFrame(
+  agent: BundleAgent,
+  parent: Frame | undefined,
+  spanId: string,
+  signal: AbortSignal,
+  suffixContext: Record<string, string | undefined>,
+  budgetMs?: number,
+): Frame {
+  const own = budgetMs !== undefined && Number.isFinite(budgetMs) && budgetMs >= 0 ? Date.now() + budgetMs : undefined;
+  const inherited = parent?.deadline;
   return {
     agent,
+    parent,
     depth: parent === undefined ? 0 : parent.depth + 1,
     ancestors: parent === undefined ? [agent] : [...parent.ancestors, agent],
     spanId,
     signal,
+    deadline: own === undefined ? inherited : inherited === undefined ? own : Math.min(own, inherited),
     isRoot: parent === undefined,
     suffixContext,
     model: { current: agent.model, fallbackUsed: false },
@@ -90,6 +123,10 @@ export function newFrame(agent: BundleAgent, parent: Frame | undefined, spanId: 
     toolCallsUsed: 0,
     degraded: false,
     partial: false,
+    textOut: undefined,
+    spoken: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+    costUsd: 0,
   };
 }
 
@@ -103,4 +140,18 @@ export function addUsage(total: Usage, u: Usage): void {
   total.inputTokens += u.inputTokens;
   total.outputTokens += u.outputTokens;
   if (u.cachedInputTokens !== undefined) total.cachedInputTokens = (total.cachedInputTokens ?? 0) + u.cachedInputTokens;
+}
+
+export function addCost(total: number | null, cost: number | undefined): number | null {
+  return total === null || cost === undefined ? null : total + cost;
+}
+
+/** Charges one model call to the turn, the frame and every ancestor frame. */
+export function chargeModel(turn: TurnState, frame: Frame, usage: Usage, cost: number | undefined): void {
+  addUsage(turn.usage, usage);
+  turn.costUsd = addCost(turn.costUsd, cost);
+  for (let f: Frame | undefined = frame; f !== undefined; f = f.parent) {
+    addUsage(f.usage, usage);
+    f.costUsd = addCost(f.costUsd, cost);
+  }
 }

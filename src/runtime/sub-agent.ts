@@ -6,15 +6,25 @@
  * handoff fields (undeclared arguments and `intent_count` stripped); it runs
  * under its own `time_budget_ms` and resolves within it; every way it can fail
  * becomes a typed CallResult (this function never rejects); its span is a child
- * of the calling agent's span; its history is appended only when it answered.
+ * of the calling agent's span; its history is appended only when it answered;
+ * it is bracketed by `agent_start`/`agent_end` (usage and cost include its
+ * nested sub-agents'); in relay mode its replies stream into its relay slot and
+ * the slot is finished however the invocation ends.
  */
 import type { BundleAgent } from '../bundle/types.js';
 import { canonicalJson } from './calls.js';
 import { runWithBudget } from './deadline.js';
 import { AgentFailure, agentFailureMessage } from './failure.js';
 import { newFrame, recordOutcome, type Frame, type TurnState } from './state.js';
+import type { Relay } from './relay.js';
 import { failed, PARTIAL_CAVEAT, type CallResult } from './tool-exec.js';
 import type { Message, SpanRecord, ToolCall } from './types.js';
+
+/** A relay slot this invocation's words go to (relay mode, direct sub-agents of the root). */
+export interface RelaySlot {
+  relay: Relay;
+  index: number;
+}
 
 export type LoopRunner = (turn: TurnState, frame: Frame, history: Message[], input: Message) => Promise<string>;
 
@@ -27,6 +37,7 @@ export async function runSubAgent(
   target: BundleAgent,
   args: Record<string, unknown>,
   loop: LoopRunner,
+  slot?: RelaySlot,
 ): Promise<CallResult> {
   const span: SpanRecord = {
     agent: target.id,
@@ -40,14 +51,16 @@ export async function runSubAgent(
   };
   turn.spans.push(span);
   if (parent.isRoot) turn.routing.invoked.push(target.id);
+  turn.sink.emit({ type: 'agent_start', agent: target.id, span_id: span.span_id, parent_span_id: parent.spanId, tool: call.name, tool_call_id: call.id });
 
   const input: Message = { role: 'user', content: renderHandoff(target, args) };
   let frame: Frame | undefined;
   let result: CallResult;
   try {
     const out = await runWithBudget(parent.signal, target.policy?.time_budget_ms, async (signal) => {
-      frame = newFrame(target, parent, span.span_id, signal, turn.inherited);
-      const history = await loadHistory(turn, target.id);
+      frame = newFrame(target, parent, span.span_id, signal, turn.inherited, target.policy?.time_budget_ms);
+      if (slot !== undefined) frame.textOut = () => slot.relay.segment(slot.index);
+      const history = await loadHistory(turn, target.id, frame.spanId);
       return loop(turn, frame, history, input);
     });
     result = out.done && frame !== undefined ? await finish(turn, frame, input, out.value) : failed('timeout', agentFailureMessage('timeout', target.id));
@@ -61,6 +74,17 @@ export async function runSubAgent(
     span.fallback = frame.model.fallbackUsed;
   }
   if (parent.isRoot) recordOutcome(turn.routing.outcomes, target.id, result.outcome);
+  slot?.relay.finish(slot.index, result.message);
+  const usage = frame?.usage ?? { inputTokens: 0, outputTokens: 0 };
+  const cost = frame === undefined ? null : frame.costUsd;
+  turn.sink.emit({
+    type: 'agent_end',
+    agent: target.id,
+    span_id: span.span_id,
+    outcome: result.outcome,
+    usage: { ...usage },
+    ...(cost === null ? {} : { cost_usd: cost }),
+  });
   return result;
 }
 
@@ -94,17 +118,19 @@ async function finish(turn: TurnState, frame: Frame, input: Message, text: strin
   else if (frame.partial) content.caveat = PARTIAL_CAVEAT;
   try {
     await turn.sessions.append(turn.context.episode, target.id, [input, { role: 'assistant', content: text }]);
-  } catch {
+  } catch (e) {
     // A store that cannot write loses history, not the answer.
+    turn.reportError(e, { agent: target.id, span_id: frame.spanId, kind: 'session' });
   }
   return { content: JSON.stringify(content), outcome: frame.degraded ? 'data_unavailable' : 'ok' };
 }
 
-export async function loadHistory(turn: TurnState, agent: string): Promise<Message[]> {
+export async function loadHistory(turn: TurnState, agent: string, spanId: string): Promise<Message[]> {
   try {
     const h = await turn.sessions.get(turn.context.episode, agent);
     return Array.isArray(h) ? h : [];
-  } catch {
+  } catch (e) {
+    turn.reportError(e, { agent, span_id: spanId, kind: 'session' });
     return [];
   }
 }

@@ -5,31 +5,46 @@
  * the frame's budget ran out) and its text is discarded; an envelope's payload
  * is forwarded only for status ok/partial with the turn's exact principal; a
  * principal mismatch increments the security counter once per call, emits one
- * `security` event without payload, and is never retried; the status events a
- * tool declares are reported when it starts.
+ * `security` event without payload, and is never retried; the first status
+ * event a tool declares is reported when it starts (the "working on it"
+ * status); its handler may report any declared one through `ctx.emitStatus`
+ * while it works (other ids are dropped);
+ * every call of a handler is bracketed by `tool_start`/`tool_end`; the raw
+ * exception goes to `onError` only.
  */
 import { checkEnvelope } from './envelope.js';
 import { failureResult, toolFailureMessage } from './failure.js';
 import { untilAborted } from './deadline.js';
 import type { Frame, TurnState } from './state.js';
-import type { FailureKind, Outcome, ToolContext } from './types.js';
+import type { FailureKind, Outcome, ToolCall, ToolContext } from './types.js';
 
 export interface CallResult {
   /** The tool message content the calling model reads (JSON). */
   content: string;
   outcome: Outcome;
+  /** For a failure: the plain-words sentence in `content`. */
+  message?: string;
 }
 
 export const PARTIAL_CAVEAT = 'Some of this data could not be loaded; say that the answer may be incomplete.';
 
 export function failed(kind: FailureKind, message: string): CallResult {
-  return { content: JSON.stringify(failureResult(kind, message)), outcome: kind };
+  return { content: JSON.stringify(failureResult(kind, message)), outcome: kind, message };
 }
 
-export async function runTool(turn: TurnState, frame: Frame, tool: string, envelope: boolean, args: Record<string, unknown>): Promise<CallResult> {
+export async function runTool(turn: TurnState, frame: Frame, call: ToolCall, tool: string, envelope: boolean, args: Record<string, unknown>): Promise<CallResult> {
+  const base = { agent: frame.agent.id, tool, tool_call_id: call.id, span_id: frame.spanId };
+  turn.sink.emit({ type: 'tool_start', ...base });
+  const result = await runHandler(turn, frame, tool, envelope, args);
+  turn.sink.emit({ type: 'tool_end', ...base, outcome: result.outcome });
+  return result;
+}
+
+async function runHandler(turn: TurnState, frame: Frame, tool: string, envelope: boolean, args: Record<string, unknown>): Promise<CallResult> {
   const handler = Object.prototype.hasOwnProperty.call(turn.tools, tool) ? turn.tools[tool] : undefined;
   if (typeof handler !== 'function') return failed('error', toolFailureMessage('error', tool));
-  for (const event of turn.bundle.tools[tool]?.status_events ?? []) turn.sink.status(frame.agent, event);
+  const declared = turn.bundle.tools[tool]?.status_events ?? [];
+  if (declared.length > 0) turn.sink.status(frame.agent, declared[0], frame.spanId);
   const ctx: ToolContext = {
     principal: turn.context.principal,
     episode: turn.context.episode,
@@ -37,6 +52,9 @@ export async function runTool(turn: TurnState, frame: Frame, tool: string, envel
     signal: frame.signal,
     trace_id: turn.traceId,
     span_id: frame.spanId,
+    emitStatus: (id: string) => {
+      if (typeof id === 'string' && declared.includes(id)) turn.sink.status(frame.agent, id, frame.spanId);
+    },
   };
   if (turn.context.locale !== undefined) ctx.locale = turn.context.locale;
   if (turn.context.location !== undefined) ctx.location = turn.context.location;
@@ -44,8 +62,9 @@ export async function runTool(turn: TurnState, frame: Frame, tool: string, envel
   let value: unknown;
   try {
     value = await untilAborted(Promise.resolve().then(() => handler(args, ctx)), frame.signal);
-  } catch {
+  } catch (e) {
     const kind = frame.signal.aborted ? 'timeout' : 'error';
+    if (kind === 'error') turn.reportError(e, { agent: frame.agent.id, span_id: frame.spanId, kind: 'tool', tool });
     return failed(kind, toolFailureMessage(kind, tool));
   }
   if (!envelope) return serialize({ ok: true, result: value }, tool);

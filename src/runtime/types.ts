@@ -115,6 +115,12 @@ export interface ToolContext {
   location?: string;
   trace_id: string;
   span_id: string;
+  /**
+   * Reports progress while the handler works: `id` must be one of the status
+   * events this tool's contract declares (others are dropped). The user sees the
+   * orchestrator's rendering of it, at most once per turn per id.
+   */
+  emitStatus(id: string): void;
 }
 
 export type ToolHandler = (args: any, ctx: ToolContext) => Promise<unknown> | unknown;
@@ -131,16 +137,21 @@ export interface TurnContext {
 
 export interface StatusEvent {
   type: 'status';
+  at_ms: number;
   /** The agent that reported the event. */
   agent: string;
+  /** The span of the agent that reported it (the turn's span for the root). */
+  span_id: string;
   /** The typed event id (e.g. `looking_up_points`). */
   event: string;
   /** The orchestrator's rendering of it. */
   text: string;
 }
 
+/** The complete user-visible text of the turn (every `text_delta`, in order). */
 export interface TextEvent {
   type: 'text';
+  at_ms: number;
   agent: string;
   text: string;
 }
@@ -148,6 +159,7 @@ export interface TextEvent {
 /** A principal mismatch (docs/runtime.md#envelopes-and-principals): alert-worthy, carries no payload. */
 export interface SecurityEvent {
   type: 'security';
+  at_ms: number;
   kind: 'principal_mismatch';
   agent: string;
   tool: string;
@@ -172,6 +184,7 @@ export interface SpanRecord {
 
 export interface RoutingEvent {
   type: 'routing';
+  at_ms: number;
   /** The turn's root agent. */
   agent: string;
   trace_id: string;
@@ -339,7 +352,7 @@ export interface RuntimeOptions {
   /** By tool contract name. A missing handler makes calls to that tool fail with `error`. */
   tools: Record<string, ToolHandler>;
   sessions?: SessionStore;
-  /** Called synchronously for every event; exceptions it throws are ignored. */
+  /** Called synchronously for every event; exceptions it throws are reported to `onError` (kind 'hook') and ignored. */
   onEvent?: (e: RuntimeEvent) => void;
   /**
    * Raw causes, for the developer only (HTTP status and provider message, network
@@ -360,6 +373,30 @@ export interface TurnRequest {
   message: string;
   context: TurnContext;
   signal?: AbortSignal;
+  /**
+   * Feature flags for this turn (they select each agent's prefix cohort); default:
+   * `RuntimeOptions.flags`. Every flag must be one the bundle knows.
+   */
+  flags?: string[];
+  /**
+   * A W3C trace context header (`00-<trace-id>-<parent-id>-<flags>`): the turn
+   * continues that trace (its trace id, `turn_start.parent_span_id`). A malformed
+   * value is ignored, as W3C Trace Context requires: the turn starts a new trace.
+   */
+  traceparent?: string;
+}
+
+/**
+ * What `Runtime.stream` returns: the turn's events as they happen (always ending
+ * with `turn_end`), plus the turn's result. `result` settles like `turn()` does
+ * (rejects with TurnError / ScriptExhaustedError); it never causes an unhandled
+ * rejection when nobody awaits it. Leaving the iteration early (`break`,
+ * `return()`) cancels the turn.
+ */
+export interface TurnStream extends AsyncIterable<RuntimeEvent> {
+  readonly result: Promise<TurnResult>;
+  /** Cancels the turn; the stream then ends with `turn_end` (outcome 'cancelled'). */
+  cancel(): void;
 }
 
 export interface TurnResult {
@@ -370,9 +407,14 @@ export interface TurnResult {
   trace_id: string;
   /** Summed over every model call of the turn. */
   usage: Usage;
+  /** The turn's cost, when every model it used declares pricing. */
+  cost_usd?: number;
 }
 
 export interface Runtime {
+  /** One turn, collected: built on `stream`. */
   turn(req: TurnRequest): Promise<TurnResult>;
+  /** One turn, as its events happen. A bad request throws RuntimeUsageError at once. */
+  stream(req: TurnRequest): TurnStream;
   readonly security: { readonly principalMismatches: number };
 }

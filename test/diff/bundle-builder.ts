@@ -23,6 +23,7 @@ export interface TestAgent {
   budget?: number;
   fan_out_cap?: number;
   intent_count_failsafe?: boolean;
+  stream?: 'relay' | 'compose';
   status_rendering?: Record<string, string | null>;
   status_events?: string[];
   envelope?: Record<string, boolean>;
@@ -92,6 +93,7 @@ export function agent(id: string, spec: TestAgent, all: Record<string, TestAgent
     dispatch: {
       fan_out_cap: spec.fan_out_cap ?? 3,
       intent_count_failsafe: failsafe,
+      stream: spec.stream ?? 'compose',
       status_rendering: spec.status_rendering ?? {},
       table,
     },

@@ -295,6 +295,12 @@ describe('diffBundles', () => {
     expect(d.changes[0]!.message).toBe('intent_count failsafe of "orchestrator" turned off.');
   });
 
+  it('relay ↔ compose is one dangerous change', () => {
+    const d = diffWith((s) => (s.orchestrator!.stream = 'relay'));
+    expect(d.changes.map((c) => [c.type, c.level])).toEqual([['dispatch-stream-changed', 'dangerous']]);
+    expect(d.changes[0]!.message).toBe('Streaming of "orchestrator" changed from compose to relay: in relay mode its specialists answer the user directly.');
+  });
+
   it('agent removed → breaking; status events', () => {
     const d = diffWith((s) => {
       delete s.shop;

@@ -129,6 +129,7 @@ describe('createBundle', () => {
     expect(bundle.agents.concierge!.dispatch).toEqual({
       fan_out_cap: 2,
       intent_count_failsafe: true,
+      stream: 'compose',
       status_rendering: { fetching_invoices: null, searching_trips: 'Searching trips…' },
       table: {
         ask_billing: { kind: 'sub_agent', agent: 'billing', policy: { max_tool_calls: 4 } },
@@ -140,6 +141,7 @@ describe('createBundle', () => {
     expect(bundle.agents.billing!.dispatch).toEqual({
       fan_out_cap: 3,
       intent_count_failsafe: false,
+      stream: 'compose',
       status_rendering: {},
       table: { get_invoices: { kind: 'tool', tool: 'get_invoices', envelope: true } },
     });

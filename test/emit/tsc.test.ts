@@ -56,6 +56,18 @@ export const turns = [
   orchestrator.turn({ agent: 'travel', message: 'hi', context: { principal: 'u', episode: 'e', locale: 'en' } }),
 ];
 
+// A streamed turn: typed events, per-turn flags, a trace to continue.
+export async function streamed(): Promise<string> {
+  let shown = '';
+  const s = orchestrator.stream({ message: 'hi', context: { principal: 'u', episode: 'e' }, flags: ['beta'], traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
+  for await (const e of s) {
+    if (e.type === 'text_delta') shown += e.delta;
+    else if (e.type === 'agent_end') shown += e.usage.outputTokens > 0 ? '' : e.span_id;
+    else if (e.type === 'turn_end') shown += e.outcome === 'cancelled' ? '' : e.at_ms;
+  }
+  return (await s.result).text === shown ? shown : '';
+}
+
 // Provider SDK types accept the emitted tool arrays as they are.
 export const openai: OpenAI.Chat.Completions.ChatCompletionTool[] = [...openaiTools('concierge'), ...openaiTools('billing'), ...openaiTools('travel')];
 export const anthropic: Anthropic.Messages.Tool[] = [...anthropicTools('concierge'), ...anthropicTools('billing'), ...anthropicTools('travel')];
@@ -118,6 +130,13 @@ import type { ToolHandlers } from './bundle.js';
 declare const llm: LlmClient;
 declare const tools: ToolHandlers;
 export const o = createOrchestrator({ llm, tools, flags: ['recipts_v2'] });`,
+  'unknown-turn-flag': `
+import type { LlmClient } from '@agentc/runtime';
+import { createOrchestrator } from './orchestrator.js';
+import type { ToolHandlers } from './bundle.js';
+declare const llm: LlmClient;
+declare const tools: ToolHandlers;
+export const s = createOrchestrator({ llm, tools }).stream({ message: 'm', context: { principal: 'u', episode: 'e' }, flags: ['bta'] });`,
   'bad-enum-value': `
 import type { PayInvoiceArgs } from './bundle.js';
 export const a: PayInvoiceArgs = { invoice_id: 'x', amount: { value: 1, currency: 'USD' } };`,

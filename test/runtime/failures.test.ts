@@ -55,7 +55,8 @@ describe('fallback model', () => {
     expect(err).toBeInstanceOf(TurnError);
     expect(err).toMatchObject({ kind: 'error', agent: 'concierge' });
     expect((err as TurnError).message).not.toMatch(/RAW-/);
-    expect((err as TurnError).events.at(-1)?.type).toBe('routing');
+    expect((err as TurnError).events.map((e) => e.type).slice(-2)).toEqual(['routing', 'turn_end']);
+    expect((err as TurnError).events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'error' });
   });
 });
 
@@ -244,7 +245,7 @@ describe('envelopes', () => {
     expect(JSON.stringify(r.events)).not.toContain('OTHER-USERS-INVOICE-77');
     expect(toolResults(callsOf(s.calls, 'billing')[1])[0].result).toMatchObject({ ok: false, failure: 'data_unavailable' });
     expect(r.events.filter((e) => e.type === 'security')).toEqual([
-      { type: 'security', kind: 'principal_mismatch', agent: 'billing', tool: 'get_invoices', trace_id: r.trace_id, span_id: routingOf(r.events).spans[0].span_id },
+      { type: 'security', kind: 'principal_mismatch', agent: 'billing', tool: 'get_invoices', trace_id: r.trace_id, span_id: routingOf(r.events).spans[0].span_id, at_ms: expect.any(Number) },
     ]);
     expect(r.outcomes).toEqual({ billing: 'data_unavailable' });
     expect(r.text).toBe('I could not get your invoices.');

@@ -90,9 +90,10 @@ test('Chat Completions wire format, parallel tool calls, composition, usage', as
   expect(first.body.messages[1]).toEqual({ role: 'user', content: 'invoices and trips' });
   expect(first.body.parallel_tool_calls).toBe(true);
   expect(first.body.max_completion_tokens).toBe(500);
+  // The runtime hands over the bundle's OpenAI shapes (req.toolShapes): strict function tools.
   expect(first.body.tools[1]).toEqual({
     type: 'function',
-    function: { name: 'ask_billing', description: 'Invoices and payments.', parameters: makeBundle().agents.concierge.tools.neutral[1].parameters },
+    function: { name: 'ask_billing', description: 'Invoices and payments.', parameters: makeBundle().agents.concierge.tools.neutral[1].parameters, strict: true },
   });
 
   const compose = seen.find((s) => agentOf(s.body) === 'concierge' && s.body.messages.at(-1).role === 'tool')!;

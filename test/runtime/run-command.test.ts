@@ -52,7 +52,8 @@ describe('scripted replay on the example workspace', () => {
     expect(Object.keys(out)).toEqual(['calls', 'events', 'formatVersion', 'text']);
     expect(out.text).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.');
     expect(out.events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.text)).toEqual(['Checking your points…', 'Looking through products…']);
-    const routing = out.events.at(-1)!;
+    expect(out.events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok' });
+    const routing = out.events.at(-2)!;
     expect(routing).toMatchObject({ type: 'routing', invoked: ['rewards', 'shop'], intent_count: 2, cap: { limit: 3, requested: 2, dropped: [] }, outcomes: { rewards: 'ok', shop: 'ok' } });
 
     expect(out.calls.map((c) => c.agent)).toEqual(['fetch_assistant', 'rewards', 'shop', 'rewards', 'shop', 'fetch_assistant']);
@@ -70,7 +71,7 @@ describe('scripted replay on the example workspace', () => {
   });
 
   test('replays are reproducible apart from the millisecond timings', async () => {
-    const strip = (s: string) => s.replace(/"(started|ended)_ms": \d+/g, '"$1_ms": 0');
+    const strip = (s: string) => s.replace(/"(started|ended|at)_ms": \d+/g, '"$1_ms": 0');
     const a = await run({ script: join(SCRIPTS, 'points-and-products.yaml') });
     const b = await run({ script: join(SCRIPTS, 'points-and-products.yaml') });
     expect(strip(a.stdout)).toBe(strip(b.stdout));
@@ -81,6 +82,28 @@ describe('scripted replay on the example workspace', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.\n');
     expect(r.stderr).toBe('› Checking your points…\n› Looking through products…\nrouting: rewards=ok shop=ok (cap 3, within)\n');
+  });
+
+  test('--format jsonl: one event per line as it happens, turn_start first and turn_end last; the deltas are the text', async () => {
+    const r = await run({ script: join(SCRIPTS, 'points-and-products.yaml'), format: 'jsonl' });
+    expect(r.code).toBe(0);
+    const events = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as RuntimeEvent);
+    expect(events[0].type).toBe('turn_start');
+    expect(events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok' });
+    const text = events.find((e) => e.type === 'text');
+    expect(text?.type === 'text' && text.text).toBe(events.flatMap((e) => (e.type === 'text_delta' ? [e.delta] : [])).join(''));
+    expect(r.stderr).toBe('');
+  });
+
+  test('--format text on a terminal: the text streams to stdout, statuses dimmed on stderr', async () => {
+    const chunks: string[] = [];
+    let stderr = '';
+    const cli: CliIO = { stdout: (t) => void chunks.push(t), stderr: (t) => void (stderr += t), cwd: REPO, env: {}, isTTY: true };
+    const code = await runCommand({ agent: 'fetch_assistant', message: 'points and cold brew?', format: 'text', cwd: REPO, script: join(SCRIPTS, 'points-and-products.yaml') }, cli);
+    expect(code).toBe(0);
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(chunks.join('')).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.\n');
+    expect(stderr).toContain('\x1b[2m› Checking your points…\x1b[22m\n');
   });
 
   test('a script that runs out of replies for the root → exit 2 naming the agent', async () => {
@@ -115,7 +138,7 @@ describe('usage errors exit 2', () => {
     const r = await run({ script: join(SCRIPTS, 'typo.yaml') });
     expect(r.code).toBe(2);
     const lines = r.stderr.trim().split('\n');
-    expect(lines).toContain('test/runtime/fixtures/scripts/typo.yaml:3:7 - error: llm.fetch_assistant[0].tool_call: unknown key "tool_call"; expected one of delay_ms, text, tool_calls, error, status, usage. Did you mean "tool_calls"?');
+    expect(lines).toContain('test/runtime/fixtures/scripts/typo.yaml:3:7 - error: llm.fetch_assistant[0].tool_call: unknown key "tool_call"; expected one of delay_ms, chunk_ms, text, tool_calls, error, status, usage. Did you mean "tool_calls"?');
     expect(lines.some((l) => l.startsWith('test/runtime/fixtures/scripts/typo.yaml:4:') && l.includes('delay_ms: must be a number'))).toBe(true);
     expect(lines.some((l) => l.includes('tools.get_user_points.throw: a tool either returns `result` or `throw`s'))).toBe(true);
     expect(lines.at(-1)).toBe('agentc run: invalid script test/runtime/fixtures/scripts/typo.yaml.');

@@ -60,7 +60,12 @@ test('http/json: spans with the routing event’s trace and span ids, GenAI attr
     }
   }
   expect(service).toBe('fetch-assistant');
-  const got = spans.map((s) => [s.name, s.traceId, s.spanId, s.parentSpanId || null]).sort();
+  const got = spans.filter((s) => s.name.startsWith('invoke_agent ')).map((s) => [s.name, s.traceId, s.spanId, s.parentSpanId || null]).sort();
+  // Model calls and tool calls (model_start/end, tool_start/end events) are child spans of their agent's span.
+  const agentSpans = new Set([r.routing.span_id, ...r.routing.spans.map((s) => s.span_id)]);
+  const children = spans.filter((s) => !s.name.startsWith('invoke_agent '));
+  expect(children.some((s) => s.name.startsWith('chat '))).toBe(true);
+  expect(children.every((s) => agentSpans.has(s.parentSpanId))).toBe(true);
   expect(got).toEqual(
     [
       ['invoke_agent fetch_assistant', r.routing.trace_id, r.routing.span_id, null],

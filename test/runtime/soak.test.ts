@@ -4,11 +4,15 @@
  * arguments, unknown tools, envelope errors, mismatched principals, garbage
  * replies). Invariants checked on every turn and every model call:
  * no unhandled rejection, every turn answers, every emitted tool call gets
- * exactly one result, one routing event per turn (the last), and no raw error
- * text or suppressed payload reaches any model or event.
+ * exactly one result, one routing event per turn (right before turn_end, the
+ * last), and no raw error text or suppressed payload reaches any model or event.
+ * The streaming soak runs the same chaos through streamed replies (failing or
+ * hanging mid-stream, garbage chunks) and readers that leave or cancel: every
+ * stream read to its end ends with turn_end, no delta or event carries raw
+ * error text, `text` is exactly the deltas, no unhandled rejection.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createRuntime, type LlmClient, type LlmRequest, type LlmResponse, type Message, type ToolHandler } from '../../src/runtime/index.js';
+import { createRuntime, type LlmChunk, type LlmClient, type LlmRequest, type LlmResponse, type Message, type RuntimeEvent, type ToolHandler } from '../../src/runtime/index.js';
 import { makeBundle } from './fixtures/bundle.js';
 
 const TURNS = 3_000;
@@ -31,8 +35,9 @@ const onUnhandled = () => void unhandled++;
 beforeAll(() => void process.on('unhandledRejection', onUnhandled));
 afterAll(() => void process.off('unhandledRejection', onUnhandled));
 
-test(`soak: ${TURNS} chaotic turns`, async () => {
-  const rng = mulberry32(0xa6e17c);
+/** A seeded chaos world: the model, the tools and a runtime over them. */
+function chaosWorld(seed: number, streaming: boolean) {
+  const rng = mulberry32(seed);
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)];
   let n = 0;
   const raw = () => `RAW-${++n} stack at Object.<anonymous> (/srv/app.js:1:1)`;
@@ -128,11 +133,16 @@ test(`soak: ${TURNS} chaotic turns`, async () => {
   const bundle = makeBundle({ billing: small, travel: { policy: { time_budget_ms: 25, max_recursion_depth: 1 } }, rewards: small, support: small, weather: small, concierge: { policy: { max_recursion_depth: 2 } } });
   const runtime = createRuntime({
     bundle,
-    llm,
+    llm: streaming ? chaosStream(llm, rng, raw, hang) : llm,
     // The root's own tool never hangs: only the root's (long) budget would end it, failing the turn by design.
     tools: { get_invoices: envelopeTool, get_points: envelopeTool, search_trips: plainTool, record_feedback: () => (rng() < 0.5 ? { saved: true } : Promise.reject(new Error(raw()))) },
   });
 
+  return { runtime, violations, rng, stats: { get modelCalls() { return modelCalls; }, get mismatchesReturned() { return mismatchesReturned; } } };
+}
+
+test(`soak: ${TURNS} chaotic turns`, async () => {
+  const { runtime, violations, stats } = chaosWorld(0xa6e17c, false);
   const t0 = performance.now();
   let answered = 0;
   const tally: Record<string, number> = {};
@@ -144,7 +154,8 @@ test(`soak: ${TURNS} chaotic turns`, async () => {
       if (r.text === 'composed') answered++;
       for (const o of Object.values(r.outcomes)) tally[o] = (tally[o] ?? 0) + 1;
       const routing = r.events.filter((e) => e.type === 'routing');
-      if (routing.length !== 1 || r.events.at(-1) !== routing[0]) violations.push('routing event missing or not last');
+      if (routing.length !== 1 || r.events.at(-2) !== routing[0]) violations.push('routing event missing or not right before turn_end');
+      if (r.events.at(-1)?.type !== 'turn_end') violations.push('turn_end not last');
       const shown = JSON.stringify(r.events);
       if (FORBIDDEN.test(shown)) violations.push(`event leaked ${FORBIDDEN.exec(shown)![0]}`);
     }
@@ -158,7 +169,84 @@ test(`soak: ${TURNS} chaotic turns`, async () => {
   expect(unhandled).toBe(0);
   expect(answered).toBe(TURNS);
   expect(runtime.security.principalMismatches).toBeGreaterThan(0);
-  expect(runtime.security.principalMismatches).toBeLessThanOrEqual(mismatchesReturned);
-  expect(modelCalls).toBeGreaterThan(TURNS * 3);
+  expect(runtime.security.principalMismatches).toBeLessThanOrEqual(stats.mismatchesReturned);
+  expect(stats.modelCalls).toBeGreaterThan(TURNS * 3);
   expect(seconds).toBeLessThan(20);
+}, 60_000);
+
+/**
+ * The chaos model as a streaming client: each reply arrives word by word, and a
+ * stream may also fail or hang half-way, or send chunks that are not chunks.
+ */
+function chaosStream(
+  inner: LlmClient,
+  rng: () => number,
+  raw: () => string,
+  hang: (signal: AbortSignal) => Promise<never>,
+): LlmClient {
+  return {
+    complete: (req) => inner.complete(req),
+    async *stream(req: LlmRequest): AsyncGenerator<LlmChunk> {
+      const reply = await inner.complete(req);
+      if (reply === null) {
+        yield null as unknown as LlmChunk;
+        throw new Error(raw());
+      }
+      const words = reply.text.match(/\S+\s*/g) ?? [];
+      const r = rng();
+      for (const [i, w] of words.entries()) {
+        if (i === 1 && r < 0.04) throw new Error(raw());
+        // Only sub-agents hang: the root's (long) budget would end the turn, failing it by design.
+        if (i === 1 && r < 0.06 && req.agent !== 'concierge') await hang(req.signal);
+        yield { type: 'text_delta', delta: w };
+      }
+      if (r > 0.97) yield { type: 'mystery', delta: raw() } as unknown as LlmChunk;
+      for (const call of reply.toolCalls) yield { type: 'tool_call', call };
+      yield { type: 'usage', usage: reply.usage };
+    },
+  };
+}
+
+const STREAM_TURNS = 1_000;
+
+test(`soak: ${STREAM_TURNS} chaotic streaming turns, some cancelled by their reader`, async () => {
+  const before = unhandled;
+  const { runtime, violations, rng } = chaosWorld(0x5eed10, true);
+  let ended = 0;
+  let left = 0;
+  const consume = async (i: number) => {
+    const controller = new AbortController();
+    const mode = rng();
+    const s = runtime.stream({
+      agent: 'concierge',
+      message: `turn ${i}`,
+      context: { principal: `user-${i % 7}`, episode: `sep-${i % 97}`, locale: 'en-US' },
+      signal: controller.signal,
+    });
+    const events: RuntimeEvent[] = [];
+    for await (const e of s) {
+      events.push(e);
+      if (mode < 0.1 && e.type === 'agent_start') break; // the reader leaves
+      if (mode > 0.95 && e.type === 'agent_start') controller.abort(); // the caller cancels
+    }
+    const shown = JSON.stringify(events);
+    if (FORBIDDEN.test(shown)) violations.push(`stream leaked ${FORBIDDEN.exec(shown)![0]}`);
+    const last = events.at(-1);
+    const leftEarly = mode < 0.1 && events.some((e) => e.type === 'agent_start');
+    if (leftEarly) left++;
+    else if (last?.type !== 'turn_end') violations.push(`stream ended with ${last?.type}`);
+    else ended++;
+    const deltas = events.filter((e) => e.type === 'text_delta').map((e) => (e.type === 'text_delta' ? e.delta : '')).join('');
+    const text = events.find((e) => e.type === 'text');
+    if (text?.type === 'text' && text.text !== deltas) violations.push('text is not the concatenated deltas');
+    await s.result.catch(() => undefined);
+  };
+  for (let start = 0; start < STREAM_TURNS; start += BATCH) {
+    await Promise.all(Array.from({ length: Math.min(BATCH, STREAM_TURNS - start) }, (_, i) => consume(start + i)));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(violations.slice(0, 5)).toEqual([]);
+  expect(unhandled).toBe(before);
+  expect(ended).toBeGreaterThan(STREAM_TURNS * 0.8);
+  expect(left).toBeGreaterThan(0);
 }, 60_000);

@@ -47,7 +47,8 @@ describe('step 2: call the model with its tools; no tool call → the text is th
     expect(s.calls).toHaveLength(1);
     expect(s.calls[0].tools).toEqual(['record_feedback', 'ask_billing', 'ask_travel', 'ask_rewards', 'ask_support']);
     expect(s.calls[0].messages).toEqual([{ role: 'user', content: 'hi' }]);
-    expect(r.events.map((e) => e.type)).toEqual(['text', 'routing']);
+    expect(r.events.map((e) => e.type)).toEqual(['turn_start', 'model_start', 'text_delta', 'text_delta', 'model_end', 'text', 'routing', 'turn_end']);
+    expect(r.events.filter((e) => e.type === 'text_delta').map((e) => e.delta)).toEqual(['Hello ', 'there!']);
     const routing = routingOf(r.events);
     expect(routing.invoked).toEqual([]);
     expect(routing.intent_count).toBeNull();
@@ -291,11 +292,12 @@ describe('step 6: the orchestrator composes from the tool results; events', () =
     ]);
     // fetching_invoices is suppressed (null), celebrating has no rendering, not_declared is not rewards' vocabulary.
     expect(r.events.filter((e) => e.type === 'status')).toEqual([
-      { type: 'status', agent: 'rewards', event: 'looking_up_points', text: 'Checking your points…' },
+      { type: 'status', agent: 'rewards', span_id: routingOf(r.events).spans[1].span_id, event: 'looking_up_points', text: 'Checking your points…', at_ms: expect.any(Number) },
     ]);
-    expect(r.events.at(-2)).toEqual({ type: 'text', agent: 'concierge', text: r.text });
+    expect(r.events.at(-3)).toEqual({ type: 'text', agent: 'concierge', text: r.text, at_ms: expect.any(Number) });
     const routing = routingOf(r.events);
-    expect(r.events.at(-1)).toBe(routing);
+    expect(r.events.at(-2)).toBe(routing);
+    expect(r.events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok', trace_id: r.trace_id });
     expect(routing.trace_id).toBe(r.trace_id);
     expect(routing.spans.map((sp) => [sp.agent, sp.parent_span_id, sp.outcome])).toEqual([
       ['billing', routing.span_id, 'ok'],

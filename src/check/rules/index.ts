@@ -10,11 +10,15 @@ import { descriptionBudget } from './description-budget.js';
 import { duplicateId } from './duplicate-id.js';
 import { dynamicInPrefix } from './dynamic-in-prefix.js';
 import { fanOutCap } from './fan-out-cap.js';
+import { jsonSchema } from './json-schema.js';
 import { modelCapability } from './model-capability.js';
 import { platformBlockDeclared } from './platform-block-declared.js';
 import { platformBlockOwner } from './platform-block-owner.js';
 import { promptBudget } from './prompt-budget.js';
+import { providerSchema } from './provider-schema.js';
 import { recursionDepth } from './recursion-depth.js';
+import { relayStructuredAnswer } from './relay-structured-answer.js';
+import { renderSize } from './render-size.js';
 import { roleShape } from './role-shape.js';
 import { statusEventUnrendered } from './status-event-unrendered.js';
 import { subAgentCycle } from './sub-agent-cycle.js';
@@ -38,6 +42,8 @@ import { volatileInPrefix } from './volatile-in-prefix.js';
 
 export const RULES: readonly Rule[] = [
   duplicateId,
+  jsonSchema,
+  providerSchema,
   unknownTool,
   unknownModel,
   unknownBlock,
@@ -58,6 +64,7 @@ export const RULES: readonly Rule[] = [
   modelCapability,
   statusEventUnrendered,
   unreachableAgent,
+  relayStructuredAnswer,
   promptBudget,
   tokenBudget,
   blockBudget,
@@ -66,6 +73,7 @@ export const RULES: readonly Rule[] = [
   dynamicInPrefix,
   volatileInPrefix,
   cohortExplosion,
+  renderSize,
   unusedBlock,
   unusedTool,
   unusedModel,

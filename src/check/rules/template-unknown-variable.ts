@@ -1,18 +1,11 @@
 import { didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { Range } from '../../diagnostics/diagnostic.js';
 import { BUILTIN_HELPERS } from '../../parse/template.js';
-import type { Block } from '../../parse/types.js';
 import type { Rule } from '../rule.js';
-import { sortedBlocks, sortedCards } from '../support.js';
+import { bodyStart, sortedBlocks, sortedCards } from '../support.js';
 import { classifiedRefs } from '../templates.js';
 
 const HELPERS = [...BUILTIN_HELPERS].sort();
-
-/** The first line of a block's body (where a render failure without a position is shown). */
-function bodyStart(block: Block): Range {
-  const start = block.file.positionAt(block.bodyOffset);
-  return { start, end: { line: start.line, column: block.file.lineText(start.line).length + 1 } };
-}
 
 /**
  * A block reads only what the compile-time context provides, calls only the
@@ -22,10 +15,16 @@ export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
   id: 'template-unknown-variable',
   run(program, report) {
     const reported = new Set<string>();
-    /** Blocks with a static finding: a render failure without a position is one of those. */
-    const staticBlocks = new Set<string>();
     const at = (file: string, range: Range | undefined) =>
       `${file}\u0000${range ? `${range.start.line}:${range.start.column}` : ''}`;
+    /** Static findings' ranges by file: a render failure spanning one of them (a helper call) is explained by it. */
+    const staticRanges = new Map<string, Range[]>();
+    const note = (file: string, range: Range) => {
+      reported.add(at(file, range));
+      staticRanges.set(file, [...(staticRanges.get(file) ?? []), range]);
+    };
+    /** Blocks with a static finding: a render failure without a position is one of those. */
+    const staticBlocks = new Set<string>();
     for (const block of sortedBlocks(program)) {
       const analysis = block.template;
       if (!analysis) continue;
@@ -33,14 +32,14 @@ export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
       const file = block.file.path;
       for (const { ref, verdict } of classifiedRefs(program, block)) {
         if (verdict.kind === 'ok') continue;
-        reported.add(at(file, ref.range));
+        note(file, ref.range);
         staticBlocks.add(file);
         if (verdict.kind !== 'unknown') continue; // dynamic-in-prefix reports it
         const { kind: _kind, ...read } = verdict;
         report({ file, range: ref.range, ...read });
       }
       for (const h of analysis.unknownHelpers) {
-        reported.add(at(file, h.range));
+        note(file, h.range);
         staticBlocks.add(file);
         report({
           file,
@@ -51,7 +50,7 @@ export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
         });
       }
       for (const range of analysis.partials) {
-        reported.add(at(file, range));
+        note(file, range);
         staticBlocks.add(file);
         report({
           file,
@@ -66,10 +65,12 @@ export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
     const seen = new Set<string>();
     for (const card of sortedCards(program)) {
       for (const e of program.agents.get(card.data.id)?.renderErrors ?? []) {
+        if (e.kind === 'size') continue; // render-size reports it
         const file = e.block.file.path;
         // A body that does not parse is reported once, by the parse phase (template-syntax).
         if (!e.block.template) continue;
         if (reported.has(at(file, e.range)) || (!e.range && staticBlocks.has(file))) continue;
+        if (e.range && (staticRanges.get(file) ?? []).some((r) => within(r.start, e.range!))) continue;
         const key = `${at(file, e.range)}\u0000${e.message}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -83,3 +84,9 @@ export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
     }
   },
 };
+
+function within(p: Range['start'], r: Range): boolean {
+  const after = p.line > r.start.line || (p.line === r.start.line && p.column >= r.start.column);
+  const before = p.line < r.end.line || (p.line === r.end.line && p.column < r.end.column);
+  return after && before;
+}

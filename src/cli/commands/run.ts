@@ -7,7 +7,12 @@
  * --script/--endpoint, an unreadable or invalid script, a script that runs out
  * of replies for the root agent, an unknown agent or flag.
  *
- * Invariants: stdout carries only the answer (text) or one JSON object (json);
+ * Output: `text` prints the user-visible text as it streams (statuses on
+ * stderr, dimmed on a terminal); `jsonl` prints one event per line the moment it
+ * happens; `json` prints one object { text, events, calls } when the turn ends.
+ *
+ * Invariants: stdout carries only the answer (text), one event per line (jsonl)
+ * or one JSON object (json);
  * with --script the run is a replay: sequential span ids and a trace id derived
  * from the script's bytes, so only the `*_ms` timings differ between runs
  * (they are real milliseconds since the turn started: ordering and overlap are
@@ -53,7 +58,7 @@ export interface RunOptions {
   script?: string;
   /** Base URL for every provider (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL); keys from OPENAI_API_KEY / ANTHROPIC_API_KEY. */
   endpoint?: string;
-  format: 'text' | 'json';
+  format: 'text' | 'jsonl' | 'json';
   /** Workspace root (absolute, or relative to io.cwd). */
   cwd: string;
   /** Feature flags switched on, added to the script's `context.flags`. */
@@ -147,25 +152,40 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
     ({ llm, onError } = providers);
   }
   const recorder = createRecordingClient(llm);
-  const live = opts.format === 'text';
   const telemetry = await setupRunTelemetry({ env: io.env, bundle, stderr: io.stderr });
   const runtime = createRuntime({
     bundle,
     llm: recorder.client,
     tools,
-    flags,
     ids: script !== undefined ? createSequentialIds(scriptText) : createRandomIds(),
     ...(onError !== undefined ? { onError } : {}),
-    onEvent: (e: RuntimeEvent) => {
-      telemetry?.onEvent(e);
-      if (live && e.type === 'status') io.stderr(`› ${e.text}\n`);
-    },
+    onEvent: (e: RuntimeEvent) => telemetry?.onEvent(e),
   });
 
   recorder.markStart();
   let turn: TurnResult;
+  let printed = '';
+  /** Whether the terminal's cursor is after some text of the answer (stdout and stderr share it). */
+  let midLine = false;
+  const dim = useColor(io) ? (s: string) => `\x1b[2m${s}\x1b[22m` : (s: string) => s;
   try {
-    turn = await runtime.turn({ agent: opts.agent, message: opts.message, context }).finally(() => telemetry?.shutdown());
+    const stream = runtime.stream({ agent: opts.agent, message: opts.message, context, flags });
+    for await (const e of stream) {
+      if (opts.format === 'jsonl') io.stdout(`${JSON.stringify(sortKeysDeep(e))}\n`);
+      else if (opts.format === 'text') {
+        if (e.type === 'text_delta') {
+          io.stdout(e.delta);
+          printed += e.delta;
+          midLine = !e.delta.endsWith('\n');
+        } else if (e.type === 'status') {
+          // On its own line, also when the answer is mid-line on the same terminal.
+          io.stderr(`${midLine ? '\n' : ''}${dim(`› ${e.text}`)}\n`);
+          midLine = false;
+        }
+      }
+    }
+    if (printed !== '' && !printed.endsWith('\n')) io.stdout('\n');
+    turn = await stream.result.finally(() => telemetry?.shutdown());
   } catch (e) {
     if (e instanceof ScriptExhaustedError) return usage(`${e.message} Add a reply under llm.${e.agent} in ${scriptPath}.`);
     if (e instanceof TurnError) {
@@ -179,8 +199,8 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
   }
   if (opts.format === 'json') {
     io.stdout(json({ text: turn.text, events: turn.events, calls: recorder.calls }));
-  } else {
-    io.stdout(`${turn.text}\n`);
+  } else if (opts.format === 'text') {
+    if (printed === '') io.stdout('\n');
     const routing = turn.events.find((e) => e.type === 'routing');
     if (routing !== undefined && routing.type === 'routing' && (routing.invoked.length > 0 || routing.cap.dropped.length > 0)) {
       const outcomes = Object.entries(routing.outcomes).map(([a, o]) => `${a}=${o}`).join(' ');

@@ -1,0 +1,60 @@
+/**
+ * The JSON Schemas a workspace declares as contracts, each with where it sits in
+ * its file: a tool's `parameters`, a card's `input` fields (the handoff a parent
+ * sends as `ask_<id>` arguments) and a card's `output`. Shared by the
+ * `json-schema` and `provider-schema` rules. Pure.
+ */
+import type { Range } from '../diagnostics/diagnostic.js';
+import type { Locator, PathSegment } from '../parse/yaml.js';
+import type { Program } from '../resolve/types.js';
+import { sortedCards, sortedTools } from './support.js';
+
+export interface Contract {
+  file: string;
+  /** `tool "lookup_order"` / `card "rewards"`, as messages name it mid-sentence. */
+  subject: string;
+  /** 'Tool' / 'Card' and the id, as a message that starts with the subject names it. */
+  kind: 'Tool' | 'Card';
+  id: string;
+  /** The schema itself. */
+  schema: unknown;
+  /** Path of the schema in its file (e.g. ['parameters'], ['input', 'query'], ['output']). */
+  base: PathSegment[];
+  locate: Locator;
+  /** Whether the schema is sent to providers as tool parameters (tool parameters, handoff fields). */
+  toolShape: boolean;
+  /** The document a local `$ref` ("#/…") resolves against: the schema itself, or for a handoff field the `ask_<id>` parameters. */
+  root: unknown;
+}
+
+/** Every contract schema, tools first, each group sorted by file. */
+export function contracts(program: Program): Contract[] {
+  const out: Contract[] = [];
+  for (const tool of sortedTools(program)) {
+    out.push({ file: tool.file.path, subject: `tool "${tool.data.name}"`, kind: 'Tool', id: tool.data.name, schema: tool.data.parameters, base: ['parameters'], locate: tool.locate, toolShape: true, root: tool.data.parameters });
+  }
+  for (const card of sortedCards(program)) {
+    const subject = `card "${card.data.id}"`;
+    if (card.explicitInput) {
+      const handoff = { type: 'object', properties: card.data.input };
+      for (const [name, schema] of Object.entries(card.data.input)) {
+        out.push({ file: card.file.path, subject, kind: 'Card', id: card.data.id, schema, base: ['input', name], locate: card.locate, toolShape: true, root: handoff });
+      }
+    }
+    if (card.data.output !== undefined) {
+      out.push({ file: card.file.path, subject, kind: 'Card', id: card.data.id, schema: card.data.output, base: ['output'], locate: card.locate, toolShape: false, root: card.data.output });
+    }
+  }
+  return out;
+}
+
+/** `parameters.properties.ids[0]`: a schema path as the author reads it. */
+export function schemaPathText(path: readonly PathSegment[]): string {
+  return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
+}
+
+/** The range of `path` in the contract's file. */
+export function contractRange(c: Contract, path: readonly PathSegment[], part: 'key' | 'value' = 'value'): Range {
+  return c.locate([...c.base, ...path], part);
+}
+
