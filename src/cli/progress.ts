@@ -34,9 +34,11 @@ export class TerminalProgress implements ProgressSink {
     this.timer.unref();
   }
 
+  /** A new phase is always drawn at once (there are few); counts are drawn at most once per FRAME_MS. */
   phase(name: string): void {
+    if (name === this.phaseName) return;
     this.phaseName = name;
-    this.maybeDraw();
+    if (this.timer) this.draw();
   }
 
   add(counter: Counter, n = 1): void {
