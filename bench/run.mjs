@@ -38,6 +38,8 @@ const agentc = join(repo, 'bin', 'agentc.js');
 const TARGET_CHECK_RATIO = 1.5;
 const TARGET_CHECK_RSS_MB = 400;
 const TARGET_INCREMENTAL_RATIO = 0.1;
+const TARGET_WARM_CHECK_RATIO = 0.4; // warm check ≤ 0.4× the floor (issue 14)
+const TARGET_NOCHANGE_RATIO = 1.2; // no-change build ≤ 1.2× warm check (issue 14)
 const REBUILD_TIMEOUT_MS = 180_000;
 
 const args = parseArgs(process.argv.slice(2));
@@ -67,16 +69,28 @@ for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130)
 const nochangeOut = join(tmpRoot, 'rebuild-out');
 let freshCount = 0;
 
+// The persistent cache (AGENTC_CACHE_DIR): cold commands get a new empty directory per run, warm ones share one.
+const warmCache = join(tmpRoot, 'warm-cache');
+let coldCount = 0;
+const coldCache = () => ({ AGENTC_CACHE_DIR: join(tmpRoot, `cold-cache-${++coldCount}`) });
+const dropCold = () => rmSync(join(tmpRoot, `cold-cache-${coldCount}`), { recursive: true, force: true });
+
 const COMMANDS = [
+  { key: 'node', label: 'node -e 0', argv: () => ['-e', '0'] },
   { key: 'floor', label: 'floor (read+parse+tokenize)', argv: () => [join(benchDir, 'floor.mjs'), '--cwd', ws] },
-  { key: 'check', label: 'agentc check', argv: () => [agentc, 'check', '--cwd', ws] },
+  { key: 'check', label: 'agentc check (cold cache)', argv: () => [agentc, 'check', '--cwd', ws], env: coldCache, after: dropCold },
+  { key: 'checkWarm', label: 'agentc check (warm cache)', argv: () => [agentc, 'check', '--cwd', ws], env: () => ({ AGENTC_CACHE_DIR: warmCache }) },
   {
     key: 'build',
-    label: 'agentc build (fresh out dir)',
+    label: 'agentc build (fresh out dir, cold cache)',
     argv: () => [agentc, 'build', '--cwd', ws, '--out', join(tmpRoot, `fresh-${++freshCount}`)],
-    after: () => rmSync(join(tmpRoot, `fresh-${freshCount}`), { recursive: true, force: true }),
+    env: coldCache,
+    after: () => {
+      dropCold();
+      rmSync(join(tmpRoot, `fresh-${freshCount}`), { recursive: true, force: true });
+    },
   },
-  { key: 'rebuild', label: 'agentc build (no change)', argv: () => [agentc, 'build', '--cwd', ws, '--out', nochangeOut] },
+  { key: 'rebuild', label: 'agentc build (no change, warm cache)', argv: () => [agentc, 'build', '--cwd', ws, '--out', nochangeOut], env: () => ({ AGENTC_CACHE_DIR: warmCache }) },
 ];
 
 const env = { cpus: cpus().length, node: process.version, loadavgAtStart: loadavg().map((x) => Math.round(x * 100) / 100) };
@@ -87,7 +101,7 @@ for (let round = 0; round <= args.runs; round++) {
   const order = COMMANDS.map((_, i) => COMMANDS[(i + round) % COMMANDS.length]);
   const line = [];
   for (const cmd of order) {
-    const r = await measure(cmd.argv());
+    const r = await measure(cmd.argv(), cmd.env?.());
     cmd.after?.();
     if (r.code !== 0) fail(`${cmd.label} exited with ${r.code ?? r.signal}`, r);
     if (round > 0) samples[cmd.key].push(r);
@@ -127,6 +141,10 @@ const targets = [
     `< ${TARGET_CHECK_RSS_MB} MB`,
     results.check.peakRssMb != null && results.check.peakRssMb < TARGET_CHECK_RSS_MB,
   ),
+  target('warm check time', `${results.checkWarm.ratioToFloor.toFixed(2)}× floor`, `≤ ${TARGET_WARM_CHECK_RATIO}× floor`, results.checkWarm.ratioToFloor <= TARGET_WARM_CHECK_RATIO),
+  target('warm vs cold check', `${round2(results.checkWarm.medianMs / results.check.medianMs).toFixed(2)}× cold`, 'informational', true),
+  target('warm check vs node -e 0', `${round2(results.checkWarm.medianMs / results.node.medianMs).toFixed(2)}× node`, 'informational', true),
+  target('no-change build', `${round2(results.rebuild.medianMs / results.checkWarm.medianMs).toFixed(2)}× warm check`, `≤ ${TARGET_NOCHANGE_RATIO}× warm check`, results.rebuild.medianMs / results.checkWarm.medianMs <= TARGET_NOCHANGE_RATIO),
 ];
 
 const watch = args.watch ? await benchWatch(results.build.medianMs) : { skipped: 'disabled with --no-watch' };
@@ -150,9 +168,9 @@ process.exitCode = args.strict && !report.pass ? 1 : 0;
 
 // ---------------------------------------------------------------------------
 
-function measure(argv) {
+function measure(argv, extraEnv) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(benchDir, 'measure.mjs'), ...argv], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(benchDir, 'measure.mjs'), ...argv], { cwd: repo, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
     child.on('error', reject);

@@ -18,6 +18,8 @@ import { loadValidators } from './parse/validate.js';
 import { resolveProgram } from './resolve/index.js';
 import type { Program } from './resolve/types.js';
 import { AGENTC_VERSION } from './version.js';
+import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
+import { TokenCounter } from './tokenize/counter.js';
 
 export interface CompileOptions {
   /** Absolute workspace root. */
@@ -28,13 +30,27 @@ export interface CompileOptions {
   cache?: CompileCache;
   /** Unsaved editor buffers by workspace-relative path, read instead of the disk (`agentc lsp`). */
   overlay?: Overlay;
+  /** Told the phase and counts as the compile goes (the CLI's progress line). */
+  progress?: ProgressSink;
+  /** Use the persistent cache (token counts) under cacheDir(root); default true. */
+  persistentCache?: boolean;
+  /** Take the persistent cache's directory from this workspace root instead of `root` (diff's "before" side, in a temp dir). */
+  cacheRoot?: string;
 }
 
-/** State kept between compiles of the same workspace; token counts are memoized process-wide anyway. */
+/** Where a compile reports what it is doing; must be cheap (it is called once per agent). */
+export interface ProgressSink {
+  phase(name: string): void;
+  add(counter: 'files read' | 'agents compiled' | 'files written', n?: number): void;
+}
+
+/** State kept between compiles of the same workspace (watch mode). */
 export interface CompileCache {
   files: FileCache;
   parsed: ParseCache;
   config?: { text: string; load: ConfigLoad };
+  /** The session's token counter and its persistent store, made by the first compile. */
+  tokens?: { counter: TokenCounter; store: PersistentTokenStore | undefined };
 }
 
 export function createCompileCache(): CompileCache {
@@ -55,6 +71,8 @@ export interface CompileResult {
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
+  const progress = options.progress;
+  progress?.phase('reading files');
   // The config is evaluated in a worker thread (tens of ms to start): started first, it runs while the files are read.
   const configPath = findConfigPath(root);
   const configLoad = configPath ? loadConfigCached(root, configPath, options.cache) : Promise.resolve(undefined);
@@ -66,11 +84,18 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const config = ws.configPath === configPath ? early : ws.configPath ? await loadConfigCached(root, ws.configPath, options.cache) : undefined;
   for (const f of [...ws.cards, ...ws.blocks, ...ws.tools]) files.set(f.path, f);
   if (config?.file) files.set(config.file.path, config.file);
+  progress?.add('files read', files.size);
+  progress?.phase('parsing');
 
   const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed);
   await yieldToEventLoop();
-  const program = resolveProgram(root, parsed, files);
+  const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, options.persistentCache ?? true);
+  if (options.cache) options.cache.tokens = tokens;
+  progress?.phase('compiling agents');
+  const program = resolveProgram(root, parsed, files, tokens.counter, progress ? () => progress.add('agents compiled') : undefined);
+  tokens.store?.save();
   await yieldToEventLoop();
+  progress?.phase('checking');
   bag.pushAll(runChecks(program));
 
   const settled = applyRuleSettings(bag.items.map((d) => insideFiles(d, files)), parsed.config.data.rules);
@@ -95,6 +120,13 @@ function insideFiles(d: Diagnostic, files: ReadonlyMap<string, SourceFile>): Dia
   });
   if (!own && !related) return d;
   return { ...d, ...(own && d.range ? { range: own.clampRange(d.range) } : {}), ...(related ? { related } : {}) };
+}
+
+/** The run's token counter, backed by the persistent store when there is a cache directory. */
+function openTokens(root: string, persistent: boolean): { counter: TokenCounter; store: PersistentTokenStore | undefined } {
+  const dir = persistent ? cacheDir(root) : undefined;
+  const store = dir === undefined ? undefined : PersistentTokenStore.open(dir, AGENTC_VERSION);
+  return { counter: new TokenCounter(store), store };
 }
 
 /** Lets timers run between the synchronous phases (the CLI's progress indicator on large workspaces). */

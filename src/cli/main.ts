@@ -74,9 +74,15 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .addOption(cwdOption())
       .addOption(formatOption())
       .option('-o, --output <file>', 'write the report to a file instead of stdout')
-      .option('--max-warnings <n>', 'exit 1 when there are more warnings than this', parseCount),
+      .option('--max-warnings <n>', 'exit 1 when there are more warnings than this', parseCount)
+      .option('--watch', 'check again on every change (writes nothing)'),
     'agentc check --format pretty --max-warnings 0',
   ).action(async (files: string[], opts) => {
+    if (opts.watch) {
+      const { watchCommand } = await import('./commands/watch.js');
+      setExit(await watchCommand({ cwd: root(opts), format: opts.format, mode: 'check' }, io));
+      return;
+    }
     const { checkCommand } = await import('./commands/check.js');
     const only = files.map((f) => resolve(io.cwd, f));
     setExit(await checkCommand({ root: root(opts), format: opts.format, output: opts.output, maxWarnings: opts.maxWarnings, files: only }, io));

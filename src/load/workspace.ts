@@ -62,7 +62,7 @@ export interface LoadResult {
  * file whose size and mtime are unchanged is not read again, and keeps its
  * SourceFile object (so later caches keyed by identity still hit). Watch mode.
  */
-export type FileCache = Map<string, { size: number; mtimeMs: number; file: SourceFile }>;
+export type FileCache = Map<string, { size: number; mtimeMs: number; ctimeMs: number; ino: number; file: SourceFile }>;
 
 /**
  * Unsaved editor buffers by workspace-relative path: their text replaces the file on
@@ -138,21 +138,22 @@ async function fromOverlay(path: string, text: string, cache: FileCache | undefi
   if (hit && hit.mtimeMs === -1 && hit.file.text === normalized) return hit.file;
   const file = new SourceFile(path, normalized);
   // mtime -1 never matches a stat, so the file is read again once the buffer closes.
-  cache?.set(path, { size: -1, mtimeMs: -1, file });
+  cache?.set(path, { size: -1, mtimeMs: -1, ctimeMs: -1, ino: -1, file });
   return file;
 }
 
 async function readCached(root: string, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag, cache: FileCache): Promise<SourceFile | undefined> {
-  let s: { size: number; mtimeMs: number } | undefined;
+  // Inode and ctime too: an atomic save (rename over) or a checkout that keeps size and mtime still changes them.
+  let s: { size: number; mtimeMs: number; ctimeMs: number; ino: number } | undefined;
   try {
     s = statSync(join(root, path));
   } catch {
     s = undefined;
   }
   const hit = cache.get(path);
-  if (s && hit && hit.size === s.size && hit.mtimeMs === s.mtimeMs) return hit.file;
+  if (s && hit && hit.size === s.size && hit.mtimeMs === s.mtimeMs && hit.ctimeMs === s.ctimeMs && hit.ino === s.ino) return hit.file;
   const file = await readSource(root, path, kind, bag);
-  if (file && s) cache.set(path, { size: s.size, mtimeMs: s.mtimeMs, file });
+  if (file && s) cache.set(path, { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, file });
   else cache.delete(path);
   return file;
 }

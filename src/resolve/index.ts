@@ -14,7 +14,8 @@
  */
 import type { ParsedWorkspace } from '../parse/index.js';
 import type { Block, Card, JsonSchema, Tool } from '../parse/types.js';
-import { countTokens, countTokensByParagraph, isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js';
+import { isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js';
+import { TokenCounter } from '../tokenize/counter.js';
 import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, Program, RenderedBlock, RenderError } from './types.js';
@@ -25,7 +26,8 @@ import type { Range } from '../diagnostics/diagnostic.js';
 export const MAX_COHORT_FLAGS = 6;
 export const BLOCK_SEPARATOR = '\n\n';
 
-export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map<string, SourceFile>): Program {
+/** `tokens` is the run's counter (memo + persistent cache); a fresh one counts the same. `onAgent` is called after each agent (progress). */
+export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map<string, SourceFile>, tokens: TokenCounter = new TokenCounter(), onAgent?: () => void): Program {
   const duplicates: Program['duplicates'] = [];
   const index = <T extends Card | Block | Tool>(items: T[], idOf: (t: T) => string, kind: 'card' | 'block' | 'tool', rangeOf: (t: T) => ReturnType<T['locate']>) => {
     const map = new Map<string, T>();
@@ -53,7 +55,8 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
   const program: Program = { root, config: parsed.config, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed };
   const renderCache = new Map<string, { text: string } | RenderError>();
   for (const card of [...cards.values()].sort(byId)) {
-    program.agents.set(card.data.id, resolveAgent(program, card, renderCache));
+    program.agents.set(card.data.id, resolveAgent(program, card, renderCache, tokens));
+    onAgent?.();
   }
   return program;
 }
@@ -62,7 +65,7 @@ function byId(a: Card, b: Card): number {
   return a.data.id < b.data.id ? -1 : a.data.id > b.data.id ? 1 : 0;
 }
 
-function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: string } | RenderError>): Agent {
+function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: string } | RenderError>, tokens: TokenCounter): Agent {
   const config = p.config.data;
   const d = card.data;
   const modelId = d.model;
@@ -113,7 +116,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
       if (r.text === '') continue;
       rendered.push({ block: ref.block, required: ref.required, text: r.text, tokens: 0, start: 0 });
     }
-    cohorts.push(assemble(on, rendered, encoding));
+    cohorts.push(assemble(on, rendered, encoding, tokens));
   }
 
   const parentIds = p.parents.get(d.id) ?? [];
@@ -133,7 +136,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
     tools,
     subAgents,
     handoffTokens,
-    descriptionTokens: countTokens(d.description, descriptionEncoding),
+    descriptionTokens: tokens.count(d.description, descriptionEncoding),
     renderErrors,
   };
 }
@@ -146,11 +149,11 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
 const stableRenders = new WeakMap<Block, { text: string } | RenderError>();
 const stableCounts = new WeakMap<Block, Map<Encoding, number>>();
 
-function stableTokens(block: Block, text: string, encoding: Encoding): number {
+function stableTokens(block: Block, text: string, encoding: Encoding, tokens: TokenCounter): number {
   let byEncoding = stableCounts.get(block);
   if (!byEncoding) stableCounts.set(block, (byEncoding = new Map()));
   let n = byEncoding.get(encoding);
-  if (n === undefined) byEncoding.set(encoding, (n = countTokens(text + BLOCK_SEPARATOR, encoding)));
+  if (n === undefined) byEncoding.set(encoding, (n = tokens.count(text + BLOCK_SEPARATOR, encoding)));
   return n;
 }
 
@@ -173,7 +176,7 @@ function renderKey(block: Block, card: Card, modelId: string | undefined, flagsO
   return `${block.file.path}\u0000${[...new Set(parts)].join('\u0000')}`;
 }
 
-function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding): Cohort {
+function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding, tokens: TokenCounter): Cohort {
   let text = '';
   let sum = 0;
   let safe = true;
@@ -183,12 +186,12 @@ function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding
     // A block whose render depends on the agent is counted by paragraph, so its
     // many renders share the counts of their unchanged paragraphs; a block that
     // renders the same for everyone is counted once per encoding.
-    r.tokens = contextDependencies(r.block).length > 0 ? countTokensByParagraph(r.text + BLOCK_SEPARATOR, encoding) : stableTokens(r.block, r.text, encoding);
+    r.tokens = contextDependencies(r.block).length > 0 ? tokens.countByParagraph(r.text + BLOCK_SEPARATOR, encoding) : stableTokens(r.block, r.text, encoding, tokens);
     sum += r.tokens;
     if (i > 0 && !isSafeBoundary(r.text)) safe = false;
     text += r.text + BLOCK_SEPARATOR;
   }
-  return { flags, key: flags.join('+'), blocks: rendered, text, tokens: safe ? sum : countTokens(text, encoding) };
+  return { flags, key: flags.join('+'), blocks: rendered, text, tokens: safe ? sum : tokens.count(text, encoding) };
 }
 
 function agentTools(p: Program, card: Card, subAgents: Card[]): AgentTool[] {

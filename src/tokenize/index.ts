@@ -4,8 +4,9 @@
  * Special-token text such as "<|endoftext|>" is counted as ordinary text, as a
  * prompt would be. Encodings load lazily: each costs ~0.3 s the first time.
  *
- * Counts are memoized by (encoding, text): the same rendered block is counted once
- * however many agents include it.
+ * These functions do not memoize: a compile counts through a TokenCounter
+ * (counter.ts), the per-run object that memoizes by (encoding, text) and may be
+ * backed by the persistent cache.
  */
 import { createRequire } from 'node:module';
 
@@ -19,7 +20,6 @@ interface Encoder {
 
 const require = createRequire(import.meta.url);
 const encoders = new Map<Encoding, Encoder>();
-const memo = new Map<Encoding, Map<string, number>>();
 const NO_SPECIAL = { disallowedSpecial: new Set<string>(), allowedSpecial: new Set<string>() };
 
 function encoder(encoding: Encoding): Encoder {
@@ -32,20 +32,20 @@ function encoder(encoding: Encoding): Encoder {
   return enc;
 }
 
-/** Exact token count of `text` under `encoding` (memoized by text). */
+/** Exact token count of `text` under `encoding` (loads the encoding on first use). */
 export function countTokens(text: string, encoding: Encoding): number {
-  return countSegment(text, encoding);
+  return text.length === 0 ? 0 : encoder(encoding).countTokens(text, NO_SPECIAL);
 }
 
 /**
  * Exact token count of `text` under `encoding`, counted paragraph by paragraph:
  * the text is cut after each run of blank lines that is followed by a safe
- * character (see isSafeBoundary), and each paragraph's count is memoized. The
- * sum is exact because no pre-token spans such a cut; renders of one block for
+ * character (see isSafeBoundary), and each paragraph is counted by `count`
+ * (a memoizing counter in a compile). The sum is exact because no pre-token spans such a cut; renders of one block for
  * many agents differ in a few paragraphs, and only those are counted again.
  * (For text that never varies, countTokens is cheaper: one call, one memo entry.)
  */
-export function countTokensByParagraph(text: string, encoding: Encoding): number {
+export function countTokensByParagraph(text: string, encoding: Encoding, count: (segment: string, encoding: Encoding) => number = countTokens): number {
   let total = 0;
   let start = 0;
   let i = text.indexOf('\n\n');
@@ -53,26 +53,12 @@ export function countTokensByParagraph(text: string, encoding: Encoding): number
     let j = i + 2;
     while (text.charCodeAt(j) === 10) j++;
     if (j < text.length && isSafeBoundary(text.charAt(j))) {
-      total += countSegment(text.slice(start, j), encoding);
+      total += count(text.slice(start, j), encoding);
       start = j;
     }
     i = text.indexOf('\n\n', j);
   }
-  return total + countSegment(start === 0 ? text : text.slice(start), encoding);
-}
-
-function countSegment(text: string, encoding: Encoding): number {
-  if (text.length === 0) return 0;
-  let cache = memo.get(encoding);
-  if (!cache) {
-    cache = new Map();
-    memo.set(encoding, cache);
-  }
-  const hit = cache.get(text);
-  if (hit !== undefined) return hit;
-  const n = encoder(encoding).countTokens(text, NO_SPECIAL);
-  cache.set(text, n);
-  return n;
+  return total + count(start === 0 ? text : text.slice(start), encoding);
 }
 
 export function encode(text: string, encoding: Encoding): number[] {

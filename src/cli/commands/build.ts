@@ -22,7 +22,7 @@ import { emitFiles } from '../../emit/files.js';
 import { checkOutput, writeOutput } from '../../emit/write.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
-import { withProgress } from '../progress.js';
+import { startProgress, type ProgressHandle } from '../progress.js';
 
 export interface BuildOptions {
   /** Workspace root (absolute, or relative to io.cwd). */
@@ -36,6 +36,16 @@ export interface BuildOptions {
 export const DEFAULT_OUT_DIR = 'generated';
 
 export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<number> {
+  // One progress line from the first read to the last write (cleared to print, stopped before the summary).
+  const progress = startProgress(io, 'Building', 'reading files');
+  try {
+    return await build(opts, io, progress);
+  } finally {
+    progress.stop();
+  }
+}
+
+async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);
   const format: ReportFormat = opts.format ?? (io.isTTY ? 'pretty' : 'text');
   const machine = format === 'json' || format === 'sarif';
@@ -44,11 +54,11 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
   // The bundle is made here rather than by compile, with an EmitCache that emitFiles
   // then reuses: each agent is serialized once (for the hash and for the files).
   const emitCache = createEmitCache();
-  const { result, bundle } = await withProgress(io, 'Building', async () => {
-    const result = await compile({ root });
-    const clean = result.program !== undefined && result.fatal === undefined && !result.diagnostics.some((d) => d.severity === 'error');
-    return { result, bundle: clean ? createBundle(result.program!, AGENTC_VERSION, emitCache) : undefined };
-  });
+  const result = await compile({ root, progress });
+  progress.phase('making the bundle');
+  const clean = result.program !== undefined && result.fatal === undefined && !result.diagnostics.some((d) => d.severity === 'error');
+  const bundle = clean ? createBundle(result.program!, AGENTC_VERSION, emitCache) : undefined;
+  progress.clear();
   if (result.fatal !== undefined) {
     io.stderr(`agentc: ${result.fatal}\n`);
     return EXIT.failure;
@@ -67,10 +77,13 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
     io.stderr(`agentc build: refusing to use ${shown} as the output directory: ${refusal}\n`);
     return EXIT.failure;
   }
+  progress.phase('emitting files');
   const files = emitFiles(bundle, emitCache);
 
   if (opts.check) {
+    progress.phase(`comparing ${formatInt(files.size)} files`);
     const { stale, missing, extra } = await checkOutput(outDir, files);
+    progress.stop();
     const problems = [
       ...stale.map((f) => `  stale    ${shown}${f}`),
       ...missing.map((f) => `  missing  ${shown}${f}`),
@@ -88,11 +101,15 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
   let unchanged: string[];
   let removed: string[];
   try {
+    progress.phase(`writing ${formatInt(files.size)} files`);
     ({ written, unchanged, removed } = await writeOutput(outDir, files));
+    progress.add('files written', written.length);
   } catch (e) {
+    progress.stop();
     io.stderr(`agentc build: could not write ${shown}: ${(e as Error).message}\nThe previous output was left as it was.\n`);
     return EXIT.failure;
   }
+  progress.stop();
   const extras = [`${formatInt(unchanged.length)} unchanged`, ...(removed.length > 0 ? [`${formatInt(removed.length)} removed`] : [])];
   say(`Wrote ${plural(written.length, 'file')} (${extras.join(', ')}) to ${shown}\n`);
   return EXIT.ok;

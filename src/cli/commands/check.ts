@@ -23,7 +23,7 @@ export interface CheckOptions {
 }
 
 export async function checkCommand(opts: CheckOptions, io: CliIO): Promise<number> {
-  const result = await withProgress(io, 'Checking workspace', () => compile({ root: opts.root }));
+  const result = await withProgress(io, 'Checking workspace', (progress) => compile({ root: opts.root, progress }));
   if (result.fatal) {
     io.stderr(`agentc: ${result.fatal}\n`);
     return EXIT.failure;

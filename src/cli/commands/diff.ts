@@ -152,14 +152,15 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO):
     if (!tree.exists || !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) {
       return { bundle: emptyBundle(), label: `${label}, no agentc workspace` };
     }
-    return await compileSide(dir, 'before', label, io);
+    return await compileSide(dir, 'before', label, io, root);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function compileSide(root: string, side: 'before' | 'after', label: string, io: CliIO): Promise<Side> {
-  const result: CompileResult = await withProgress(io, `Compiling ${side} (${label})`, () => compile({ root, bundle: true }));
+/** `cacheRoot`: the real workspace, whose persistent cache both sides share (most counts are equal). */
+async function compileSide(root: string, side: 'before' | 'after', label: string, io: CliIO, cacheRoot = root): Promise<Side> {
+  const result: CompileResult = await withProgress(io, `Compiling ${side} (${label})`, (progress) => compile({ root, bundle: true, cacheRoot, progress }));
   if (result.fatal) {
     io.stderr(`agentc diff: ${side} side (${label}): ${result.fatal}\n`);
     return { exit: EXIT.failure };

@@ -1,10 +1,11 @@
 /**
  * `agentc build --watch`: build, then rebuild on every change to cards, blocks,
- * tool contracts or the config, until interrupted.
+ * tool contracts or the config, until interrupted. `agentc check --watch`: the
+ * same loop, reporting diagnostics and writing nothing (status lines "check:").
  *
  * Invariants:
  * - Incremental: unchanged files are not re-parsed (CompileCache), unchanged
- *   text is not re-tokenized (token counts are memoized for the process), an
+ *   text is not re-tokenized (the session's TokenCounter and the persistent cache), an
  *   agent whose inputs are unchanged is not re-emitted (EmitCache), and files
  *   already written are neither read back nor rewritten (its WriteCache).
  * - Changes are debounced (40 ms of quiet: one save's events arrive within a few
@@ -12,11 +13,10 @@
  *   schedules one more build.
  * - A build with errors prints its diagnostics and leaves the output untouched;
  *   the watcher keeps running and recovers on the next good build.
- * - Each build prints exactly one status line starting with "build:" (tools and
- *   tests wait for it).
+ * - Each build prints exactly one status line starting with "build:" ("check:"
+ *   in check mode; tools and tests wait for it).
  */
 import { formatInt } from '../../diagnostics/format-number.js';
-import { watch, type FSWatcher } from 'node:fs';
 import { resolve } from 'node:path';
 import { compile, createCompileCache } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
@@ -28,6 +28,7 @@ import { settled, writeOutput } from '../../emit/write.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
+import { TreeWatcher } from '../watch-tree.js';
 import { DEFAULT_OUT_DIR, displayDir, printDiagnostics, refuseOutDir } from './build.js';
 
 export interface WatchOptions {
@@ -37,6 +38,8 @@ export interface WatchOptions {
   /** Stops watching (tests); otherwise SIGINT/SIGTERM stop it. */
   signal?: AbortSignal;
   debounceMs?: number;
+  /** 'check' (`agentc check --watch`): report diagnostics on every change, write nothing. Default 'build'. */
+  mode?: 'build' | 'check';
 }
 
 const WATCHED_DIRS = ['cards', 'blocks', 'schemas/tools'];
@@ -46,7 +49,8 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   const outDir = resolve(root, opts.out ?? DEFAULT_OUT_DIR);
   const shown = displayDir(outDir, io.cwd);
   const format: ReportFormat = opts.format ?? (io.isTTY ? 'pretty' : 'text');
-  const refusal = await refuseOutDir(outDir, root);
+  const mode = opts.mode ?? 'build';
+  const refusal = mode === 'check' ? undefined : await refuseOutDir(outDir, root);
   if (refusal !== undefined) {
     io.stderr(`agentc build: refusing to use ${shown} as the output directory: ${refusal}\n`);
     return EXIT.failure;
@@ -60,11 +64,16 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     // The bundle is made here, with the emit cache (compile would make it from scratch).
     const result = await compile({ root, cache });
     if (result.fatal !== undefined) {
-      io.stdout(`build: failed (${reason}): ${result.fatal}\n`);
+      io.stdout(`${mode}: failed (${reason}): ${result.fatal}\n`);
       return;
     }
     await printDiagnostics(result, format, root, io);
     const { errors, warnings } = countBySeverity(result.diagnostics);
+    if (mode === 'check') {
+      const ms = Math.round(performance.now() - t0);
+      io.stdout(`check: ${formatInt(errors)} error${errors === 1 ? '' : 's'}, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'} in ${formatInt(ms)} ms (${reason}). Watching for changes…\n`);
+      return;
+    }
     if (errors > 0 || !result.program) {
       io.stdout(`build: ${formatInt(errors)} error${errors === 1 ? '' : 's'} (${reason}); ${shown} left as it was. Watching for changes…\n`);
       return;
@@ -100,35 +109,13 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     });
   };
 
-  // Watchers: each source dir (recursively), plus the root for the config and for dirs created later.
-  const watchers = new Map<string, FSWatcher>();
-  const attach = (): void => {
-    for (const dir of WATCHED_DIRS) {
-      if (watchers.has(dir)) continue;
-      try {
-        const w = watch(resolve(root, dir), { recursive: true }, (_event, name) => schedule(`${dir}/${String(name ?? '').split('\\').join('/')}`));
-        w.on('error', () => {
-          w.close();
-          watchers.delete(dir);
-        });
-        watchers.set(dir, w);
-      } catch {
-        // Not there (yet): the root watcher attaches it when it appears.
-      }
-    }
-  };
-  const rootWatcher = watch(root, (_event, name) => {
-    const n = String(name ?? '');
-    if (CONFIG_NAMES.includes(n)) schedule(n);
-    else if (n === 'cards' || n === 'blocks' || n === 'schemas') {
-      attach();
-      schedule(`${n}/`);
-    }
-  });
-  attach();
+  // One watcher per directory, re-synced after every event (see watch-tree.ts): atomic saves,
+  // recreated folders and branch switches are seen.
+  const tree = new TreeWatcher(root, WATCHED_DIRS, CONFIG_NAMES, schedule);
 
-  io.stdout(`Watching ${WATCHED_DIRS.map((d) => `${d}/`).join(', ')} and the config; output in ${shown} (Ctrl+C to stop).\n`);
-  running = build('initial build').finally(() => {
+  const output = mode === 'check' ? 'checking only' : `output in ${shown}`;
+  io.stdout(`Watching ${WATCHED_DIRS.map((d) => `${d}/`).join(', ')} and the config; ${output} (Ctrl+C to stop).\n`);
+  running = build(mode === 'check' ? 'initial check' : 'initial build').finally(() => {
     running = undefined;
     if (pending) flush();
   });
@@ -148,8 +135,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     }
   });
   if (timer) clearTimeout(timer);
-  rootWatcher.close();
-  for (const w of watchers.values()) w.close();
+  tree.close();
   await running;
   await settled(emitCache.written);
   return EXIT.ok;
