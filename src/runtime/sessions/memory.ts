@@ -6,9 +6,7 @@
  * `ttlMs` is dropped when next touched; stored values are JSON copies, so a
  * caller can never mutate the stored history.
  */
-import { randomUUID } from 'node:crypto';
-import type { Message } from '../types.js';
-import { copyJson, narrationOf, recordsFromMessages, type JsonValue, type MetaOptions, type StoreOptions, type TurnRecord, type TurnStore } from './types.js';
+import { copyJson, messageApi, type JsonValue, type MetaOptions, type StoreOptions, type TurnRecord, type TurnStore } from './types.js';
 
 export interface MemoryStoreOptions extends StoreOptions {
   /** Episodes kept before the least recently used is evicted (default 10 000). */
@@ -48,12 +46,7 @@ export function createMemorySessionStore(options: MemoryStoreOptions = {}): Turn
   }
 
   const store = {
-    async get(episode: string, agent: string): Promise<Message[]> {
-      return narrationOf(await store.turns(episode, agent));
-    },
-    async append(episode: string, agent: string, messages: Message[]): Promise<void> {
-      for (const r of recordsFromMessages(randomUUID(), messages)) await store.appendTurn(episode, agent, r);
-    },
+    ...messageApi((): Pick<TurnStore, 'turns' | 'appendTurn'> => store),
     async appendTurn(episode: string, agent: string, record: TurnRecord): Promise<void> {
       const ep = touch(episode, true)!;
       const list = ep.turns.get(agent) ?? [];

@@ -7,10 +7,8 @@
  * server-side script, so an episode expires as a whole `ttlMs` after its last
  * write; a metadata key with its own TTL expires at min(own, episode TTL).
  */
-import { randomUUID } from 'node:crypto';
-import type { Message } from '../types.js';
 import { loadDriver } from './driver.js';
-import { narrationOf, recordsFromMessages, type JsonValue, type MetaOptions, type StoreOptions, type TurnRecord, type TurnStore } from './types.js';
+import { messageApi, type JsonValue, type MetaOptions, type StoreOptions, type TurnRecord, type TurnStore } from './types.js';
 
 /** The part of node-redis' client this store uses. */
 interface RedisClient {
@@ -55,12 +53,7 @@ export async function createRedisSessionStore(url: string, options: RedisStoreOp
   let closed = false;
 
   const store: TurnStore = {
-    async get(episode: string, agent: string): Promise<Message[]> {
-      return narrationOf(await store.turns(episode, agent));
-    },
-    async append(episode: string, agent: string, messages: Message[]): Promise<void> {
-      for (const r of recordsFromMessages(randomUUID(), messages)) await store.appendTurn(episode, agent, r);
-    },
+    ...messageApi(() => store),
     async appendTurn(episode, agent, record) {
       const key = turnsKey(episode, agent);
       await client.sendCommand(['RPUSH', key, JSON.stringify(record)]);

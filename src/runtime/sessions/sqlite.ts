@@ -6,10 +6,8 @@
  * and read each other's turns at once; record order is the AUTOINCREMENT
  * sequence; an expired episode's rows are deleted when it is next touched.
  */
-import { randomUUID } from 'node:crypto';
-import type { Message } from '../types.js';
 import { loadDriver } from './driver.js';
-import { narrationOf, recordsFromMessages, type JsonValue, type MetaOptions, type StoreOptions, type TurnRecord, type TurnStore } from './types.js';
+import { messageApi, type JsonValue, type MetaOptions, type StoreOptions, type TurnRecord, type TurnStore } from './types.js';
 
 /** The part of better-sqlite3's API this store uses. */
 interface Statement {
@@ -82,12 +80,7 @@ export async function createSqliteSessionStore(path: string, options: StoreOptio
   let closed = false;
 
   const store: TurnStore = {
-    async get(episode: string, agent: string): Promise<Message[]> {
-      return narrationOf(await store.turns(episode, agent));
-    },
-    async append(episode: string, agent: string, messages: Message[]): Promise<void> {
-      for (const r of recordsFromMessages(randomUUID(), messages)) await store.appendTurn(episode, agent, r);
-    },
+    ...messageApi(() => store),
     async appendTurn(episode, agent, record) {
       append.immediate(episode, agent, JSON.stringify(record));
     },

@@ -10,6 +10,7 @@
  * - an episode not written for `ttlMs` reads as empty; a metadata key set with
  *   its own `ttlMs` reads as undefined once that has passed.
  */
+import { randomUUID } from 'node:crypto';
 import type { Message, Outcome, ToolCall, Usage } from '../types.js';
 
 /**
@@ -149,4 +150,20 @@ export function narrationOf(records: readonly TurnRecord[]): Message[] {
 
 export function copyJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/**
+ * The message-level API (`get` / `append`) of a store, built on its turn records:
+ * `get` is the narration models read, `append` stores messages as records. Every
+ * store shares this one definition; `self` returns the store (defined after it).
+ */
+export function messageApi(self: () => Pick<TurnStore, 'turns' | 'appendTurn'>): Pick<TurnStore, 'get' | 'append'> {
+  return {
+    async get(episode: string, agent: string): Promise<Message[]> {
+      return narrationOf(await self().turns(episode, agent));
+    },
+    async append(episode: string, agent: string, messages: Message[]): Promise<void> {
+      for (const r of recordsFromMessages(randomUUID(), messages)) await self().appendTurn(episode, agent, r);
+    },
+  };
 }
