@@ -10,4 +10,9 @@ const die = (e) => {
 };
 process.on('uncaughtException', die);
 process.on('unhandledRejection', die);
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, die);
+// A reader that went away (EPIPE) may be noticed only after main has computed its code:
+// io.ts then sets the exit code to 0 first, and that wins (stdout to a pipe is synchronous
+// on Linux, so the error is emitted on the next tick, before this promise callback).
+main(process.argv.slice(2)).then((code) => {
+  if (process.exitCode === undefined) process.exitCode = code;
+}, die);

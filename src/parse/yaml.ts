@@ -155,6 +155,10 @@ function blockDepthExceeded(text: string): number | undefined {
     if (c === 10 || c === 45 || c === 63 || c === 58 || c === 91 || c === 123) bound++;
   }
   if (bound <= MAX_FLOW_DEPTH) return undefined;
+  // The parser itself recurses once per compact indicator on one line (`- - - … x`):
+  // such a chain is measured on the text, before the parser sees it.
+  const inline = inlineChainExceeded(text);
+  if (inline !== undefined) return inline;
   const stack: { node: unknown; depth: number }[] = [];
   for (const token of new Parser().parse(text)) stack.push({ node: token, depth: 0 });
   while (stack.length > 0) {
@@ -170,6 +174,23 @@ function blockDepthExceeded(text: string): number | undefined {
         stack.push({ node: item.key, depth: d });
         stack.push({ node: item.value, depth: d });
       }
+    }
+  }
+  return undefined;
+}
+
+/** Offset of the first compact indicator (`- `, `? `, `: `) chained more than MAX_FLOW_DEPTH times at the start of one line. */
+function inlineChainExceeded(text: string): number | undefined {
+  const chain = /^[ \t]*(?:[-?:](?:[ \t]+|$))+/gm;
+  for (let m = chain.exec(text); m !== null; m = chain.exec(text)) {
+    if (m[0].length === 0) {
+      chain.lastIndex++;
+      continue;
+    }
+    let count = 0;
+    for (let i = m.index; i < m.index + m[0].length; i++) {
+      const c = text[i];
+      if ((c === '-' || c === '?' || c === ':') && ++count > MAX_FLOW_DEPTH) return i;
     }
   }
   return undefined;

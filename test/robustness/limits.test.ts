@@ -17,7 +17,8 @@ afterAll(removeTempDirs);
 
 describe('YAML nested 3,000 levels deep (a 6 KB file): a yaml-syntax error, never a stack overflow', () => {
   const cases: [string, string, [number, number]][] = [
-    ['block sequences `- - - …`', `id: rewards\nx:\n${'- '.repeat(3000)}1\n`, [3, 511]],
+    ['block sequences `- - - …`', `id: rewards\nx:\n${'- '.repeat(3000)}1\n`, [3, 513]],
+    ['a `- - - …` chain among mapping keys (the parser recursed on it)', `id: rewards\n${'- '.repeat(3000)}x\ndescription: d\n`, [2, 513]],
     ['explicit keys `? ? ? …`', `id: rewards\nx:\n${'? '.repeat(3000)}1\n`, [3, 513]],
     ['flow maps `{a: {a: …`', `id: rewards\nx: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)}\n`, [2, 1028]],
     ['flow sequences `[[[…`', `id: rewards\nx: ${'['.repeat(3000)}${']'.repeat(3000)}\n`, [2, 260]],
@@ -107,7 +108,10 @@ describe('EPIPE', () => {
     const dir = await copyExample('epipe');
     await write(dir, 'cards/rewards.yaml', `id: rewards\nprompt_blocks:\n${Array.from({ length: 3000 }, (_, i) => `  - missing-${i}\n`).join('')}`);
     const r = await closedReader(['check', '--cwd', dir, '--format', 'text']);
-    expect(r.code).toBe(0);
+    // Whether the writer ever sees EPIPE depends on how much the kernel buffered before
+    // the reader left (stdout to a pipe is synchronous on Linux): 0 when it does, the
+    // findings' 1 when the whole report was accepted. Never 2, a signal or a stack.
+    expect([0, 1]).toContain(r.code);
     expect(r.stderr).not.toMatch(STACK_FRAME);
   });
 });
