@@ -212,7 +212,8 @@ function firstDifference(a: string, b: string): string {
   return `      line ${i + 1}:\n      - ${(la[i] ?? '').slice(0, 300)}\n      + ${(lb[i] ?? '').slice(0, 300)}`;
 }
 
-const STACK = /\bat .*\(?[^\s()]+:\d+:\d+\)?|node:internal/;
+/** A V8 stack frame names a path (`/…`, `file://…`, `C:\…`) or `node:` before `:line:col`; user text such as a timestamp in an id is not one. */
+const STACK = /\bat (?:\S+ )?\(?(?:file:\/\/|\/|[A-Za-z]:\\|node:)[^\s()]*:\d+:\d+\)?|node:internal/;
 
 function problems(report: JsonReport, fileLines: (f: string) => string[] | undefined): string[] {
   const out: string[] = [];
