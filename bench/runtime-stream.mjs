@@ -12,19 +12,10 @@
 //      stream          stream() read event by event, streaming client
 //    Each round times every mode over the same number of turns; the figures are
 //    medians of the per-round medians, and the ratios are taken within the run.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { exampleBundle, runtime } from './example-bundle.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { createRuntime } = await import(join(root, 'dist/runtime/index.js'));
-const { compile } = await import(join(root, 'dist/compile.js'));
-
-const compiled = await compile({ root, bundle: true });
-if (!compiled.bundle) {
-  console.error('bench/runtime-stream: the example workspace does not compile; run `agentc check`.');
-  process.exit(1);
-}
-const bundle = compiled.bundle;
+const { createRuntime } = runtime;
+const bundle = await exampleBundle('bench/runtime-stream');
 const ROOT = 'fetch_assistant';
 const FAN_OUT = ['rewards', 'shop', 'support'];
 const usage = { inputTokens: 0, outputTokens: 0 };

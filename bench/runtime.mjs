@@ -7,19 +7,11 @@
 //    own cost: prompt assembly, validation, planning, dispatch, envelopes, events.
 // 2. Fan-out wall time: sub-agents whose models take 100/150/200 ms; the turn should
 //    take about as long as the slowest (ratio ≈ 1.0x), not the sum (2.25x).
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { exampleBundle, runtime } from './example-bundle.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { createRuntime } = await import(join(root, 'dist/runtime/index.js'));
-const { compile } = await import(join(root, 'dist/compile.js'));
-
-const compiled = await compile({ root, bundle: true });
-if (!compiled.bundle) {
-  console.error('bench/runtime: the example workspace does not compile; run `agentc check`.');
-  process.exit(1);
-}
-const bundle = compiled.bundle;
+const { createRuntime } = runtime;
+const bundle = await exampleBundle('bench/runtime');
 const ROOT = 'fetch_assistant';
 const FAN_OUT = ['rewards', 'shop', 'support'];
 const usage = { inputTokens: 0, outputTokens: 0 };

@@ -14,20 +14,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { exampleBundle, runtime } from './example-bundle.mjs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const rt = await import(join(root, 'dist/runtime/index.js'));
-const { compile } = await import(join(root, 'dist/compile.js'));
-const compiled = await compile({ root, bundle: true });
-if (!compiled.bundle) {
-  console.error('bench/sessions: the example workspace does not compile; run `agentc check`.');
-  process.exit(1);
-}
-const bundle = compiled.bundle;
+const rt = runtime;
+const bundle = await exampleBundle('bench/sessions');
 const ROOT = 'fetch_assistant';
 const TURNS = 200;
 const RUNS = Number(process.env.SESSIONS_BENCH_RUNS ?? 3);
