@@ -7,7 +7,6 @@
 //    own cost: prompt assembly, validation, planning, dispatch, envelopes, events.
 // 2. Fan-out wall time: sub-agents whose models take 100/150/200 ms; the turn should
 //    take about as long as the slowest (ratio ≈ 1.0x), not the sum (2.25x).
-import { join } from 'node:path';
 import { exampleBundle, runtime } from './example-bundle.mjs';
 
 const { createRuntime } = runtime;
