@@ -48,7 +48,7 @@ export async function runSuites(o: RunSuitesOptions): Promise<EvalResult> {
       for (let r = 0; r < suite.repeat; r++) jobs.push({ suite, index, repeat: r, req: buildRoutingRequest(o.bundle, suite.agent, c, flags, controller.signal) });
     });
   }
-  const observations: RouteObservation[] = new Array(jobs.length);
+  const observations = new Array<RouteObservation>(jobs.length);
   let cached = 0;
   let done = 0;
   let next = 0;

@@ -20,7 +20,6 @@ import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, Program, RenderedBlock, RenderError } from './types.js';
 import type { SourceFile } from '../load/source.js';
-import type { Range } from '../diagnostics/diagnostic.js';
 
 /** More flags than this on one agent is `cohort-explosion` (2^6 = 64 cohorts). */
 export const MAX_COHORT_FLAGS = 6;
@@ -151,7 +150,7 @@ const stableCounts = new WeakMap<Block, Map<Encoding, number>>();
 
 function stableTokens(block: Block, text: string, encoding: Encoding, tokens: TokenCounter): number {
   let byEncoding = stableCounts.get(block);
-  if (!byEncoding) stableCounts.set(block, (byEncoding = new Map()));
+  if (!byEncoding) stableCounts.set(block, (byEncoding = new Map<Encoding, number>()));
   let n = byEncoding.get(encoding);
   if (n === undefined) byEncoding.set(encoding, (n = tokens.count(text + BLOCK_SEPARATOR, encoding)));
   return n;
