@@ -35,7 +35,7 @@
  * contract. Annotations (default, examples, $comment, …) are dropped silently:
  * dropping them constrains nothing. Lives outside emit and check so both import it.
  */
-import type { JsonSchema } from '../parse/types.js';
+import type { JsonSchema } from '../bundle/types.js';
 
 export type SchemaPath = readonly (string | number)[];
 
