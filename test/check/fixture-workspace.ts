@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { compile, type CompileResult } from '../../src/compile.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -110,6 +111,24 @@ export async function fixtureConfig(name: string): Promise<unknown> {
   const own = join(FIXTURES, name, 'agentc.config.ts');
   const path = existsSync(own) ? own : join(FIXTURES, '_base', 'agentc.config.ts');
   return ((await import(pathToFileURL(path).href)) as { default: unknown }).default;
+}
+
+/** Fixtures whose config must be evaluated by the config worker (it fails while loading): compiled on disk. */
+export const DISK_ONLY = new Set(['config-load']);
+
+/**
+ * The fixture compiled in memory (its config evaluated in this process), or on disk
+ * for DISK_ONLY fixtures (then `roots` collects the temp directory, to clean up).
+ */
+export async function compileFixture(name: string, roots: string[]): Promise<CompileResult> {
+  if (DISK_ONLY.has(name)) {
+    const root = await materialize(name);
+    roots.push(root);
+    return compile({ root, persistentCache: false });
+  }
+  const files = await fixtureFiles(name);
+  // The config's text comes from `files` (for ranges into it); its value from evaluating it here.
+  return compile({ files, ...(files.has('agentc.config.ts') ? { config: { value: await fixtureConfig(name) } } : {}) });
 }
 
 function generated(spec: Record<string, GenSpec>): [string, string][] {

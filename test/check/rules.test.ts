@@ -14,11 +14,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
 import { RULE_IDS } from '../../src/diagnostics/catalog.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
-import { cleanup, FIXTURES, fixtureConfig, fixtureFiles, fixtureNames, materialize, readExpected, toExpected, writeExpected } from './fixture-workspace.js';
+import { cleanup, compileFixture, DISK_ONLY, FIXTURES, fixtureNames, materialize, readExpected, toExpected, writeExpected } from './fixture-workspace.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
-/** Fixtures whose config must be evaluated by the worker (it fails to load). */
-const DISK_ONLY = new Set(['config-load']);
 /** Fixtures also compiled on disk, end to end, to keep the loader and the config worker covered. */
 const ON_DISK = ['clean', 'config-load'];
 
@@ -27,12 +25,6 @@ const roots: string[] = [];
 afterAll(async () => {
   await Promise.all(roots.map(cleanup));
 });
-
-async function inMemory(name: string) {
-  const files = await fixtureFiles(name);
-  // The config's text comes from `files` (for ranges into it); its value from evaluating it here.
-  return compile({ files, ...(files.has('agentc.config.ts') ? { config: { value: await fixtureConfig(name) } } : {}) });
-}
 
 async function assertGolden(name: string, ds: readonly Diagnostic[]): Promise<void> {
   if (UPDATE) await writeExpected(name, ds);
@@ -64,7 +56,7 @@ describe('rule fixtures', () => {
   });
 
   it.each(names.filter((n) => !DISK_ONLY.has(n)))('%s (in memory)', async (name) => {
-    const result = await inMemory(name);
+    const result = await compileFixture(name, roots);
     expect(result.fatal).toBeUndefined();
     await assertGolden(name, result.diagnostics);
   });
