@@ -11,5 +11,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One module graph per worker, not per file: each test file would otherwise re-import the
+    // compiler (tokenizer tables, validators) — seconds per file. Tests share no mutable
+    // module state (src keeps none: derived data lives on a per-run context).
+    isolate: false,
   },
 });
