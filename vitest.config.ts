@@ -15,5 +15,8 @@ export default defineConfig({
     // compiler (tokenizer tables, validators) — seconds per file. Tests share no mutable
     // module state (src keeps none: derived data lives on a per-run context).
     isolate: false,
+    // Two workers on a 2-core machine (vitest's default there is one): many suites wait on
+    // child processes (the built CLI, redis-server, the SARIF Multitool, tsc) rather than compute.
+    maxWorkers: 2,
   },
 });
