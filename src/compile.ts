@@ -11,6 +11,7 @@ import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } fr
 import { createBundle } from './emit/bundle.js';
 import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './load/config.js';
 import { normalizeNewlines, SourceFile } from './load/source.js';
+import type { ConfigInputs } from './load/config-value.js';
 import { CONFIG_NAMES, findConfigPath, loadWorkspace, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
 import { memorySource } from './load/workspace-source.js';
 import { parseWorkspace, type ParseCache } from './parse/index.js';
@@ -34,6 +35,8 @@ export interface CompileOptions extends CommonOptions {
   persistentCache?: boolean;
   /** Take the persistent cache's directory from this workspace root instead of `root` (diff's "before" side, in a temp dir). */
   cacheRoot?: string;
+  /** The workspace as already read by the caller (the CLI reads it once to look up the result cache). */
+  preloaded?: LoadResult;
 }
 
 interface CommonOptions {
@@ -88,6 +91,8 @@ export interface CompileResult {
   bundle: Bundle | undefined;
   /** Set when the workspace itself could not be read (exit 2, not 1). */
   fatal: string | undefined;
+  /** What the config's value was computed from besides its text, when it loaded (the result cache re-checks it). */
+  configInputs?: ConfigInputs;
 }
 
 export async function compile(options: CompileOptions | MemoryCompileOptions): Promise<CompileResult> {
@@ -103,7 +108,8 @@ async function loadDisk(options: CompileOptions): Promise<Loaded> {
   // The config is evaluated in a worker thread (tens of ms to start): started first, it runs while the files are read.
   const configPath = findConfigPath(root);
   const configLoad = configPath ? loadConfigCached(root, configPath, options.cache) : Promise.resolve(undefined);
-  const [loaded, early] = await Promise.all([loadWorkspace(root, options.cache?.files, options.overlay), configLoad, loadValidators()]);
+  const reading = options.preloaded ? Promise.resolve(options.preloaded) : loadWorkspace(root, options.cache?.files, options.overlay);
+  const [loaded, early] = await Promise.all([reading, configLoad, loadValidators()]);
   if (loaded.fatal) return { fatal: loaded.fatal };
   const ws = loaded.workspace;
   const config = ws.configPath === configPath ? early : ws.configPath ? await loadConfigCached(root, ws.configPath, options.cache) : undefined;
@@ -157,7 +163,7 @@ async function compileLoaded(options: CommonOptions & Partial<Pick<CompileOption
   const diagnostics = sortDiagnostics(dedupeDiagnostics(settled));
   const hasError = diagnostics.some((d) => d.severity === 'error');
   const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;
-  return { diagnostics, files, program, bundle, fatal: undefined };
+  return { diagnostics, files, program, bundle, fatal: undefined, ...(config?.inputs ? { configInputs: config.inputs } : {}) };
 }
 
 /**
