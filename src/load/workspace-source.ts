@@ -85,7 +85,7 @@ export function memorySource(files: ReadonlyMap<string, string | Uint8Array>): W
   }
   const enoent = (rel: string): Error => Object.assign(new Error(`ENOENT: no such file or directory '${rel}'`), { code: 'ENOENT' });
   return {
-    root: '',
+    root: '(in-memory workspace)',
     checkRoot: () => Promise.resolve(undefined),
     readDir(rel) {
       const entries = dirs.get(rel.split(/[\\/]/).filter(Boolean).join('/'));

@@ -60,6 +60,11 @@ describe('compile({ files, config })', () => {
     expect(r.diagnostics.filter((d) => d.rule === 'config-load').map((d) => d.message)).toHaveLength(1);
   });
 
+  it('nothing to compile (no workspace folder, no config) is fatal, as for a directory that is not a workspace', async () => {
+    const r = await compile({ files: { 'notes/readme.txt': 'hello' } });
+    expect(r.fatal).toMatch(/^\(in-memory workspace\) is not an agentc workspace/);
+  });
+
   it('a config file without its value is a programming error, not a diagnostic', async () => {
     await expect(compile({ files: await exampleFiles() })).rejects.toThrow(/pass its value as `config`/);
   });
