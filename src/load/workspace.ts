@@ -1,5 +1,6 @@
 /**
  * Load phase: find the workspace's files and read them as normalized text.
+ * Where they live is the layout (src/load/layout.ts):
  *
  *   cards/<id>.yaml                      (also .yml)
  *   blocks/**\/<id>.md
@@ -17,6 +18,7 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { DiagnosticBag } from '../diagnostics/diagnostic.js';
+import { hasExtension, WORKSPACE_LAYOUT, type SourceDir } from './layout.js';
 import { decodeText, SourceFile } from './source.js';
 
 /** Larger files are refused: no prompt block or card is legitimately this big. */
@@ -90,14 +92,15 @@ export async function loadWorkspace(root: string, cache?: FileCache, readDir: Re
     const lookalike = rootEntries.filter((n) => /^agentc\.config\./i.test(n)).sort()[0];
     if (lookalike !== undefined) workspace.configLookalike = lookalike;
   }
-  if (!workspace.configPath && !['cards', 'blocks', 'schemas'].some((d) => rootEntries.includes(d))) {
+  const layout = WORKSPACE_LAYOUT;
+  if (!workspace.configPath && ![layout.cards.dir, layout.blocks.dir, layout.schemas].some((d) => rootEntries.includes(d))) {
     // Checking the wrong directory must not read as "No problems found".
     return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };
   }
   const [cards, blocks, tools] = await Promise.all([
-    listFiles(root, 'cards', false, /\.ya?ml$/, readDir),
-    listFiles(root, 'blocks', true, /\.md$/, readDir),
-    listFiles(root, join('schemas', 'tools'), false, /\.(ya?ml|json)$/, readDir),
+    listFiles(root, layout.cards, readDir),
+    listFiles(root, layout.blocks, readDir),
+    listFiles(root, layout.tools, readDir),
   ]);
   const unreadable = [cards, blocks, tools].find((l) => l.unreadable !== undefined)?.unreadable;
   if (unreadable) return { workspace, diagnostics, fatal: unreadable };
@@ -180,9 +183,10 @@ const nodeReadDir: ReadDir = (abs) => readdir(abs, { withFileTypes: true });
  * skipped, folders included. A missing `dir` is empty; any other error is
  * reported, never read as "empty".
  */
-async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp, readDir: ReadDir = nodeReadDir): Promise<Listing> {
+async function listFiles(root: string, source: SourceDir, readDir: ReadDir = nodeReadDir): Promise<Listing> {
   const listing: Listing = { paths: [], unreadable: undefined, unreadableSubdirs: [], notFiles: [] };
-  const top = join(root, dir);
+  const recursive = source.recursive;
+  const top = join(root, ...source.dir.split('/'));
   let level = [top];
   while (level.length > 0) {
     const read = await Promise.all(level.map((abs) => readDir(abs).then((entries) => ({ abs, entries }), (e: NodeJS.ErrnoException) => ({ abs, code: e.code ?? 'I/O error' }))));
@@ -202,7 +206,7 @@ async function listFiles(root: string, dir: string, recursive: boolean, pattern:
           if (recursive) next.push(child);
           continue;
         }
-        if (!pattern.test(e.name)) continue;
+        if (!hasExtension(source, e.name)) continue;
         // A symlink to a file is read like the file (a shared block, say); a dangling or looping link is skipped.
         const target = e.isFile() ? 'file' : e.isSymbolicLink() ? await linkTarget(child) : specialKind(e);
         if (target === 'file') listing.paths.push(toPosix(relative(root, child)));

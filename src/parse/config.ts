@@ -4,6 +4,7 @@
  * code, so there is no YAML tree): the key path is followed through the object
  * literal, which is exact for the usual `defineConfig({ … })` shape.
  */
+import { DEFAULT_FAN_OUT_CAP, DEFAULT_TOOL_PREFIX } from '../bundle/defaults.js';
 import { isConfigurable, isRuleId, RULE_IDS } from '../diagnostics/catalog.js';
 import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
 import { didYouMeanHint } from '../diagnostics/did-you-mean.js';
@@ -17,7 +18,7 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
   models: {},
   platform: { owner: 'platform', requiredBlocks: [] },
   budgets: { promptWarnRatio: 0.25, promptErrorRatio: 0.5, descriptionMaxTokens: 400, maxSubAgents: 7 },
-  dispatch: { toolPrefix: 'ask_', fanOutCap: 3 },
+  dispatch: { toolPrefix: DEFAULT_TOOL_PREFIX, fanOutCap: DEFAULT_FAN_OUT_CAP },
   flags: [],
   dynamicContext: { fields: [], template: '' },
   rules: {},

@@ -114,7 +114,7 @@ export interface ResolvedConfig {
 
 export interface ConfigFile {
   kind: 'config';
-  /** Absent when the workspace has no config file (defaults apply). */
+  /** Absent when the workspace has no config file, or it did not load (see Program.configStatus). */
   file: SourceFile | undefined;
   data: ResolvedConfig;
   /** Range of a config key path in agentc.config.ts (best effort, by text search). */
@@ -125,6 +125,4 @@ export interface ConfigFile {
    * them are not reported again as unknown. 'all' when `models` itself is invalid.
    */
   invalidModels?: ReadonlySet<string> | 'all';
-  /** The config is missing or did not load: its values are unknown, not the defaults. */
-  failed?: boolean;
 }

@@ -20,6 +20,7 @@ import { createBundle } from '../../emit/bundle.js';
 import { createEmitCache } from '../../emit/cache.js';
 import { emitFiles } from '../../emit/files.js';
 import { checkOutput, writeOutput } from '../../emit/write.js';
+import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { startProgress, type ProgressHandle } from '../progress.js';
@@ -33,7 +34,7 @@ export interface BuildOptions {
   format?: ReportFormat;
 }
 
-export const DEFAULT_OUT_DIR = 'generated';
+export const DEFAULT_OUT_DIR = WORKSPACE_LAYOUT.generated;
 
 export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<number> {
   // One progress line from the first read to the last write (cleared to print, stopped before the summary).
