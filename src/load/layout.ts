@@ -42,7 +42,13 @@ export const WORKSPACE_LAYOUT: WorkspaceLayout = Object.freeze({
   evals: Object.freeze({ dir: 'evals', recursive: false, extensions: Object.freeze(['.yaml', '.yml']) }),
 });
 
-export type SourceKind = 'cards' | 'blocks' | 'tools';
+/** The kinds of workspace source file, each in its own folder. */
+export type SourceKind = 'card' | 'block' | 'tool';
+
+/** The folder of a kind of source file. */
+export function sourceDir(kind: SourceKind, layout: WorkspaceLayout = WORKSPACE_LAYOUT): SourceDir {
+  return kind === 'card' ? layout.cards : kind === 'block' ? layout.blocks : layout.tools;
+}
 
 /** Whether a file name has one of the extensions of `dir`. */
 export function hasExtension(dir: SourceDir, name: string): boolean {
@@ -52,7 +58,7 @@ export function hasExtension(dir: SourceDir, name: string): boolean {
 /** The kind of workspace file a workspace-relative path names by its folder, if any. */
 export function sourceKindOf(path: string, layout: WorkspaceLayout = WORKSPACE_LAYOUT): SourceKind | undefined {
   const p = path.replace(/\\/g, '/');
-  for (const kind of ['cards', 'blocks', 'tools'] as const) if (p.startsWith(`${layout[kind].dir}/`)) return kind;
+  for (const kind of ['card', 'block', 'tool'] as const) if (p.startsWith(`${sourceDir(kind, layout).dir}/`)) return kind;
   return undefined;
 }
 

@@ -33,7 +33,7 @@ export function completions(program: Program, file: string, text: string, line: 
   const ids = (names: Iterable<string>, kind: CompletionItemKind, detail: string): CompletionItem[] => [...names].sort().map((label) => ({ label, kind, detail }));
   const expr = /\{\{[#/^>~\s]*(?:\w+\s+)?([\w.@]*)$/.exec(before);
   const kind = sourceKindOf(file, program.layout);
-  if (kind === 'blocks' && expr) return templateFields(program, expr[1]!);
+  if (kind === 'block' && expr) return templateFields(program, expr[1]!);
   const key = keyAt(lines, line, character);
   switch (key) {
     case 'tools':
@@ -58,8 +58,8 @@ export function completions(program: Program, file: string, text: string, line: 
       return ids(program.config.data.flags, CompletionItemKind.Constant, 'feature flag');
   }
   if (/^\w*$/.test(before)) {
-    if (kind === 'cards') return ids(CARD_FIELDS, CompletionItemKind.Field, 'card field');
-    if (kind === 'blocks') return ids(BLOCK_FIELDS, CompletionItemKind.Field, 'front-matter field');
+    if (kind === 'card') return ids(CARD_FIELDS, CompletionItemKind.Field, 'card field');
+    if (kind === 'block') return ids(BLOCK_FIELDS, CompletionItemKind.Field, 'front-matter field');
   }
   return [];
 }

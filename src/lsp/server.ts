@@ -108,7 +108,7 @@ export function startServer(fallbackRoot: string): Connection {
     const result = await current();
     const doc = documents.get(uri);
     const path = pathOf(root, uri);
-    if (!result?.program || !doc || path === undefined || sourceKindOf(path, result.program.layout) !== 'blocks') return undefined;
+    if (!result?.program || !doc || path === undefined || sourceKindOf(path, result.program.layout) !== 'block') return undefined;
     const line = doc.getText({ start: { line: position.line, character: 0 }, end: { line: position.line + 1, character: 0 } });
     for (const m of line.matchAll(/\{\{~?([^}]*?)~?\}\}/g)) {
       if (position.character < m.index || position.character > m.index + m[0].length) continue;

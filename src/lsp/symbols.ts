@@ -34,8 +34,8 @@ export function wordAt(text: string, offset: number): { word: string; start: num
 /** Classifies a word in a file: its own id (owner file) first, then every kind by name. */
 export function classify(program: Program, file: string, word: string): SymbolRef | undefined {
   const own = sourceKindOf(file, program.layout);
-  if (own === 'blocks' && program.blocks.get(word)?.file.path === file) return { kind: 'block', id: word };
-  if (own === 'cards' && program.cards.get(word)?.file.path === file) return { kind: 'card', id: word };
+  if (own === 'block' && program.blocks.get(word)?.file.path === file) return { kind: 'block', id: word };
+  if (own === 'card' && program.cards.get(word)?.file.path === file) return { kind: 'card', id: word };
   if (program.tools.has(word)) return { kind: 'tool', id: word };
   if (program.blocks.has(word)) return { kind: 'block', id: word };
   if (program.cards.has(word)) return { kind: 'card', id: word };

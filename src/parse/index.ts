@@ -73,7 +73,7 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
   // Named like a card, block or tool but not a file: its id is unknown, not missing.
   for (const path of ws.notFiles ?? []) {
     const kind = sourceKindOf(path);
-    const set = kind === 'cards' ? unparsed.cards : kind === 'blocks' ? unparsed.blocks : unparsed.tools;
+    const set = kind === 'card' ? unparsed.cards : kind === 'block' ? unparsed.blocks : unparsed.tools;
     set.add(stemOf(path));
   }
   const all = <T>(files: SourceFile[], parse: (f: SourceFile) => T | undefined, failed: Set<string>): T[] =>
