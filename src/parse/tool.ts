@@ -36,6 +36,7 @@ export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefine
       envelope: ok('envelope') ? (raw.envelope as boolean) : false,
       status_events: ok('status_events') ? (raw.status_events as string[]) : [],
     },
+    find: m.find,
     locate: m.locate,
   };
 }
