@@ -39,7 +39,11 @@ export function toolAt(tool: Tool, path: readonly PathSegment[], part: 'key' | '
   return tool.locate(path, part);
 }
 
-/** File and range of a path in the config, or nothing when the workspace has no config file. */
+/**
+ * File and range of a path in the config, or nothing when the workspace has no
+ * config file. Where the path is not written (a default, an imported value) the
+ * range is the line that exports the config.
+ */
 export function configAt(
   program: Program,
   path: readonly PathSegment[],

@@ -126,7 +126,9 @@ export interface ConfigFile {
   /** Absent when the workspace has no config file (defaults apply). */
   file: SourceFile | undefined;
   data: ResolvedConfig;
-  /** Range of a config key path in agentc.config.ts (best effort, by text search). */
+  /** Where a key path is written in the config (TypeScript parser, loaded on first use), or undefined. */
+  find: Finder;
+  /** `find`, else the line that exports the config. */
   locate: Locator;
   /**
    * Names of config.models entries that are written but failed validation (already
