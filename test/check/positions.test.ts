@@ -1,0 +1,57 @@
+/**
+ * Positions from real parsers (issue 13): config ranges through a spread and a
+ * local const (TypeScript parser), a card key that is not written (the card's
+ * explicit fallback, its `id`), and a JSON syntax error's range (jsonc-parser).
+ * Whole diagnostics: rule, file, full range, related ranges.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { compile } from '../../src/compile.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { cleanup, materialize } from './fixture-workspace.js';
+
+const roots: string[] = [];
+afterAll(async () => {
+  await Promise.all(roots.map(cleanup));
+});
+
+async function diagnostics(fixture: string): Promise<Diagnostic[]> {
+  const root = await materialize(fixture);
+  roots.push(root);
+  const result = await compile({ root, persistentCache: false });
+  expect(result.fatal).toBeUndefined();
+  return result.diagnostics;
+}
+
+const span = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, column: c1 }, end: { line: l2, column: c2 } });
+const where = (d: Diagnostic | undefined) => d && { rule: d.rule, file: d.file, range: d.range, related: d.related?.map((r) => ({ file: r.file, range: r.range })) };
+
+describe('positions from real parsers', () => {
+  it('a config key written in a spread local object', async () => {
+    const ds = await diagnostics('config-spread');
+    expect(ds.map(where)).toEqual([{ rule: 'unused-model', file: 'agentc.config.ts', range: span(6, 5, 6, 18), related: undefined }]);
+  });
+
+  it('a config value held in a local const, the config exported by name through defineConfig((x))', async () => {
+    const ds = await diagnostics('config-const');
+    expect(ds.map(where)).toEqual([{ rule: 'unknown-block', file: 'agentc.config.ts', range: span(4, 35, 4, 52), related: undefined }]);
+  });
+
+  it('a card key that is not written points at the card id (explicit fallback), never at an ancestor', async () => {
+    const ds = await diagnostics('card-key-not-written');
+    const roleShape = ds.find((d) => d.rule === 'role-shape');
+    expect(where(roleShape)).toEqual({
+      rule: 'role-shape',
+      file: 'cards/helper.yaml',
+      range: span(5, 1, 5, 11),
+      // `role` is not written: the related entry shows the card's id value.
+      related: [{ file: 'cards/helper.yaml', range: span(1, 5, 1, 11) }],
+    });
+  });
+
+  it('a JSON syntax error keeps the parser range', async () => {
+    const ds = await diagnostics('json-syntax-range');
+    const json = ds.filter((d) => d.file === 'schemas/tools/get_weather.json');
+    expect(json.map(where)).toEqual([{ rule: 'yaml-syntax', file: 'schemas/tools/get_weather.json', range: span(6, 48, 6, 49), related: undefined }]);
+    expect(json[0]!.message).toBe("JSON syntax error: a trailing comma before '}' is not allowed in JSON.");
+  });
+});
