@@ -4,6 +4,8 @@
  * explicit fallback, its `id`), and a JSON syntax error's range (jsonc-parser).
  * Whole diagnostics: rule, file, full range, related ranges.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
@@ -14,9 +16,10 @@ afterAll(async () => {
   await Promise.all(roots.map(cleanup));
 });
 
-async function diagnostics(fixture: string): Promise<Diagnostic[]> {
+async function diagnostics(fixture: string, files: Record<string, string> = {}): Promise<Diagnostic[]> {
   const root = await materialize(fixture);
   roots.push(root);
+  for (const [path, text] of Object.entries(files)) await writeFile(join(root, path), text);
   const result = await compile({ root, persistentCache: false });
   expect(result.fatal).toBeUndefined();
   return result.diagnostics;
@@ -53,5 +56,13 @@ describe('positions from real parsers', () => {
     const json = ds.filter((d) => d.file === 'schemas/tools/get_weather.json');
     expect(json.map(where)).toEqual([{ rule: 'yaml-syntax', file: 'schemas/tools/get_weather.json', range: span(6, 48, 6, 49), related: undefined }]);
     expect(json[0]!.message).toBe("JSON syntax error: a trailing comma before '}' is not allowed in JSON.");
+  });
+
+  it('a duplicate key in a JSON contract is still reported, at the second key', async () => {
+    const text = '{\n  "name": "get_weather",\n  "description": "Weather at a place.",\n  "name": "get_weather"\n}\n';
+    const ds = await diagnostics('json-syntax-range', { 'schemas/tools/get_weather.json': text });
+    const json = ds.filter((d) => d.file === 'schemas/tools/get_weather.json');
+    expect(json.map((d) => ({ rule: d.rule, start: d.range?.start }))).toEqual([{ rule: 'yaml-syntax', start: { line: 4, column: 3 } }]);
+    expect(json[0]!.message).toMatch(/unique|duplicate/i);
   });
 });
