@@ -31,6 +31,16 @@ interface ConfigTree {
   /** Top-level `const`/`let`/`var` initializers by name. */
   locals: Map<string, TS.Expression>;
   exported: { statement: TS.Node; value: TS.Expression | undefined } | undefined;
+  /** Steps left in the current lookup: references that cycle through each other end as "not written", never hang. */
+  budget: number;
+}
+
+/** Steps one lookup may take (a config is at most 1 MB; real ones need tens). */
+const LOOKUP_BUDGET = 1000;
+
+/** Takes one step of the lookup's budget; false when it is spent. */
+function step(t: ConfigTree): boolean {
+  return --t.budget >= 0;
 }
 
 export interface ConfigLocator {
@@ -47,6 +57,7 @@ export function configLocator(file: SourceFile): ConfigLocator {
   return {
     find(path, part = 'value') {
       const t = load();
+      t.budget = LOOKUP_BUDGET;
       const hit = followPath(t, path);
       if (!hit) return undefined;
       return rangeOf(t, part === 'key' && hit.key ? hit.key : hit.value);
@@ -63,7 +74,14 @@ export function configLocator(file: SourceFile): ConfigLocator {
 function parseConfigTree(file: SourceFile): ConfigTree {
   const ts = loadTypeScript();
   const kind = /\.(c|m)?js$/.test(file.path) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
-  const sf = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, kind);
+  let sf: TS.SourceFile;
+  try {
+    sf = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, kind);
+  } catch (e) {
+    // The parser recurses per nesting level: a config nested past the stack has no positions, not a crash.
+    if (!(e instanceof RangeError)) throw e;
+    sf = ts.createSourceFile(file.path, '', ts.ScriptTarget.Latest, true, kind);
+  }
   const locals = new Map<string, TS.Expression>();
   let exported: ConfigTree['exported'];
   let namedDefault: { statement: TS.Node; name: string } | undefined;
@@ -80,7 +98,7 @@ function parseConfigTree(file: SourceFile): ConfigTree {
     }
   }
   if (!exported && namedDefault) exported = { statement: namedDefault.statement, value: locals.get(namedDefault.name) };
-  return { ts, sf, locals, exported };
+  return { ts, sf, locals, exported, budget: LOOKUP_BUDGET };
 }
 
 /** `module.exports = …` (a CommonJS config). */
@@ -128,6 +146,7 @@ function resolve(t: ConfigTree, node: TS.Node): TS.Node {
   const seen = new Set<string>();
   let e = unwrap(ts, node);
   for (;;) {
+    if (!step(t)) return e;
     if (ts.isShorthandPropertyAssignment(e)) e = e.name;
     if (ts.isCallExpression(e) && isDefineConfig(ts, e.expression) && e.arguments.length === 1) e = unwrap(ts, e.arguments[0]!);
     else if (ts.isIdentifier(e) && !seen.has(e.text) && t.locals.has(e.text)) {
@@ -152,7 +171,7 @@ function isDefineConfig(ts: Ts, callee: TS.Expression): boolean {
 /** Property `name` of an object literal, the last writer winning (a spread of a local object counts as its properties). */
 function propertyOf(t: ConfigTree, obj: TS.ObjectLiteralExpression, name: string, seen: Set<TS.Node>): Hit | undefined {
   const { ts } = t;
-  if (seen.has(obj)) return undefined;
+  if (seen.has(obj) || !step(t)) return undefined;
   seen.add(obj);
   for (let i = obj.properties.length - 1; i >= 0; i--) {
     const p = obj.properties[i]!;
@@ -182,7 +201,7 @@ function elementAt(t: ConfigTree, arr: TS.ArrayLiteralExpression, index: number,
 
 function flatten(t: ConfigTree, arr: TS.ArrayLiteralExpression, seen: Set<TS.Node>): TS.Expression[] | undefined {
   const { ts } = t;
-  if (seen.has(arr)) return undefined;
+  if (seen.has(arr) || !step(t)) return undefined;
   seen.add(arr);
   const out: TS.Expression[] = [];
   for (const e of arr.elements) {

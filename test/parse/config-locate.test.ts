@@ -65,6 +65,14 @@ export default defineConfig((config));
     expect(at('agentc.config.mts', `const c = { rules: { 'unused-tool': 'off' } } as const;\nexport { c as default };\n`, ['rules', 'unused-tool'], 'key')).toBe("'unused-tool'");
   });
 
+  it('ends references that cycle, and a config nested past the stack, as "not written" (no hang, no crash)', () => {
+    const cycle = `const a = { x: b.x, ...b.y };\nconst b = { x: a.x, y: { ...a } };\nexport default defineConfig({ ...a, models: a.x });\n`;
+    expect(() => at('agentc.config.ts', cycle, ['models', 'm'])).not.toThrow();
+    expect(at('agentc.config.ts', cycle, ['flags'])).toBe('not written');
+    const deep = `export default { flags: ${'['.repeat(50_000)}${']'.repeat(50_000)} };\n`;
+    expect(at('agentc.config.ts', deep, ['flags', 0])).toBe('not written');
+  });
+
   it('falls back explicitly to the line that exports the config', () => {
     const file = new SourceFile('agentc.config.ts', spread);
     expect(configLocator(file).exportLine()).toEqual({ start: { line: 12, column: 1 }, end: { line: 12, column: 39 } });
