@@ -81,7 +81,7 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
 }
 
 /** The front matter's first line, whole (line 1 is the opening `---`). */
-export function frontMatterLine(file: SourceFile): Range {
+function frontMatterLine(file: SourceFile): Range {
   const line = Math.min(2, file.lineCount);
   return { start: { line, column: 1 }, end: { line, column: file.lineText(line).length + 1 } };
 }
