@@ -30,6 +30,8 @@ interface ConfigTree {
   sf: TS.SourceFile;
   /** Top-level `const`/`let`/`var` initializers by name. */
   locals: Map<string, TS.Expression>;
+  /** Local names of `defineConfig` (`import { defineConfig as define } from 'agentc'`). */
+  defineNames: Set<string>;
   exported: { statement: TS.Node; value: TS.Expression | undefined } | undefined;
   /** Steps left in the current lookup: references that cycle through each other end as "not written", never hang. */
   budget: number;
@@ -83,10 +85,13 @@ function parseConfigTree(file: SourceFile): ConfigTree {
     sf = ts.createSourceFile(file.path, '', ts.ScriptTarget.Latest, true, kind);
   }
   const locals = new Map<string, TS.Expression>();
+  const defineNames = new Set(['defineConfig']);
   let exported: ConfigTree['exported'];
   let namedDefault: { statement: TS.Node; name: string } | undefined;
   for (const st of sf.statements) {
-    if (ts.isVariableStatement(st)) {
+    if (ts.isImportDeclaration(st) && st.importClause?.namedBindings && ts.isNamedImports(st.importClause.namedBindings)) {
+      for (const s of st.importClause.namedBindings.elements) if ((s.propertyName ?? s.name).text === 'defineConfig') defineNames.add(s.name.text);
+    } else if (ts.isVariableStatement(st)) {
       for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) locals.set(d.name.text, d.initializer);
     } else if (ts.isExportAssignment(st) && !st.isExportEquals) {
       exported = { statement: st, value: st.expression };
@@ -98,7 +103,7 @@ function parseConfigTree(file: SourceFile): ConfigTree {
     }
   }
   if (!exported && namedDefault) exported = { statement: namedDefault.statement, value: locals.get(namedDefault.name) };
-  return { ts, sf, locals, exported, budget: LOOKUP_BUDGET };
+  return { ts, sf, locals, defineNames, exported, budget: LOOKUP_BUDGET };
 }
 
 /** `module.exports = …` (a CommonJS config). */
@@ -148,7 +153,7 @@ function resolve(t: ConfigTree, node: TS.Node): TS.Node {
   for (;;) {
     if (!step(t)) return e;
     if (ts.isShorthandPropertyAssignment(e)) e = e.name;
-    if (ts.isCallExpression(e) && isDefineConfig(ts, e.expression) && e.arguments.length === 1) e = unwrap(ts, e.arguments[0]!);
+    if (ts.isCallExpression(e) && isDefineConfig(t, e.expression) && e.arguments.length === 1) e = unwrap(ts, e.arguments[0]!);
     else if (ts.isIdentifier(e) && !seen.has(e.text) && t.locals.has(e.text)) {
       seen.add(e.text);
       e = unwrap(ts, t.locals.get(e.text)!);
@@ -163,9 +168,10 @@ function resolve(t: ConfigTree, node: TS.Node): TS.Node {
   }
 }
 
-/** `defineConfig` or `anything.defineConfig`. */
-function isDefineConfig(ts: Ts, callee: TS.Expression): boolean {
-  return (ts.isIdentifier(callee) && callee.text === 'defineConfig') || (ts.isPropertyAccessExpression(callee) && callee.name.text === 'defineConfig');
+/** `defineConfig` (or the name it is imported as) or `anything.defineConfig`. */
+function isDefineConfig(t: ConfigTree, callee: TS.Expression): boolean {
+  const { ts } = t;
+  return (ts.isIdentifier(callee) && t.defineNames.has(callee.text)) || (ts.isPropertyAccessExpression(callee) && callee.name.text === 'defineConfig');
 }
 
 /** Property `name` of an object literal, the last writer winning (a spread of a local object counts as its properties). */
