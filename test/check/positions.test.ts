@@ -41,14 +41,14 @@ describe('positions from real parsers', () => {
 
   it('a card key that is not written points at the card id (explicit fallback), never at an ancestor', async () => {
     const ds = await diagnostics('card-key-not-written');
-    const roleShape = ds.find((d) => d.rule === 'role-shape');
-    expect(where(roleShape)).toEqual({
-      rule: 'role-shape',
+    // `prompt_blocks` is not written (the prompt is the required platform block alone).
+    expect(where(ds.find((d) => d.rule === 'prompt-budget'))).toEqual({
+      rule: 'prompt-budget',
       file: 'cards/helper.yaml',
-      range: span(5, 1, 5, 11),
-      // `role` is not written: the related entry shows the card's id value.
-      related: [{ file: 'cards/helper.yaml', range: span(1, 5, 1, 11) }],
+      range: span(1, 5, 1, 11),
+      related: [{ file: 'agentc.config.ts', range: span(21, 22, 21, 26) }],
     });
+    expect(ds.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
   it('a JSON syntax error keeps the parser range', async () => {
