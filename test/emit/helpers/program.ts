@@ -4,13 +4,16 @@
  * does it (each block trimmed, followed by a blank line; flagged blocks only in
  * cohorts with their flag; default cohort first, then by size, then by name).
  */
+import { WORKSPACE_LAYOUT } from '../../../src/load/layout.js';
 import { SourceFile } from '../../../src/load/source.js';
+import { effectiveDispatch } from '../../../src/resolve/dispatch.js';
 import type { Block, BlockCategory, Card, CardData, ConfigFile, JsonSchema, ResolvedConfig, Tool, ToolData } from '../../../src/parse/types.js';
 import type { Agent, AgentTool, Cohort, Program, RenderedBlock } from '../../../src/resolve/types.js';
 import { countTokens, type Encoding } from '../../../src/tokenize/index.js';
 
 const RANGE = { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
 const locate = () => RANGE;
+const find = () => RANGE;
 
 export interface BlockSpec {
   id: string;
@@ -46,7 +49,7 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
 
 export function makeProgram(spec: ProgramSpec): Program {
   const config: ResolvedConfig = { ...DEFAULT_CONFIG, ...spec.config };
-  const configFile: ConfigFile = { kind: 'config', file: undefined, data: config, locate };
+  const configFile: ConfigFile = { kind: 'config', file: undefined, data: config, find, locate };
   const files = new Map<string, SourceFile>();
 
   const blocks = new Map<string, Block>();
@@ -61,6 +64,7 @@ export function makeProgram(spec: ProgramSpec): Program {
       body: b.text,
       bodyOffset: 8,
       template: undefined,
+      find,
       locate,
     });
   }
@@ -75,6 +79,7 @@ export function makeProgram(spec: ProgramSpec): Program {
       file,
       stem: t.name,
       data: { description: `Tool ${t.name}.`, parameters: { type: 'object', properties: {} }, envelope: false, status_events: [], ...t },
+      find,
       locate,
     });
   }
@@ -102,10 +107,10 @@ export function makeProgram(spec: ProgramSpec): Program {
       policy: {},
       ...c,
     };
-    cards.set(c.id, { kind: 'card', file, stem: c.id, data, explicitInput: c.input !== undefined, locate });
+    cards.set(c.id, { kind: 'card', file, stem: c.id, data, explicitInput: c.input !== undefined, find, locate });
   }
 
-  const program: Program = { root: '/ws', config: configFile, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map() };
+  const program: Program = { root: '/ws', config: configFile, configStatus: 'loaded', layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map() };
   for (const card of [...cards.values()].sort((a, b) => (a.data.id < b.data.id ? -1 : 1))) {
     for (const sub of card.data.sub_agents) program.parents.set(sub, [...(program.parents.get(sub) ?? []), card.data.id]);
   }
@@ -126,7 +131,8 @@ function makeAgent(program: Program, card: Card): Agent {
   const flags = [...new Set(refs.map((r) => r.block.data.feature_flag).filter((f): f is string => f !== undefined))].sort();
   const cohorts = subsets(flags).map((on) => assemble(on, refs, encoding));
 
-  const failsafe = card.data.dispatch?.intent_count_failsafe ?? false;
+  const dispatch = effectiveDispatch(card.data, config);
+  const failsafe = dispatch.intentCountFailsafe;
   const tools: AgentTool[] = [];
   for (const name of card.data.tools) {
     const tool = program.tools.get(name);
@@ -154,6 +160,8 @@ function makeAgent(program: Program, card: Card): Agent {
     blocks: refs,
     flags,
     cohorts,
+    cohortLimitExceeded: false,
+    dispatch,
     tools,
     subAgents,
     handoffTokens: 0,
