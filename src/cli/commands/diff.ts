@@ -15,7 +15,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import type { Bundle } from '../../bundle/types.js';
+import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../bundle/types.js';
 import { compile, type CompileResult } from '../../compile.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { renderText as renderDiagnostics } from '../../diagnostics/render/text.js';
@@ -189,7 +189,7 @@ async function sweepStale(parent: string): Promise<void> {
 
 function emptyBundle(): Bundle {
   return {
-    formatVersion: '1',
+    formatVersion: BUNDLE_FORMAT_VERSION,
     agentcVersion: AGENTC_VERSION,
     hash: '',
     models: {},
