@@ -153,7 +153,8 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
   let out = GENERATED_HEADER;
   out += `/* eslint-disable */\n`;
   out += `import { loadBundleJson } from '@agentc/runtime/bundle';\n`;
-  out += `import type { BundlePrefix${contractNames.length > 0 ? ', ToolContext' : ''} } from '@agentc/runtime';\n`;
+  const types = [...(agentIds.length > 0 ? ['BundlePrefix'] : []), ...(contractNames.length > 0 ? ['ToolContext'] : [])];
+  if (types.length > 0) out += `import type { ${types.join(', ')} } from '@agentc/runtime';\n`;
   out += `import { bundleJson } from './bundle-data.js';\n`;
   out += '\n';
   out += `/** Every agent of the bundle (one per card). */\n`;
