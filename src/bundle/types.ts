@@ -214,7 +214,9 @@ export interface StoredBundle {
   toolShapes: Record<string, StoredToolShape>;
 }
 
-export interface StoredAgent extends Omit<BundleAgent, 'prefixes' | 'tools'> {
+export interface StoredAgent extends Omit<BundleAgent, 'prefixes' | 'tools' | 'suffix_template'> {
+  /** Absent when it is `dynamicContext.template`. */
+  suffix_template?: string;
   prefixes: StoredPrefix[];
   /** Keys into `toolShapes`, in tool order. */
   tools: string[];
@@ -245,5 +247,6 @@ export interface StoredBlockInfo {
 export interface StoredToolShape {
   neutral: NeutralTool;
   openai: OpenAITool;
-  anthropic: AnthropicTool;
+  /** Absent when it is the neutral tool with `input_schema` = `parameters`. */
+  anthropic?: AnthropicTool;
 }

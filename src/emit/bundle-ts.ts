@@ -83,7 +83,10 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
   sortedKeys.forEach((key, i) => shapeNames.set(key, `BundleToolShape${i + 1}`));
   let out = '';
   const shapeOfKey = new Map<string, unknown>();
-  for (const a of agents) toolKeysOf(a).keys.forEach((k, i) => shapeOfKey.set(k, toolKeysOf(a).shapes[i]));
+  for (const a of agents) {
+    const t = a.entry.tools;
+    toolKeysOf(a).keys.forEach((k, i) => shapeOfKey.set(k, { anthropic: t.anthropic[i], neutral: t.neutral[i], openai: t.openai[i] }));
+  }
   for (const key of sortedKeys) {
     out += `/** Tool shape \`${key}\` (bundle.json \`toolShapes\`). */\n`;
     out += `export interface ${shapeNames.get(key)!} ${literalType(shapeOfKey.get(key), '')}\n\n`;

@@ -39,10 +39,10 @@ export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
 }
 
 /** `    "<id>": {…}`, the agent's member of the top-level `agents` object, for the given keys. */
-export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[]): Buffer {
-  const keys = JSON.stringify([blockKeys, toolKeys]);
+export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffixTemplate: string): Buffer {
+  const keys = JSON.stringify([blockKeys, toolKeys, suffixTemplate]);
   if (f.json === undefined || f.jsonKeys !== keys) {
-    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys)), 2);
+    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffixTemplate)), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
     f.jsonKeys = keys;
   }
@@ -65,7 +65,7 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const ids = jsonKeyOrder(Object.keys(bundle.agents).sort(compareCodeUnits));
     const keys = storeKeys(bundle, (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)));
     const frame = makeFrame(storedJson(storedTop(bundle, keys)), ids.length);
-    const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, bundle.agents[id]!), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!));
+    const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, bundle.agents[id]!), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, bundle.dynamicContext.template));
     layout = { frame, pieces };
     cache.frames.set(bundle, layout);
   }

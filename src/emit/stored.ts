@@ -10,12 +10,15 @@
  * - Each distinct tool shape (neutral + OpenAI + Anthropic) is stored once in
  *   `toolShapes`, under `<name>~<first 12 hex of its sha256>`.
  * - What every use of a block shares (owner, category, file, required) is in `blocks`.
+ * - Copies are left out where the loader restores them: an Anthropic tool whose
+ *   name, description and input_schema equal the neutral tool's, an agent's
+ *   `suffix_template` equal to `dynamicContext.template`.
  *
  * The text is canonical (keys sorted by code unit, LF, one final newline) and
  * line-oriented: containers down to depth 2 (the top-level object, its tables,
  * their entries) are indented by two spaces, one member per line; anything
- * deeper is written on one line. Texts are arrays at depth 2: one line of
- * prompt per line of JSON.
+ * deeper is written on one line, except agents' fields and texts' lines:
+ * one line of prompt per line of JSON.
  */
 import type {
   Bundle,
@@ -30,27 +33,32 @@ import type {
 } from '../bundle/types.js';
 import { canonicalJson, compareCodeUnits, sha256Hex, sortKeysDeep } from './canonical-json.js';
 
-/** Containers at this depth or less are written one member per line. */
-const PRETTY_DEPTH = 2;
+/** Tables whose entries are written one member (agent field, text line) per line; other entries take one line each. */
+const MULTILINE_TABLES: ReadonlySet<string> = new Set(['agents', 'texts']);
 
 /** bundle.json's text for a stored bundle (or any part of one at depth 0). */
 export function storedJson(value: unknown): string {
   return `${storedValue(sortKeysDeep(value), 0)}\n`;
 }
 
-/** `value` (keys already sorted) as it stands at `depth` in bundle.json, without the leading indent. */
-export function storedValue(value: unknown, depth: number): string {
-  if (value === null || typeof value !== 'object' || depth > PRETTY_DEPTH) return JSON.stringify(value);
+/**
+ * `value` (keys already sorted) as it stands in bundle.json, without the leading
+ * indent: the top-level object and its tables one member per line, the entries
+ * of `agents` and `texts` too, anything deeper on one line.
+ */
+export function storedValue(value: unknown, depth: number, table = ''): string {
+  const multiline = depth <= 1 || (depth === 2 && MULTILINE_TABLES.has(table));
+  if (value === null || typeof value !== 'object' || !multiline) return JSON.stringify(value);
   const pad = '  '.repeat(depth + 1);
   const close = '  '.repeat(depth);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    return `[\n${value.map((v) => pad + storedValue(v, depth + 1)).join(',\n')}\n${close}]`;
+    return `[\n${value.map((v) => pad + storedValue(v, depth + 1, table)).join(',\n')}\n${close}]`;
   }
   const keys = Object.keys(value);
   if (keys.length === 0) return '{}';
   const record = value as Record<string, unknown>;
-  return `{\n${keys.map((k) => `${pad}${JSON.stringify(k)}: ${storedValue(record[k], depth + 1)}`).join(',\n')}\n${close}}`;
+  return `{\n${keys.map((k) => `${pad}${JSON.stringify(k)}: ${storedValue(record[k], depth + 1, depth === 0 ? k : table)}`).join(',\n')}\n${close}}`;
 }
 
 /** The keys each agent's stored entry refers to, and the tables they refer into. */
@@ -70,7 +78,11 @@ export function blockSlice(prefix: BundlePrefix, block: BundlePrefixBlock): stri
 
 /** Tool-shape keys of one agent: a pure function of its entry (see `toolShapeKey`). */
 export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: StoredToolShape[] } {
-  const shapes = entry.tools.neutral.map((neutral, i) => ({ neutral, openai: entry.tools.openai[i]!, anthropic: entry.tools.anthropic[i]! }));
+  const shapes = entry.tools.neutral.map((neutral, i): StoredToolShape => {
+    const anthropic = entry.tools.anthropic[i]!;
+    const same = anthropic.name === neutral.name && anthropic.description === neutral.description && canonicalJson(anthropic.input_schema) === canonicalJson(neutral.parameters);
+    return same ? { neutral, openai: entry.tools.openai[i]! } : { neutral, openai: entry.tools.openai[i]!, anthropic };
+  });
   return { keys: shapes.map(toolShapeKey), shapes };
 }
 
@@ -136,10 +148,11 @@ export function storeKeys(bundle: Bundle, toolKeysOf: (id: string, entry: Bundle
 }
 
 /** An agent's stored entry. */
-export function storeAgent(entry: BundleAgent, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[]): StoredAgent {
-  const { prefixes, tools: _tools, ...rest } = entry;
+export function storeAgent(entry: BundleAgent, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffixTemplate: string): StoredAgent {
+  const { prefixes, tools: _tools, suffix_template, ...rest } = entry;
   return {
     ...rest,
+    ...(suffix_template === suffixTemplate ? {} : { suffix_template }),
     tools: [...toolKeys],
     prefixes: prefixes.map((p, i) => ({
       cohort: p.cohort,
@@ -159,7 +172,7 @@ export function storeBundle(bundle: Bundle): StoredBundle {
   const keys = storeKeys(bundle);
   const agents: Record<string, StoredAgent> = {};
   for (const id of Object.keys(bundle.agents).sort(compareCodeUnits)) {
-    setOwn(agents, id, storeAgent(bundle.agents[id]!, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!));
+    setOwn(agents, id, storeAgent(bundle.agents[id]!, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, bundle.dynamicContext.template));
   }
   return { ...storedTop(bundle, keys), agents };
 }

@@ -102,7 +102,12 @@ function fromStored(stored: StoredBundle): Bundle {
     });
     const entry = {
       ...a,
-      tools: { anthropic: shapes.map((s) => s.anthropic), neutral: shapes.map((s) => s.neutral), openai: shapes.map((s) => s.openai) },
+      suffix_template: a.suffix_template ?? top.dynamicContext.template,
+      tools: {
+        anthropic: shapes.map((s) => s.anthropic ?? { description: s.neutral.description, input_schema: s.neutral.parameters, name: s.neutral.name }),
+        neutral: shapes.map((s) => s.neutral),
+        openai: shapes.map((s) => s.openai),
+      },
       prefixes: a.prefixes.map((p) => prefix(p, `${where}, cohort "${p.key}"`, textOf, blocks, states)),
     } as BundleAgent;
     Object.defineProperty(agents, id, { value: entry, enumerable: true, writable: true, configurable: true });
