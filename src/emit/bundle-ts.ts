@@ -9,7 +9,7 @@
  * and every other field keep their literal types, while prompt prefixes are
  * typed `BundlePrefix` and the hash `string`, so a prompt edit leaves bundle.ts
  * unchanged and a service's type-check does not grow with prompt text. The data
- * is bundle.json's text in one template literal (bundle-data.ts): a single
+ * is bundle.json's text in one string literal (bundle-data.ts): a single
  * token for tsc, compiled along with the service (no file to copy next to it),
  * and line for line the same as bundle.json, so a one-line prompt edit is a
  * one-line change there too. At run time `loadBundleJson` (@agentc/runtime/bundle)
@@ -58,17 +58,18 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
 }
 
 /**
- * generated/bundle-data.ts: bundle.json's text as one template literal (`\`,
- * backquote and `$` escaped), line for line.
+ * generated/bundle-data.ts: bundle.json's text as one string literal, one JSON
+ * line per source line (each ends with `\n` and a line continuation; `\` and
+ * `"` escaped). One token for tsc; cheaper for V8 to parse than a template literal.
  */
 export function bundleDataContent(json: readonly Uint8Array[]): Uint8Array[] {
-  const head = `${GENERATED_HEADER}/* eslint-disable */\n/** bundle.json's text (read by bundle.ts). */\nexport const bundleJson: string = \``;
+  const head = `${GENERATED_HEADER}/* eslint-disable */\n/** bundle.json's text (read by bundle.ts). */\nexport const bundleJson: string = "\\\n`;
   const body = json.map((chunk) => {
     const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
-    const escaped = text.replace(/[\\`$]/g, (c) => `\\${c}`);
-    return escaped === text ? chunk : Buffer.from(escaped, 'utf8');
+    const escaped = text.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n\\\n' : `\\${c}`));
+    return Buffer.from(escaped, 'utf8');
   });
-  return [Buffer.from(head, 'utf8'), ...body, Buffer.from('`;\n', 'utf8')];
+  return [Buffer.from(head, 'utf8'), ...body, Buffer.from('";\n', 'utf8')];
 }
 
 /**
