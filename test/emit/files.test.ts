@@ -16,7 +16,7 @@ import { loadBundleJson } from '../../src/runtime/load-bundle.js';
 
 /** The value of bundle-data.ts's string literal. */
 function dataModuleText(data: string): string {
-  const body = data.slice(data.indexOf('= "\\\n') + 4, data.lastIndexOf('"'));
+  const body = data.slice(data.indexOf('= "\\\n') + 5, data.lastIndexOf('"'));
   return body.replace(/\\n\\\n|\\([\\"])/g, (m: string, c: string | undefined) => c ?? '\n');
 }
 
