@@ -6,8 +6,8 @@
 //
 // Each workspace gets a small service in node_modules/.cache/agentc-bench-service/<name>/
 // (inside the repository, so that @agentc/runtime and @types/node resolve): the
-// generated .ts files, a service.ts that uses every exported type the install
-// test's service uses, and the same modules transpiled to .js (types stripped by
+// generated .ts files, a service.ts that implements ToolHandlers, creates the
+// orchestrator, runs a turn and reads an agent's OpenAI tools, and the same modules transpiled to .js (types stripped by
 // the TypeScript compiler API) for the load measurement.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -26,13 +26,12 @@ const TSCONFIG = {
 
 const SERVICE = `import { createScriptedClient } from '@agentc/runtime';
 import { createOrchestrator } from './generated/orchestrator.js';
-import { anthropicTools, openaiTools, type AgentId, type ToolArgsByName, type ToolHandlers, type ToolName } from './generated/bundle.js';
+import { openaiTools, type AgentId, type ToolHandlers } from './generated/bundle.js';
 declare const tools: ToolHandlers;
 declare const agent: AgentId;
 const orchestrator = createOrchestrator({ llm: createScriptedClient({}), tools });
 export const result = orchestrator.turn({ agent, message: 'hi', context: { principal: 'u', episode: 'e' } });
-export const shapes = [openaiTools(agent), anthropicTools(agent)];
-export type Args = ToolArgsByName[ToolName];
+export const shapes = openaiTools(agent);
 `;
 
 /**

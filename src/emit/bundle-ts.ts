@@ -5,9 +5,10 @@
  * required member there, so an unimplemented tool fails to compile.
  *
  * The bundle's type is a declaration (interface `Bundle`), never inferred from a
- * literal: agent ids, tool names, argument types, tool shapes, dispatch settings
- * and every other field keep their literal types, while prompt prefixes are
- * typed `BundlePrefix` and the hash `string`, so a prompt edit leaves bundle.ts
+ * literal: agent ids, tool names, dispatch settings, handoff schemas and every
+ * other field keep their literal types, while prompt prefixes are typed
+ * `BundlePrefix`, the hash `string` and tools by name (their arguments are
+ * typed once, in ToolArgsByName), so a prompt edit leaves bundle.ts
  * unchanged and a service's type-check does not grow with prompt text. The data
  * is bundle.json's text in one string literal (bundle-data.ts): a single
  * token for tsc, compiled along with the service (no file to copy next to it),
@@ -24,7 +25,7 @@ import type { JsonSchema } from '../parse/types.js';
 import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
 import { canonicalJson, compareCodeUnits } from './canonical-json.js';
 import { contentToString } from './content.js';
-import { fragmentsOf, toolKeysOf } from './fragments.js';
+import { fragmentsOf } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
 import { jsDoc, objectMembers, schemaToType } from './schema-to-ts.js';
 
@@ -73,30 +74,17 @@ export function bundleDataContent(json: readonly Uint8Array[]): Uint8Array[] {
 }
 
 /**
- * The bundle's type. Tool shapes (neutral, OpenAI, Anthropic) are declared once
- * each (`BundleToolShape<n>`, in the order of their bundle.json keys) and agents
- * refer to them.
+ * The bundle's type. Each agent's tools are typed by name (`NeutralToolOf<"x">`…):
+ * their arguments are typed once, in ToolArgsByName; the schemas themselves are
+ * plain JSON objects, so the type does not grow with every agent's copy of them.
  */
 function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
-  const shapeNames = new Map<string, string>();
-  for (const a of agents) for (const key of toolKeysOf(a).keys) shapeNames.set(key, '');
-  const sortedKeys = [...shapeNames.keys()].sort(compareCodeUnits);
-  sortedKeys.forEach((key, i) => shapeNames.set(key, `BundleToolShape${i + 1}`));
-  let out = '';
-  const shapeOfKey = new Map<string, unknown>();
-  for (const a of agents) {
-    const t = a.entry.tools;
-    toolKeysOf(a).keys.forEach((k, i) => shapeOfKey.set(k, { anthropic: t.anthropic[i], neutral: t.neutral[i], openai: t.openai[i] }));
-  }
-  for (const key of sortedKeys) {
-    out += `/** Tool shape \`${key}\` (bundle.json \`toolShapes\`). */\n`;
-    out += `export interface ${shapeNames.get(key)!} ${literalType(shapeOfKey.get(key), '')}\n\n`;
-  }
-  out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`. */\n`;
+  let out = TOOL_TYPES;
+  out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, tools by name. */\n`;
   out += `export interface Bundle {\n`;
   const { agents: _agents, hash: _hash, ...top } = bundle;
   for (const key of Object.keys(top).sort(compareCodeUnits)) {
-    out += `  readonly ${JSON.stringify(key)}: ${literalType((top as Record<string, unknown>)[key], '  ')};\n`;
+    out += `  readonly ${JSON.stringify(key)}: ${literalType((top as Record<string, unknown>)[key])};\n`;
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
@@ -104,28 +92,55 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
     out += `    readonly ${JSON.stringify(a.id)}: {\n`;
     const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
     for (const key of Object.keys(fields).sort(compareCodeUnits)) {
-      out += `      readonly ${JSON.stringify(key)}: ${literalType((fields as Record<string, unknown>)[key], '      ')};\n`;
+      out += `      readonly ${JSON.stringify(key)}: ${literalType((fields as Record<string, unknown>)[key])};\n`;
     }
     out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
-    const names = toolKeysOf(a).keys.map((k) => shapeNames.get(k)!);
-    const list = (field: string) => `readonly [${names.map((n) => `${n}[${JSON.stringify(field)}]`).join(', ')}]`;
-    out += `      readonly "tools": { readonly "anthropic": ${list('anthropic')}; readonly "neutral": ${list('neutral')}; readonly "openai": ${list('openai')} };\n`;
+    const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
+    const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
+    out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
     out += `    };\n`;
   }
   out += `  };\n}\n\n`;
   return out;
 }
 
+const TOOL_TYPES = `/** A JSON Schema object as the bundle holds it. */
+export interface JsonSchemaObject {
+  readonly [key: string]: unknown;
+}
+
+/** A tool as the bundle holds it, provider-neutral (its arguments: \`ToolArgsByName[N]\`). */
+export interface NeutralToolOf<N extends string> {
+  readonly name: N;
+  readonly description: string;
+  readonly parameters: JsonSchemaObject;
+}
+
+/** A tool as an OpenAI function tool, strict mode. */
+export interface OpenAIToolOf<N extends string> {
+  readonly type: "function";
+  readonly function: { readonly name: N; readonly description: string; readonly parameters: JsonSchemaObject; readonly strict: true };
+}
+
+/** A tool as an Anthropic tool. */
+export interface AnthropicToolOf<N extends string> {
+  readonly name: N;
+  readonly description: string;
+  readonly input_schema: { readonly type: "object"; readonly [key: string]: unknown };
+}
+
+`;
+
 /** A JSON value's literal type, readonly at every depth, on one line. */
-function literalType(value: unknown, _indent: string): string {
+function literalType(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
   if (typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return `readonly [${value.map((v) => literalType(v, _indent)).join(', ')}]`;
+  if (Array.isArray(value)) return `readonly [${value.map((v) => literalType(v)).join(', ')}]`;
   if (typeof value === 'object') {
     const keys = Object.keys(value).sort(compareCodeUnits);
     if (keys.length === 0) return '{}';
-    return `{ ${keys.map((k) => `readonly ${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k], _indent)}`).join('; ')} }`;
+    return `{ ${keys.map((k) => `readonly ${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k])}`).join('; ')} }`;
   }
   return 'unknown';
 }
