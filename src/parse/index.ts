@@ -5,6 +5,7 @@ import type { Workspace } from '../load/workspace.js';
 import type { ConfigLoad } from '../load/config.js';
 import { parseBlock } from './block.js';
 import { parseCard } from './card.js';
+import { parseEvalSuite, type EvalSuiteFile } from './eval-suite.js';
 import { parseConfig } from './config.js';
 import { parseTool } from './tool.js';
 import type { Block, Card, ConfigFile, Tool } from './types.js';
@@ -15,6 +16,8 @@ export interface ParsedWorkspace {
   blocks: Block[];
   tools: Tool[];
   config: ConfigFile;
+  /** Eval suites that validated (evals/*.yaml); names in them are resolved by the check phase. */
+  evals: EvalSuiteFile[];
   /**
    * File stems of cards, blocks and tools that exist but did not parse. Their
    * ids are unknown, so references to the stem are not "unknown" (the file's own
@@ -36,7 +39,7 @@ export interface Unparsed {
  * mode). Each entry keeps the diagnostics its file produced, so a cached file
  * reports exactly what a fresh parse would.
  */
-export type ParseCache = Map<string, { text: string; result: Card | Block | Tool | undefined; diagnostics: Diagnostic[] }>;
+export type ParseCache = Map<string, { text: string; result: Card | Block | Tool | EvalSuiteFile | undefined; diagnostics: Diagnostic[] }>;
 
 export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, bag: DiagnosticBag, cache?: ParseCache): ParsedWorkspace {
   if (config?.error) {
@@ -49,7 +52,7 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
       bag.add({ rule: 'config-load', file, message: 'unsupportedName', data: { file }, hint: { id: 'rename', data: { file } } });
     } else bag.add({ rule: 'config-load', message: 'notFound', hint: { id: 'create' } });
   }
-  const cached = <T extends Card | Block | Tool>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined) => (f: SourceFile): T | undefined => {
+  const cached = <T extends Card | Block | Tool | EvalSuiteFile>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined) => (f: SourceFile): T | undefined => {
     if (!cache) return parse(f, bag);
     const hit = cache.get(f.path);
     if (hit && hit.text === f.text) {
@@ -63,7 +66,7 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     return result;
   };
   if (cache) {
-    const live = new Set([...ws.cards, ...ws.blocks, ...ws.tools].map((f) => f.path));
+    const live = new Set([...ws.cards, ...ws.blocks, ...ws.tools, ...(ws.evals ?? [])].map((f) => f.path));
     for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
   }
   const unparsed: Unparsed = { cards: new Set(), blocks: new Set(), tools: new Set(), someBlocksUnread: (ws.unreadDirs?.length ?? 0) > 0 };
@@ -83,6 +86,7 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     cards: all(ws.cards, cached(parseCard), unparsed.cards),
     blocks: all(ws.blocks, cached(parseBlock), unparsed.blocks),
     tools: all(ws.tools, cached(parseTool), unparsed.tools),
+    evals: (ws.evals ?? []).flatMap((f) => cached(parseEvalSuite)(f) ?? []),
     config: { ...parseConfig(config?.error ? undefined : config?.file, config?.value, bag), ...(config?.error || !ws.configPath ? { failed: true } : {}) },
   };
 }
