@@ -146,8 +146,8 @@ async function loadConfigCached(root: string, path: string, cache: CompileCache 
   return load;
 }
 
-/** `rules: { 'volatile-in-prefix': 'off' | 'warning' | 'error' }` in the config. */
-function applyRuleSettings(ds: Diagnostic[], rules: Record<string, RuleSetting>): Diagnostic[] {
+/** `rules: { 'volatile-in-prefix': 'off' | 'warning' | 'error' }` in the config (also applied to suites `agentc eval` names). */
+export function applyRuleSettings(ds: Diagnostic[], rules: Record<string, RuleSetting>): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const d of ds) {
     const setting = isRuleId(d.rule) && isConfigurable(d.rule) ? rules[d.rule] : undefined;

@@ -16,6 +16,7 @@ import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { Bundle } from '../../bundle/types.js';
+import type { Program } from '../../resolve/types.js';
 import { compile, type CompileResult } from '../../compile.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { renderText as renderDiagnostics } from '../../diagnostics/render/text.js';
@@ -44,7 +45,7 @@ export interface DiffOptions {
 }
 
 /** A side that compiled, or the exit code to stop with. */
-type Side = { bundle: Bundle; label: string } | { exit: number };
+type Side = { bundle: Bundle; label: string; program?: Program } | { exit: number };
 
 export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);
@@ -173,7 +174,7 @@ async function compileSide(root: string, side: 'before' | 'after', label: string
     for (const line of lines) io.stderr(`${side}: ${line}\n`);
     return { exit: EXIT.findings };
   }
-  return { bundle: result.bundle, label };
+  return { bundle: result.bundle, label, ...(result.program ? { program: result.program } : {}) };
 }
 
 /** Trees left behind by an interrupted run (a kill skips `finally`): removed after a day. */
