@@ -39,6 +39,8 @@ export interface EvalOptions {
   concurrency: number;
   flags?: string[];
   seed?: number;
+  /** `--full`: run whole turns (specialists included) and check what sub-agents received. */
+  full?: boolean;
   /** `--scaffold AGENT`: print a starter suite for this orchestrator instead of running. */
   scaffold?: string;
   /** Cache directory; false disables the cache. Default: node_modules/.cache/agentc/eval in the workspace (live runs only). */
@@ -51,7 +53,7 @@ export interface EvalDeps {
 }
 
 /** What both `eval` and `diff --eval` need: a model client for a bundle, or a usage problem. */
-export async function evalClient(bundle: Bundle, suites: EvalSuite[], o: Pick<EvalOptions, 'script' | 'endpoint'>, io: CliIO, deps: EvalDeps): Promise<{ llm: LlmClient; live: boolean } | { problem: string }> {
+export async function evalClient(bundle: Bundle, suites: EvalSuite[], o: Pick<EvalOptions, 'script' | 'endpoint' | 'full'>, io: CliIO, deps: EvalDeps): Promise<{ llm: LlmClient; live: boolean } | { problem: string }> {
   if (o.script !== undefined) {
     const file = resolve(io.cwd, o.script);
     let text: string;
@@ -64,10 +66,11 @@ export async function evalClient(bundle: Bundle, suites: EvalSuite[], o: Pick<Ev
     if (parsed.errors.length > 0) return { problem: `invalid script ${o.script}: ${parsed.errors[0]!.message}` };
     const routes = parseRouteScript(parsed.value);
     if (!routes.ok) return { problem: `invalid script ${o.script}: ${routes.problem}.` };
-    return { llm: createRouteScriptClient(routes.routes), live: false };
+    const roots = o.full ? new Set(suites.map((s) => s.agent)) : undefined;
+    return { llm: createRouteScriptClient(routes.routes, routes.specialists, roots), live: false };
   }
-  // Warn only about the models eval calls: the orchestrators' own.
-  const used = new Set(suites.map((s) => bundle.agents[s.agent]?.model ?? ''));
+  // Warn only about the models eval calls: the orchestrators' own (and, with --full, every agent's).
+  const used = new Set(o.full ? Object.values(bundle.agents).flatMap((a) => [a.model, ...(a.fallback_model !== undefined ? [a.fallback_model] : [])]) : suites.map((s) => bundle.agents[s.agent]?.model ?? ''));
   const models = Object.fromEntries(Object.entries(bundle.models).filter(([id]) => used.has(id)));
   const providers = setupProviders({ bundle: { ...bundle, models }, env: io.env, ...(o.endpoint !== undefined ? { endpoint: o.endpoint } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}), stderr: () => {} });
   for (const w of providers.warnings) io.stderr(w);
@@ -105,6 +108,7 @@ export async function evaluate(bundle: Bundle, suites: EvalSuite[], llm: LlmClie
     concurrency: o.concurrency,
     ...(o.flags !== undefined ? { flags: o.flags } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.full ? { full: true } : {}),
     ...(cacheDir !== undefined ? { cacheDir } : {}),
     onProgress: bar
       ? (done, total) => {
