@@ -42,7 +42,7 @@ export interface WatchOptions {
   mode?: 'build' | 'check';
 }
 
-const WATCHED_DIRS = ['cards', 'blocks', 'schemas/tools'];
+const WATCHED_DIRS = ['cards', 'blocks', 'schemas/tools', 'evals'];
 
 export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);
