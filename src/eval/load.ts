@@ -10,17 +10,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { runChecks, RULES } from '../check/index.js';
+import { runChecks } from '../check/index.js';
+import { SUITE_RULES } from '../check/rules/index.js';
 import { applyRuleSettings } from '../compile.js';
-import { isDefaultOff } from '../diagnostics/catalog.js';
 import { DiagnosticBag, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { decodeText, SourceFile } from '../load/source.js';
 import { parseEvalSuite, type EvalSuiteFile } from '../parse/eval-suite.js';
 import type { Program } from '../resolve/types.js';
 import { toEvalSuite, type EvalSuite } from './suite.js';
-
-/** The check rules that read eval suites (opt-in ones excluded: a run needs only what makes a suite runnable). */
-const SUITE_RULES = RULES.filter((r) => r.id.startsWith('eval-') && !isDefaultOff(r.id));
 
 export interface LoadedSuites {
   suites: EvalSuite[];

@@ -92,3 +92,6 @@ export const RULES: readonly Rule[] = [
   evalHistory,
   evalCoverage,
 ];
+
+/** The rules that make an eval suite runnable: `agentc eval` runs them on suites named outside evals/ (eval-coverage is about the set of suites, not one). */
+export const SUITE_RULES: readonly Rule[] = [evalAgent, evalExpect, evalUnknownFlag, evalHistory];
