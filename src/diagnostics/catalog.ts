@@ -614,6 +614,7 @@ export const CATALOG = {
       notSubAgent: 'Case {case} of {file} expects "{name}" to be asked, but it is not a sub-agent of "{agent}".',
       notTool: 'Case {case} of {file} expects tool "{name}" to be called, but it is not a tool of "{agent}".',
       handoffNotExpected: 'Case {case} of {file} checks the handoff to "{name}", which its expect.agents does not list.',
+      fieldNotDeclared: 'Case {case} of {file} checks the {field} that "{name}" receives, but "{name}" declares no {field} in its input: the check can never pass.',
     },
     hints: {
       didYouMean: DID_YOU_MEAN,
@@ -621,6 +622,7 @@ export const CATALOG = {
       tools: 'Tools of "{agent}": {names}.',
       noTools: '"{agent}" has no tools of its own; sub-agents go in expect.agents.',
       addExpected: 'Add "{name}" to expect.agents, or remove its handoff check.',
+      declared: 'The handoff fields of "{name}": {fields}. Remove the check, or declare {field} in the input of "{name}".',
     },
   },
   'eval-unknown-flag': {

@@ -26,7 +26,27 @@ export const evalExpect: Rule<'eval-expect'> = {
           report({ file, range: suite.locate(['cases', i, 'expect', 'tools', j]), message: 'notTool', data: { case: label, file, name, agent: id }, hint });
         });
         for (const name of Object.keys(c.expect.handoff ?? {}).sort()) {
-          if (c.expect.agents.includes(name)) continue;
+          if (c.expect.agents.includes(name)) {
+            // A field the sub-agent does not declare is stripped from its handoff: a check on it can never pass.
+            const sub = agent.subAgents.find((s) => s.data.id === name);
+            const fields = Object.keys(sub?.data.input ?? {}).sort();
+            const check = c.expect.handoff![name]!;
+            const used: [string, string][] = [
+              ...(check.query_contains !== undefined ? [['query', 'query_contains'] as [string, string]] : []),
+              ...(check.prior_context !== undefined ? [['prior_context', 'prior_context'] as [string, string]] : []),
+            ];
+            for (const [field, key] of used) {
+              if (sub === undefined || fields.includes(field)) continue;
+              report({
+                file,
+                range: suite.locate(['cases', i, 'expect', 'handoff', name, key], 'key'),
+                message: 'fieldNotDeclared',
+                data: { case: label, file, field, name },
+                hint: { id: 'declared', data: { name, fields: fields.join(', ') || 'none', field } },
+              });
+            }
+            continue;
+          }
           const range = suite.locate(['cases', i, 'expect', 'handoff', name], 'key');
           if (!subs.includes(name)) {
             const hint = didYouMeanHint(name, subs) ?? { id: 'subAgents' as const, data: { agent: id, names: subs.join(', ') } };
