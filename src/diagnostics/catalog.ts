@@ -599,7 +599,7 @@ export const CATALOG = {
 
   // Eval suites: evals/*.yaml against the workspace (AGC8xxx)
   'eval-agent': {
-    code: 'AGC8001', group: 'evals', severity: 'error',
+    code: 'AGC8001', group: 'eval-suites', severity: 'error',
     summary: "An eval suite's agent is an orchestrator of the workspace (a card with sub-agents).",
     messages: {
       unknown: 'Eval suite {file} tests agent "{name}", which no card defines.',
@@ -608,7 +608,7 @@ export const CATALOG = {
     hints: { didYouMean: DID_YOU_MEAN, orchestrators: 'Orchestrators in this workspace: {names}.', noOrchestrator: 'This workspace has no orchestrator: give a card sub_agents first.' },
   },
   'eval-expect': {
-    code: 'AGC8002', group: 'evals', severity: 'error',
+    code: 'AGC8002', group: 'eval-suites', severity: 'error',
     summary: "Every name a case's expectations use is a sub-agent or an own tool of the suite's orchestrator.",
     messages: {
       notSubAgent: 'Case {case} of {file} expects "{name}" to be asked, but it is not a sub-agent of "{agent}".',
@@ -626,13 +626,13 @@ export const CATALOG = {
     },
   },
   'eval-unknown-flag': {
-    code: 'AGC8003', group: 'evals', severity: 'error',
+    code: 'AGC8003', group: 'eval-suites', severity: 'error',
     summary: 'Every feature flag an eval suite switches on is declared in config.flags.',
     messages: { unknown: 'Eval suite {file} switches on feature flag "{name}", which is not in config.flags.' },
     hints: { didYouMean: DID_YOU_MEAN, declare: 'Add "{name}" to flags in agentc.config.ts, or remove it from the suite.' },
   },
   'eval-history': {
-    code: 'AGC8004', group: 'evals', severity: 'error',
+    code: 'AGC8004', group: 'eval-suites', severity: 'error',
     summary: "A case's history is whole earlier turns: user and assistant alternate, from a user turn to an assistant turn.",
     messages: {
       firstNotUser: 'Case {case} of {file}: its history starts with an assistant turn; a conversation starts with the user.',
@@ -642,7 +642,7 @@ export const CATALOG = {
     hints: { pair: 'Write each earlier turn as a user message followed by the assistant\'s answer.' },
   },
   'eval-coverage': {
-    code: 'AGC8005', group: 'evals', severity: 'warning', defaultOff: true,
+    code: 'AGC8005', group: 'eval-suites', severity: 'warning', defaultOff: true,
     summary: "Off by default: an orchestrator's suites have a single-intent case per sub-agent and a mixed-intent case per pair of sub-agents.",
     messages: {
       noSingle: 'The eval suites of "{agent}" have no single-intent case for sub-agent "{name}".',

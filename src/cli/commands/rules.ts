@@ -26,7 +26,7 @@ const GROUP_TITLES: Record<string, string> = {
   budgets: 'Budgets',
   templates: 'Templates and caching',
   hygiene: 'Hygiene',
-  evals: 'Eval suites',
+  'eval-suites': 'Eval suites',
 };
 
 export interface RuleGroup {
