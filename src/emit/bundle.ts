@@ -53,7 +53,7 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     for (const t of agent.tools) {
       if (t.kind === 'tool' && t.tool !== undefined) usedTools.set(t.tool.data.name, t.tool);
     }
-    const key = agentInputsKey(agent);
+    const key = agentInputsKey(cache, agent);
     const hit = cache.entries.get(id);
     const entry = hit !== undefined && hit.key === key ? hit.entry : sortKeysDeep(createAgent(program, agent));
     entries.set(id, { key, entry });
@@ -90,7 +90,7 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
   };
   const ids = Object.keys(agents);
   // The frame is made from the config (configKey), the models (fixed per config) and the contracts.
-  const frameKey = `${cache.configKey}\u0000${ids.length > 0}\u0000${Object.keys(models).join(',')}\u0000${Object.values(tools).map(identity).join(',')}`;
+  const frameKey = `${cache.configKey}\u0000${ids.length > 0}\u0000${Object.keys(models).join(',')}\u0000${Object.values(tools).map((t) => identity(cache, t)).join(',')}`;
   if (cache.frameMemo?.key !== frameKey) cache.frameMemo = { key: frameKey, frame: makeFrame(unhashed, ids.length) };
   const frame = cache.frameMemo.frame;
   const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, agents[id]!)));

@@ -20,8 +20,16 @@ export interface ConfigWorkerInput {
   selfEntry: string;
 }
 
+/** A file the config read while loading: absolute path and the SHA-256 of the bytes it read. */
+export interface ConfigImport {
+  path: string;
+  sha256: string;
+}
+
 export type ConfigWorkerMessage =
   | { type: 'value'; hasDefault: boolean; value: unknown }
+  /** The files the config read while loading, itself excluded (posted before 'value' or a load error). */
+  | { type: 'imports'; files: ConfigImport[] }
   | { type: 'error'; afterLoad: boolean; via: 'load' | 'uncaught' | 'rejection'; error: SerializedError }
   | { type: 'exit'; afterLoad: boolean; code: number; stack: string; how: string }
   | { type: 'stdout'; afterLoad: boolean; stack: string; text: string };

@@ -10,8 +10,12 @@
  * stdout — is posted as a message, never printed raw. Writes to stdout go to
  * stderr, so a report on stdout stays clean.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
+import { tmpdir } from 'node:os';
+import { isAbsolute, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { toTransferable, type ConfigWorkerMessage, type ConfigWorkerInput, type SerializedError } from './config-value.js';
 
@@ -58,6 +62,33 @@ fsMutable.write = (...args: unknown[]): void => {
   process.stdout.write(text);
   if (typeof last === 'function') queueMicrotask(() => (last as (e: null, n: number) => void)(null, Buffer.byteLength(text)));
 };
+
+// Every file read while the config loads is one it depends on: jiti reads each imported module's
+// source with readFileSync (and so does a config that reads a JSON file itself). Watch mode watches
+// them and the config's fingerprint hashes them. Packages (node_modules) and jiti's transpile cache
+// (tmpdir/jiti when there is no node_modules) are not the user's files.
+const imports = new Map<string, string>();
+let recording = true;
+const jitiTmpCache = resolve(tmpdir(), 'jiti') + sep;
+const realReadFileSync = fs.readFileSync;
+fsMutable.readFileSync = function (this: unknown, ...args: unknown[]): unknown {
+  const content = (realReadFileSync as (...a: unknown[]) => unknown).apply(this, args);
+  if (recording) noteRead(args[0], content);
+  return content;
+};
+/** Records an absolute user file with the SHA-256 of the bytes read (what the config was evaluated with). */
+function noteRead(p: unknown, content: unknown): void {
+  const path = typeof p === 'string' ? p : p instanceof URL && p.protocol === 'file:' ? fileURLToPath(p) : undefined;
+  if (path === undefined || !isAbsolute(path)) return;
+  const abs = resolve(path);
+  if (abs === resolve(input.abs) || abs.includes(`${sep}node_modules${sep}`) || abs.startsWith(jitiTmpCache)) return;
+  if (typeof content !== 'string' && !(content instanceof Uint8Array)) return;
+  imports.set(abs, createHash('sha256').update(content).digest('hex'));
+}
+const postImports = (): void => {
+  recording = false;
+  post({ type: 'imports', files: [...imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, sha256]) => ({ path, sha256 })) });
+};
 syncBuiltinESMExports();
 
 const realExit = process.exit.bind(process);
@@ -95,9 +126,11 @@ async function run(): Promise<void> {
     const hasDefault = mod !== null && typeof mod === 'object' && 'default' in mod;
     // Read everything now, while errors can still be placed in the config: a getter or a proxy may throw.
     const value = toTransferable(hasDefault ? mod.default : mod);
+    postImports();
     post({ type: 'value', hasDefault, value });
     loaded = true;
   } catch (e) {
+    postImports();
     post({ type: 'error', afterLoad: false, via: 'load', error: serializeError(e) });
   }
 }

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { HintRef, MessageRef } from '../diagnostics/catalog.js';
 import type { Range } from '../diagnostics/diagnostic.js';
-import { revive, type ConfigWorkerInput, type ConfigWorkerMessage, type SerializedError } from './config-value.js';
+import { revive, type ConfigImport, type ConfigWorkerInput, type ConfigWorkerMessage, type SerializedError } from './config-value.js';
 import { decodeText, SourceFile } from './source.js';
 
 export interface ConfigLoad {
@@ -27,6 +27,8 @@ export interface ConfigLoad {
   /** The module's default export (or the module namespace when there is none). */
   value: unknown;
   error: ConfigLoadError | undefined;
+  /** The files the config read while loading (its imports; absolute paths, sorted), itself excluded. Absent when the worker stopped before telling. */
+  imports?: readonly ConfigImport[];
 }
 
 /** Why the config did not load: a config-load catalog message, where, and a hint. */
@@ -117,6 +119,7 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
 
   return new Promise<ConfigLoad>((resolveLoad) => {
     let received: { hasDefault: boolean; value: unknown } | undefined;
+    let imports: readonly ConfigImport[] | undefined;
     let settled = false;
     // stdout: true — the worker's stdout is ours to read; whatever reaches it goes to stderr.
     // A heap limit of its own: a config that allocates without end fails alone, not agentc's process.
@@ -127,7 +130,7 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
       settled = true;
       clearTimeout(timer);
       void worker.terminate();
-      resolveLoad(load);
+      resolveLoad(imports ? { ...load, imports } : load);
     };
     const timer = setTimeout(() => {
       finish(
@@ -138,7 +141,8 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
     }, timeoutMs);
     worker.on('message', (m: ConfigWorkerMessage) => {
       if (settled) return;
-      if (m.type === 'value') received = { hasDefault: m.hasDefault, value: m.value };
+      if (m.type === 'imports') imports = m.files;
+      else if (m.type === 'value') received = { hasDefault: m.hasDefault, value: m.value };
       else if (m.type === 'error') {
         const kind = m.via === 'rejection' ? 'unhandledRejection' : m.via === 'uncaught' && m.afterLoad ? 'thrownLater' : 'loadFailed';
         finish(fail(describeLoadError(m.error, file, abs, kind)));
