@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { toTransferable, type ConfigWorkerMessage, type ConfigWorkerInput, type SerializedError } from './config-value.js';
@@ -65,11 +65,13 @@ fsMutable.write = (...args: unknown[]): void => {
 
 // Every file read while the config loads is one it depends on: jiti reads each imported module's
 // source with readFileSync (and so does a config that reads a JSON file itself). Watch mode watches
-// them and the config's fingerprint hashes them. Packages (node_modules) and jiti's transpile cache
-// (tmpdir/jiti when there is no node_modules) are not the user's files.
+// them and the config's fingerprint hashes them. Packages (node_modules), agentc's own modules (the
+// `@agentc/cli` alias: the folder of selfEntry) and jiti's transpile cache (tmpdir/jiti when there is
+// no node_modules) are not the user's files.
 const imports = new Map<string, string>();
 let recording = true;
 const jitiTmpCache = resolve(tmpdir(), 'jiti') + sep;
+const selfDir = dirname(resolve(input.selfEntry)) + sep;
 const realReadFileSync = fs.readFileSync;
 fsMutable.readFileSync = function (this: unknown, ...args: unknown[]): unknown {
   const content = (realReadFileSync as (...a: unknown[]) => unknown).apply(this, args);
@@ -81,7 +83,7 @@ function noteRead(p: unknown, content: unknown): void {
   const path = typeof p === 'string' ? p : p instanceof URL && p.protocol === 'file:' ? fileURLToPath(p) : undefined;
   if (path === undefined || !isAbsolute(path)) return;
   const abs = resolve(path);
-  if (abs === resolve(input.abs) || abs.includes(`${sep}node_modules${sep}`) || abs.startsWith(jitiTmpCache)) return;
+  if (abs === resolve(input.abs) || abs.includes(`${sep}node_modules${sep}`) || abs.startsWith(jitiTmpCache) || abs.startsWith(selfDir)) return;
   if (typeof content !== 'string' && !(content instanceof Uint8Array)) return;
   imports.set(abs, createHash('sha256').update(content).digest('hex'));
 }
