@@ -36,6 +36,7 @@ type Edit =
   | { kind: 'config-import'; imported: string[] };
 
 const field = fc.constantFrom('locale', 'location', 'user_id', 'tier');
+/** Config edits are weighted up: a verdict that depends on the config goes stale only when the config changes. */
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('card-description' as const), card: fc.constantFrom(...CARDS), text: fc.constantFrom('Points.', 'A much longer description of what this agent answers.') }),
   fc.record({ kind: fc.constant('card-tool' as const), card: fc.constantFrom(...CARDS), tool: fc.constantFrom('get_user_points', 'get_user_pionts') }),
@@ -44,18 +45,30 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('block-add' as const), n: fc.integer({ min: 1, max: 2 }), text: fc.constantFrom(...READS) }),
   fc.record({ kind: fc.constant('tool-description' as const), tool: fc.constantFrom(...TOOLS), text: fc.constantFrom('Look it up.', 'Fetch the value.') }),
   fc.record({ kind: fc.constant('tool-break' as const), tool: fc.constantFrom(...TOOLS) }),
-  fc.record({
-    kind: fc.constant('config' as const),
-    change: fc.oneof(
-      fc.record({ fields: fc.uniqueArray(field, { maxLength: 3 }).map((f) => ['date', ...f]) }),
-      fc.record({ warnRatio: fc.constantFrom(0.01, 0.25, 0.4) }),
-      fc.record({ maxSubAgents: fc.constantFrom(2, 9) }),
-      fc.record({ flags: fc.subarray(['receipts_v2', 'offer_stacking']) }),
-      fc.record({ rules: fc.dictionary(fc.constantFrom('volatile-in-prefix', 'dynamic-in-prefix', 'template-unknown-variable', 'prompt-budget'), fc.constantFrom('off' as const, 'warning' as const, 'error' as const), { maxKeys: 2 }) }),
-    ),
-  }),
-  fc.record({ kind: fc.constant('config-import' as const), imported: fc.uniqueArray(field, { maxLength: 2 }) }),
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('config' as const),
+      change: fc.record(
+        {
+          fields: fc.uniqueArray(field, { maxLength: 3 }).map((f) => ['date', ...f]),
+          warnRatio: fc.constantFrom(0.01, 0.25, 0.4),
+          maxSubAgents: fc.constantFrom(2, 9),
+          flags: fc.subarray(['receipts_v2', 'offer_stacking']),
+          rules: fc.dictionary(fc.constantFrom('volatile-in-prefix', 'dynamic-in-prefix', 'template-unknown-variable', 'prompt-budget'), fc.constantFrom('off' as const, 'warning' as const, 'error' as const), { maxKeys: 2 }),
+        },
+        { requiredKeys: [] },
+      ),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('config-import' as const), imported: fc.uniqueArray(field, { maxLength: 2 }) }) },
 );
+
+/** Reads of fields that config edits add and remove, present from the start. */
+function seedReads(root: string): void {
+  const path = join(root, 'blocks/rewards/instructions-rewards.md');
+  writeFileSync(path, `${readFileSync(path, 'utf8')}\nAnswer in {{locale}} for a {{tier}} member near {{location}}.\n`);
+}
 
 function apply(root: string, e: Edit, model: ConfigModel): ConfigModel {
   const edit = (path: string, f: (text: string) => string): void => {
@@ -102,6 +115,7 @@ test('a compile reusing one CompileCache equals a fresh compile after any sequen
     fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 4 }), async (edits) => {
       const root = makeWorkspace();
       dirs.push(root);
+      seedReads(root);
       const cache = createCompileCache();
       let model = BASE_MODEL;
       await compile({ root, cache, bundle: true, cacheRoot });
@@ -113,6 +127,6 @@ test('a compile reusing one CompileCache equals a fresh compile after any sequen
         expect(cached.bundle).toEqual(fresh.bundle);
       }
     }),
-    { numRuns: 5 },
+    { numRuns: 4 },
   );
 }, 120_000);
