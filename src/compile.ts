@@ -153,6 +153,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const program = resolveProgram(root, parsed, files, { tokens: tokens.counter, ...(blocks ? { blocks } : {}) }, progress ? () => progress.add('agents compiled') : undefined);
   options.cache?.blocks.retain(new Set(ws.blocks.map((f) => f.path)));
   tokens.store?.save();
+  if (options.cache) tokens.counter.endRun();
   await yieldToEventLoop();
   progress?.phase('checking');
   bag.pushAll(runChecks(program));

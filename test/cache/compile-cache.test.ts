@@ -77,3 +77,19 @@ test('invalidate forgets a path, or everything; results stay equal to a fresh co
   expect(third.bundle).toEqual(first.bundle);
   expect(third.diagnostics).toEqual(first.diagnostics);
 }, 60_000);
+
+test('the session token memo follows the workspace: edits do not make it grow', async () => {
+  const root = makeWorkspace();
+  dirs.push(root);
+  const cache = createCompileCache();
+  const block = join(root, 'blocks/rewards/persona-rewards.md');
+  const original = readFileSync(block, 'utf8');
+  const sizes: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    writeFileSync(block, `${original}\nEdit number ${i}: ${'word '.repeat(i + 1)}\n`);
+    await compile({ root, cache, persistentCache: false });
+    sizes.push(cache.tokens!.counter.size);
+  }
+  // Each edit adds new texts; without eviction the memo would grow by them on every compile.
+  expect(sizes[7]).toBeLessThanOrEqual(sizes[2]! + 2);
+}, 60_000);
