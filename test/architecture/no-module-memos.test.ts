@@ -43,8 +43,17 @@ function emptyCollection(init: ts.Expression | undefined): string | undefined {
   return args.length === 0 ? `new ${name}()` : undefined;
 }
 
+/** `{}` / `[]` at module level: an empty object or array filled at run time. */
+function emptyLiteral(init: ts.Expression | undefined): string | undefined {
+  let e = init;
+  while (e && (ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isParenthesizedExpression(e))) e = e.expression;
+  if (e && ts.isObjectLiteralExpression(e) && e.properties.length === 0) return '{}';
+  if (e && ts.isArrayLiteralExpression(e) && e.elements.length === 0) return '[]';
+  return undefined;
+}
+
 /** Only files with a candidate at the start of a line are parsed (parsing all of src/ is slow). */
-const CANDIDATE = /^(?:export )?(?:let|var|const [^=]*= *new (?:Weak)?(?:Map|Set)\b)/m;
+const CANDIDATE = /^(?:export )?(?:let|var|const [^=]*= *(?:new (?:Weak)?(?:Map|Set)\b|\{\s*\}|\[\s*\]))/m;
 
 function findings(file: string): string[] {
   const text = readFileSync(file, 'utf8');
@@ -61,7 +70,7 @@ function findings(file: string): string[] {
       const key = `${rel}: ${name}`;
       if (ALLOWED[key]) continue;
       if (isLet) out.push(`${rel}:${line} module-level mutable binding "${name}"`);
-      const empty = emptyCollection(d.initializer);
+      const empty = emptyCollection(d.initializer) ?? emptyLiteral(d.initializer);
       if (empty) out.push(`${rel}:${line} module-level ${empty} "${name}"`);
     }
   }
@@ -77,6 +86,8 @@ test('the scan finds what it must find', () => {
   const probe = (src: string): ts.VariableStatement => ts.createSourceFile('x.ts', src, ts.ScriptTarget.Latest, true).statements[0] as ts.VariableStatement;
   expect(emptyCollection(probe('const c = new WeakMap<object, number>();').declarationList.declarations[0]!.initializer)).toBe('new WeakMap()');
   expect(emptyCollection(probe("const c = new Set(['a', 'b']);").declarationList.declarations[0]!.initializer)).toBeUndefined();
+  expect(emptyLiteral(probe('const c: Record<string, number> = {};').declarationList.declarations[0]!.initializer)).toBe('{}');
+  expect(emptyLiteral(probe("const c = ['a'];").declarationList.declarations[0]!.initializer)).toBeUndefined();
 });
 
 test('every allowance names a binding that still exists', () => {
