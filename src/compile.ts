@@ -203,7 +203,7 @@ async function loadConfigCached(root: string, path: string, cache: CompileCache 
   const hit = cache.config;
   if (hit && hit.text === text && hit.load.imports && configFingerprint(text, currentHashes(hit.load.imports)) === hit.fingerprint) return hit.load;
   const load = await evaluateConfig(root, read.file);
-  // Without the list of imports (the worker stopped before telling) nothing is kept: the next compile evaluates again.
+  // A load without the list of its imports is not kept: the next compile evaluates again.
   cache.config = load.imports ? { fingerprint: configFingerprint(text, load.imports), text, load } : undefined;
   return load;
 }

@@ -28,8 +28,8 @@ export interface ConfigImport {
 
 export type ConfigWorkerMessage =
   | { type: 'value'; hasDefault: boolean; value: unknown }
-  /** The files the config read while loading, itself excluded (posted before 'value' or a load error). */
-  | { type: 'imports'; files: ConfigImport[] }
+  /** A file the config read while loading (itself excluded), posted as it is read. */
+  | { type: 'import'; file: ConfigImport }
   | { type: 'error'; afterLoad: boolean; via: 'load' | 'uncaught' | 'rejection'; error: SerializedError }
   | { type: 'exit'; afterLoad: boolean; code: number; stack: string; how: string }
   | { type: 'stdout'; afterLoad: boolean; stack: string; text: string };

@@ -68,7 +68,7 @@ fsMutable.write = (...args: unknown[]): void => {
 // them and the config's fingerprint hashes them. Packages (node_modules), agentc's own modules (the
 // `@agentc/cli` alias: the folder of selfEntry) and jiti's transpile cache (tmpdir/jiti when there is
 // no node_modules) are not the user's files.
-const imports = new Map<string, string>();
+const imports = new Set<string>();
 let recording = true;
 const jitiTmpCache = resolve(tmpdir(), 'jiti') + sep;
 const selfDir = dirname(resolve(input.selfEntry)) + sep;
@@ -85,11 +85,13 @@ function noteRead(p: unknown, content: unknown): void {
   const abs = resolve(path);
   if (abs === resolve(input.abs) || abs.includes(`${sep}node_modules${sep}`) || abs.startsWith(jitiTmpCache) || abs.startsWith(selfDir)) return;
   if (typeof content !== 'string' && !(content instanceof Uint8Array)) return;
-  imports.set(abs, createHash('sha256').update(content).digest('hex'));
+  if (imports.has(abs)) return;
+  imports.add(abs);
+  // Posted at once: a config that then hangs or exits still names what it read (its next evaluation may differ).
+  post({ type: 'import', file: { path: abs, sha256: createHash('sha256').update(content).digest('hex') } });
 }
-const postImports = (): void => {
+const stopRecording = (): void => {
   recording = false;
-  post({ type: 'imports', files: [...imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, sha256]) => ({ path, sha256 })) });
 };
 syncBuiltinESMExports();
 
@@ -128,11 +130,11 @@ async function run(): Promise<void> {
     const hasDefault = mod !== null && typeof mod === 'object' && 'default' in mod;
     // Read everything now, while errors can still be placed in the config: a getter or a proxy may throw.
     const value = toTransferable(hasDefault ? mod.default : mod);
-    postImports();
+    stopRecording();
     post({ type: 'value', hasDefault, value });
     loaded = true;
   } catch (e) {
-    postImports();
+    stopRecording();
     post({ type: 'error', afterLoad: false, via: 'load', error: serializeError(e) });
   }
 }

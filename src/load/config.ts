@@ -27,7 +27,7 @@ export interface ConfigLoad {
   /** The module's default export (or the module namespace when there is none). */
   value: unknown;
   error: ConfigLoadError | undefined;
-  /** The files the config read while loading (its imports; absolute paths, sorted), itself excluded. Absent when the worker stopped before telling. */
+  /** The files the config read while loading (its imports; absolute paths, sorted), itself excluded — also when it failed. Absent when it was not evaluated. */
   imports?: readonly ConfigImport[];
 }
 
@@ -119,7 +119,7 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
 
   return new Promise<ConfigLoad>((resolveLoad) => {
     let received: { hasDefault: boolean; value: unknown } | undefined;
-    let imports: readonly ConfigImport[] | undefined;
+    const imports: ConfigImport[] = [];
     let settled = false;
     // stdout: true — the worker's stdout is ours to read; whatever reaches it goes to stderr.
     // A heap limit of its own: a config that allocates without end fails alone, not agentc's process.
@@ -130,7 +130,7 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
       settled = true;
       clearTimeout(timer);
       void worker.terminate();
-      resolveLoad(imports ? { ...load, imports } : load);
+      resolveLoad({ ...load, imports: imports.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) });
     };
     const timer = setTimeout(() => {
       finish(
@@ -141,7 +141,7 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
     }, timeoutMs);
     worker.on('message', (m: ConfigWorkerMessage) => {
       if (settled) return;
-      if (m.type === 'imports') imports = m.files;
+      if (m.type === 'import') imports.push(m.file);
       else if (m.type === 'value') received = { hasDefault: m.hasDefault, value: m.value };
       else if (m.type === 'error') {
         const kind = m.via === 'rejection' ? 'unhandledRejection' : m.via === 'uncaught' && m.afterLoad ? 'thrownLater' : 'loadFailed';
