@@ -5,19 +5,23 @@
  * save (temp + rename) is seen like an in-place write.
  *
  * Invariant: after `set(paths)`, a change to any of `paths` calls `onChange`
- * with that path at least once. A directory that is deleted and recreated
- * gets a new watcher on the next `set` (callers call it after every build).
+ * with that path at least once. Callers call `set` after every build, so a
+ * directory deleted and recreated is watched again from the next build on.
  */
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 export class FilesWatcher {
-  private readonly dirs = new Map<string, { ino: number; names: Set<string>; watcher: FSWatcher }>();
+  private dirs = new Map<string, FSWatcher>();
   private closed = false;
 
   constructor(private readonly onChange: (path: string) => void) {}
 
-  /** Watches exactly these absolute paths from now on. */
+  /**
+   * Watches exactly these absolute paths from now on. Every call attaches fresh
+   * watchers before closing the old ones (no gap): a directory deleted and made
+   * again — even one that got its old inode back — is watched anew.
+   */
   set(paths: readonly string[]): void {
     if (this.closed) return;
     const wanted = new Map<string, Set<string>>();
@@ -27,35 +31,22 @@ export class FilesWatcher {
       names.add(basename(p));
       wanted.set(dir, names);
     }
-    for (const [dir, d] of this.dirs) {
-      if (!wanted.has(dir) || inode(dir) !== d.ino) {
-        d.watcher.close();
-        this.dirs.delete(dir);
-      }
-    }
+    const next = new Map<string, FSWatcher>();
     for (const [dir, names] of wanted) {
-      const have = this.dirs.get(dir);
-      if (have) {
-        have.names = names;
-        continue;
-      }
-      const ino = inode(dir);
-      if (ino === undefined) continue;
+      if (!isDirectory(dir)) continue;
       try {
-        const entry = { ino, names, watcher: undefined as unknown as FSWatcher };
-        entry.watcher = watch(dir, (_event, name) => {
+        const watcher = watch(dir, (_event, name) => {
           const n = String(name ?? '');
-          if (entry.names.has(n)) this.onChange(`${dir}/${n}`);
+          if (names.has(n)) this.onChange(`${dir}/${n}`);
         });
-        entry.watcher.on('error', () => {
-          entry.watcher.close();
-          if (this.dirs.get(dir) === entry) this.dirs.delete(dir);
-        });
-        this.dirs.set(dir, entry);
+        watcher.on('error', () => watcher.close());
+        next.set(dir, watcher);
       } catch {
-        // Gone between the stat and the watch: the next set() tries again.
+        // Gone between the check and the watch: the next set() tries again.
       }
     }
+    for (const w of this.dirs.values()) w.close();
+    this.dirs = next;
   }
 
   /** Directories watched now (tests). */
@@ -65,16 +56,15 @@ export class FilesWatcher {
 
   close(): void {
     this.closed = true;
-    for (const d of this.dirs.values()) d.watcher.close();
+    for (const w of this.dirs.values()) w.close();
     this.dirs.clear();
   }
 }
 
-function inode(path: string): number | undefined {
+function isDirectory(path: string): boolean {
   try {
-    const s = statSync(path);
-    return s.isDirectory() ? s.ino : undefined;
+    return statSync(path).isDirectory();
   } catch {
-    return undefined;
+    return false;
   }
 }
