@@ -11,7 +11,8 @@ import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } fr
 import { createBundle } from './emit/bundle.js';
 import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './load/config.js';
 import type { SourceFile } from './load/source.js';
-import { findConfigPath, loadWorkspace, type FileCache, type Overlay } from './load/workspace.js';
+import type { ConfigInputs } from './load/config-value.js';
+import { findConfigPath, loadWorkspace, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
 import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
@@ -22,7 +23,6 @@ import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createEmitCache, type EmitCache } from './emit/cache.js';
-import type { ConfigImport } from './load/config-value.js';
 import { PersistentBlockMemos } from './resolve/block-memo.js';
 import { TokenCounter } from './tokenize/counter.js';
 
@@ -41,6 +41,8 @@ export interface CompileOptions {
   persistentCache?: boolean;
   /** Take the persistent cache's directory from this workspace root instead of `root` (diff's "before" side, in a temp dir). */
   cacheRoot?: string;
+  /** The workspace as already read by the caller (the CLI reads it once to look up the result cache). */
+  preloaded?: LoadResult;
 }
 
 /** Where a compile reports what it is doing; must be cheap (it is called once per agent). */
@@ -68,7 +70,7 @@ export interface ProgressSink {
 export interface CompileCache {
   files: FileCache;
   parsed: ParseCache;
-  config?: { fingerprint: string; text: string; load: ConfigLoad };
+  config?: CachedConfig;
   blocks: PersistentBlockMemos;
   emit: EmitCache;
   /** The session's token counter and its persistent store, made by the first compile. */
@@ -79,6 +81,25 @@ export interface CompileCache {
    * correctness (every key is checked on use); frees memory and forces re-reading.
    */
   invalidate(paths?: readonly string[]): void;
+}
+
+/** A file the config read while loading, with the SHA-256 of its bytes when the config was evaluated. */
+interface ConfigImport {
+  path: string;
+  sha256: string;
+}
+
+/** The last evaluated config, reusable while its fingerprint holds (`imports` known: it loaded). */
+interface CachedConfig {
+  text: string;
+  load: ConfigLoad;
+  /** What the config read (ConfigInputs.files, hashed); undefined when it did not load: then it is evaluated again. */
+  imports: ConfigImport[] | undefined;
+  /** The environment variables it read, with their values then (ConfigInputs.env). */
+  env: ConfigInputs['env'];
+  fingerprint: string;
+  /** Files to watch: these imports, or the last known ones while the config fails to load. */
+  watch: string[];
 }
 
 export function createCompileCache(): CompileCache {
@@ -103,15 +124,15 @@ export function createCompileCache(): CompileCache {
       }
       cache.blocks.invalidate(paths);
       const config = cache.config;
-      if (config && paths.some((p) => p === config.load.file?.path || config.load.imports?.some((i) => i.path === p))) cache.config = undefined;
+      if (config && paths.some((p) => p === config.load.file?.path || config.watch.includes(p))) cache.config = undefined;
     },
   };
   return cache;
 }
 
-/** The files (absolute paths) the cached config read while loading: watch mode watches them too. */
+/** The files (absolute paths) the config read while loading — the last known ones while it fails: watch mode watches them too. */
 export function configImports(cache: CompileCache): string[] {
-  return cache.config?.load.imports?.map((i) => i.path) ?? [];
+  return cache.config?.watch ?? [];
 }
 
 export interface CompileResult {
@@ -124,6 +145,8 @@ export interface CompileResult {
   bundle: Bundle | undefined;
   /** Set when the workspace itself could not be read (exit 2, not 1). */
   fatal: string | undefined;
+  /** What the config's value was computed from besides its text, when it loaded (the result cache re-checks it). */
+  configInputs?: ConfigInputs;
 }
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
@@ -133,7 +156,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   // The config is evaluated in a worker thread (tens of ms to start): started first, it runs while the files are read.
   const configPath = findConfigPath(root);
   const configLoad = configPath ? loadConfigCached(root, configPath, options.cache) : Promise.resolve(undefined);
-  const [loaded, early] = await Promise.all([loadWorkspace(root, options.cache?.files, undefined, options.overlay), configLoad, loadValidators()]);
+  const reading = options.preloaded ? Promise.resolve(options.preloaded) : loadWorkspace(root, options.cache?.files, undefined, options.overlay);
+  const [loaded, early] = await Promise.all([reading, configLoad, loadValidators()]);
   const files = new Map<string, SourceFile>();
   if (loaded.fatal) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: loaded.fatal };
   const ws = loaded.workspace;
@@ -164,7 +188,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const diagnostics = sortDiagnostics(dedupeDiagnostics(settled));
   const hasError = diagnostics.some((d) => d.severity === 'error');
   const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION, options.cache?.emit) : undefined;
-  return { diagnostics, files, program, bundle, fatal: undefined };
+  return { diagnostics, files, program, bundle, fatal: undefined, ...(config?.inputs ? { configInputs: config.inputs } : {}) };
 }
 
 /**
@@ -194,18 +218,38 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Re-evaluates the config only when its fingerprint (its text and every file it imported) changed. */
+/**
+ * Re-evaluates the config only when its fingerprint changed: its text, every
+ * file it read while loading (path + content hash) and the environment variables
+ * it read. A config that did not load is evaluated again on every compile (what
+ * it would have read next is unknown).
+ */
 async function loadConfigCached(root: string, path: string, cache: CompileCache | undefined): Promise<ConfigLoad> {
   if (!cache) return loadConfig(root, path);
   const read = readConfigText(root, path);
   if (!read.ok) return { file: undefined, value: undefined, error: read.error };
   const text = read.file.text;
   const hit = cache.config;
-  if (hit && hit.text === text && hit.load.imports && configFingerprint(text, currentHashes(hit.load.imports)) === hit.fingerprint) return hit.load;
+  if (hit?.imports && hit.text === text && envUnchanged(hit.env) && configFingerprint(text, currentHashes(hit.imports.map((i) => i.path))) === hit.fingerprint) return hit.load;
   const load = await evaluateConfig(root, read.file);
-  // A load without the list of its imports is not kept: the next compile evaluates again.
-  cache.config = load.imports ? { fingerprint: configFingerprint(text, load.imports), text, load } : undefined;
+  // Hashed right after the evaluation (as the result cache does, src/cache/check-result.ts): an edit that lands between the
+  // worker's read and this hash is taken for evaluated until the file changes again.
+  const imports = load.inputs ? currentHashes(load.inputs.files) : undefined;
+  cache.config = {
+    text,
+    load,
+    imports,
+    env: load.inputs?.env ?? {},
+    fingerprint: imports ? configFingerprint(text, imports) : '',
+    watch: imports ? imports.map((i) => i.path) : (hit?.watch ?? []),
+  };
   return load;
+}
+
+/** Whether every environment variable the config read still has its value ('all': the process's own environment, fixed while it runs). */
+function envUnchanged(env: ConfigInputs['env']): boolean {
+  if (env === 'all') return true;
+  return Object.entries(env).every(([k, v]) => (process.env[k] ?? null) === v);
 }
 
 /** SHA-256 over the config's text and its imports (path and content hash each). */
@@ -215,10 +259,10 @@ function configFingerprint(text: string, imports: readonly ConfigImport[]): stri
   return h.digest('hex');
 }
 
-/** The imports with the hashes of their bytes now ('' for a file that cannot be read). */
-function currentHashes(imports: readonly ConfigImport[]): ConfigImport[] {
-  return imports.map(({ path }) => {
-    let sha256 = '';
+/** The imports with the hashes of their bytes now ('-' for a file that cannot be read). */
+function currentHashes(paths: readonly string[]): ConfigImport[] {
+  return paths.map((path) => {
+    let sha256 = '-';
     try {
       sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
     } catch {

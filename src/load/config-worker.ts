@@ -10,14 +10,13 @@
  * stdout — is posted as a message, never printed raw. Writes to stdout go to
  * stderr, so a report on stdout stays clean.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
-import { toTransferable, type ConfigWorkerMessage, type ConfigWorkerInput, type SerializedError } from './config-value.js';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { toTransferable, type ConfigInputs, type ConfigWorkerMessage, type ConfigWorkerInput, type SerializedError } from './config-value.js';
 
 const input = workerData as ConfigWorkerInput;
 const port = parentPort!;
@@ -63,37 +62,68 @@ fsMutable.write = (...args: unknown[]): void => {
   if (typeof last === 'function') queueMicrotask(() => (last as (e: null, n: number) => void)(null, Buffer.byteLength(text)));
 };
 
-// Every file read while the config loads is one it depends on: jiti reads each imported module's
-// source with readFileSync (and so does a config that reads a JSON file itself). Watch mode watches
-// them and the config's fingerprint hashes them. Packages (node_modules), agentc's own modules (the
-// `@agentc/cli` alias: the folder of selfEntry) and jiti's transpile cache (tmpdir/jiti when there is
-// no node_modules) are not the user's files.
-const imports = new Set<string>();
-let recording = true;
-const jitiTmpCache = resolve(tmpdir(), 'jiti') + sep;
-const selfDir = dirname(resolve(input.selfEntry)) + sep;
-const realReadFileSync = fs.readFileSync;
-fsMutable.readFileSync = function (this: unknown, ...args: unknown[]): unknown {
-  const content = (realReadFileSync as (...a: unknown[]) => unknown).apply(this, args);
-  if (recording) noteRead(args[0], content);
-  return content;
+// What the value depends on (ConfigInputs): every file read through fs while loading
+// (jiti reads modules with readFileSync) and every environment variable looked at.
+const filesRead = new Set<string>();
+const agentcDir = dirname(input.selfEntry) + sep;
+const noteRead = (p: unknown): void => {
+  let path: string | undefined;
+  if (typeof p === 'string') path = p;
+  else if (p instanceof URL && p.protocol === 'file:') path = fileURLToPath(p);
+  if (path === undefined) return;
+  const abs = isAbsolute(path) ? path : resolve(path);
+  // agentc's own dist/ is covered by its build id, the loader's files by agentc's lockfile;
+  // caches (jiti's transpile cache) are derived from the sources.
+  if (abs.startsWith(agentcDir) || abs.includes(LOADER_DIR) || abs.includes(`${sep}.cache${sep}`) || abs.startsWith(LOADER_TMP_CACHE)) return;
+  filesRead.add(abs);
 };
-/** Records an absolute user file with the SHA-256 of the bytes read (what the config was evaluated with). */
-function noteRead(p: unknown, content: unknown): void {
-  const path = typeof p === 'string' ? p : p instanceof URL && p.protocol === 'file:' ? fileURLToPath(p) : undefined;
-  if (path === undefined || !isAbsolute(path)) return;
-  const abs = resolve(path);
-  if (abs === resolve(input.abs) || abs.includes(`${sep}node_modules${sep}`) || abs.startsWith(jitiTmpCache) || abs.startsWith(selfDir)) return;
-  if (typeof content !== 'string' && !(content instanceof Uint8Array)) return;
-  if (imports.has(abs)) return;
-  imports.add(abs);
-  // Posted at once: a config that then hangs or exits still names what it read (its next evaluation may differ).
-  post({ type: 'import', file: { path: abs, sha256: createHash('sha256').update(content).digest('hex') } });
+for (const name of ['readFileSync', 'readFile'] as const) {
+  const real = fsMutable[name] as (...a: unknown[]) => unknown;
+  fsMutable[name] = (...args: unknown[]): unknown => {
+    noteRead(args[0]);
+    return real(...args);
+  };
 }
-const stopRecording = (): void => {
-  recording = false;
+const realPromisesReadFile = fs.promises.readFile;
+(fs.promises as unknown as Record<string, unknown>).readFile = (...args: unknown[]): unknown => {
+  noteRead(args[0]);
+  return (realPromisesReadFile as (...a: unknown[]) => unknown)(...args);
 };
 syncBuiltinESMExports();
+
+const LOADER_DIR = `${sep}node_modules${sep}jiti${sep}`;
+/** jiti's transpile cache when the workspace has no node_modules. */
+const LOADER_TMP_CACHE = join(tmpdir(), 'jiti') + sep;
+/** Whether the caller is the loader itself (its bundled babel enumerates the environment for DEBUG settings). */
+const byLoader = (): boolean => {
+  // Frames: Error, byLoader, the proxy trap, then whoever touched process.env (skipping builtins such as Object.keys).
+  const frames = (new Error().stack ?? '').split('\n').slice(3);
+  const caller = frames.find((f) => !f.includes('(<anonymous>)') && !f.includes('(node:')) ?? '';
+  return caller.includes(LOADER_DIR);
+};
+const envRead = new Map<string, string | null>();
+let envEnumerated = false;
+const realEnv = process.env;
+const trackEnv = (): void => {
+  process.env = new Proxy(realEnv, {
+    get(target, key) {
+      if (typeof key === 'string' && !byLoader()) envRead.set(key, target[key] ?? null);
+      return Reflect.get(target, key);
+    },
+    has(target, key) {
+      if (typeof key === 'string' && !byLoader()) envRead.set(key, target[key] ?? null);
+      return Reflect.has(target, key);
+    },
+    ownKeys(target) {
+      if (!byLoader()) envEnumerated = true;
+      return Reflect.ownKeys(target);
+    },
+  });
+};
+const configInputs = (): ConfigInputs => ({
+  files: [...filesRead].sort(),
+  env: envEnumerated ? 'all' : Object.fromEntries([...envRead].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+});
 
 const realExit = process.exit.bind(process);
 process.exit = ((code?: number | string | null) => {
@@ -126,15 +156,14 @@ async function run(): Promise<void> {
       moduleCache: false,
       interopDefault: true,
     });
+    trackEnv();
     const mod = (await jiti.import(input.abs)) as Record<string, unknown> | undefined;
     const hasDefault = mod !== null && typeof mod === 'object' && 'default' in mod;
     // Read everything now, while errors can still be placed in the config: a getter or a proxy may throw.
     const value = toTransferable(hasDefault ? mod.default : mod);
-    stopRecording();
-    post({ type: 'value', hasDefault, value });
+    post({ type: 'value', hasDefault, value, inputs: configInputs() });
     loaded = true;
   } catch (e) {
-    stopRecording();
     post({ type: 'error', afterLoad: false, via: 'load', error: serializeError(e) });
   }
 }

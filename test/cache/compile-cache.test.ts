@@ -39,7 +39,7 @@ test('an edit to a file the config imports recompiles with the new config', asyn
   const cache = createCompileCache();
   const before = await compile({ root, cache, persistentCache: false });
   expect(before.diagnostics.some((d) => d.rule === 'template-unknown-variable')).toBe(true);
-  expect(configImports(cache)).toEqual([join(root, 'config-fields.ts')]);
+  expect(configImports(cache)).toContain(join(root, 'config-fields.ts'));
 
   // Only the imported file changes; the config's own text is the same.
   const configBefore = readFileSync(join(root, 'agentc.config.ts'), 'utf8');
