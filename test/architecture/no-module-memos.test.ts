@@ -20,8 +20,9 @@ const ALLOWED: Record<string, string> = {
   'src/tokenize/index.ts: cl100k': 'the cl100k_base encoding module, loaded on first use',
   'src/parse/validate.ts: loaded': "the validators of agentc's own schemas, loaded once (code, the same for every input)",
   'src/load/config-worker.ts: loaded': 'state of the config worker thread (one config per thread)',
-  'src/load/config-worker.ts: recording': 'state of the config worker thread (one config per thread)',
-  'src/load/config-worker.ts: imports': "the files this worker's one config load read (posted to agentc, never reused)",
+  'src/load/config-worker.ts: filesRead': "what this worker's one config load read (posted to agentc, never reused)",
+  'src/load/config-worker.ts: envRead': "what this worker's one config load read (posted to agentc, never reused)",
+  'src/load/config-worker.ts: envEnumerated': "what this worker's one config load read (posted to agentc, never reused)",
 };
 
 function tsFiles(dir: string): string[] {
