@@ -51,5 +51,5 @@ export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefine
   if (data.output === undefined) delete data.output;
   if (data.dispatch === undefined) delete data.dispatch;
   if (data.history === undefined) delete data.history;
-  return { kind: 'card', file, stem, data, explicitInput, locate: m.locate };
+  return { kind: 'card', file, stem, data, explicitInput, find: m.find, locate: m.locate };
 }

@@ -11,6 +11,7 @@ import { countTokens, type Encoding } from '../../../src/tokenize/index.js';
 
 const RANGE = { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
 const locate = () => RANGE;
+const find = () => RANGE;
 
 export interface BlockSpec {
   id: string;
@@ -46,7 +47,7 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
 
 export function makeProgram(spec: ProgramSpec): Program {
   const config: ResolvedConfig = { ...DEFAULT_CONFIG, ...spec.config };
-  const configFile: ConfigFile = { kind: 'config', file: undefined, data: config, locate };
+  const configFile: ConfigFile = { kind: 'config', file: undefined, data: config, find, locate };
   const files = new Map<string, SourceFile>();
 
   const blocks = new Map<string, Block>();
@@ -61,6 +62,7 @@ export function makeProgram(spec: ProgramSpec): Program {
       body: b.text,
       bodyOffset: 8,
       template: undefined,
+      find,
       locate,
     });
   }
@@ -75,6 +77,7 @@ export function makeProgram(spec: ProgramSpec): Program {
       file,
       stem: t.name,
       data: { description: `Tool ${t.name}.`, parameters: { type: 'object', properties: {} }, envelope: false, status_events: [], ...t },
+      find,
       locate,
     });
   }
@@ -102,7 +105,7 @@ export function makeProgram(spec: ProgramSpec): Program {
       policy: {},
       ...c,
     };
-    cards.set(c.id, { kind: 'card', file, stem: c.id, data, explicitInput: c.input !== undefined, locate });
+    cards.set(c.id, { kind: 'card', file, stem: c.id, data, explicitInput: c.input !== undefined, find, locate });
   }
 
   const program: Program = { root: '/ws', config: configFile, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map() };
