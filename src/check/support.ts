@@ -8,6 +8,7 @@ import type { Range, RelatedInput } from '../diagnostics/diagnostic.js';
 import { suggestions } from '../diagnostics/did-you-mean.js';
 import type { Block, Card, Tool } from '../parse/types.js';
 import type { PathSegment } from '../parse/yaml.js';
+import { effectiveDispatch } from '../resolve/dispatch.js';
 import { memoSlot } from '../resolve/run-memo.js';
 import type { Program } from '../resolve/types.js';
 
@@ -110,10 +111,10 @@ export function cohortSuffix(key: string): string {
   return key === '' ? '' : ` (cohort ${key})`;
 }
 
-/** The fan-out cap in effect: the card's own, else the config default. */
+/** The fan-out cap in effect (resolve's `Agent.dispatch`): the card's own, else the config default. */
 export function effectiveFanOutCap(program: Program, card: Card): { cap: number; explicit: boolean } {
-  const own = card.data.dispatch?.fan_out_cap;
-  return own === undefined ? { cap: program.config.data.dispatch.fanOutCap, explicit: false } : { cap: own, explicit: true };
+  const dispatch = program.agents.get(card.data.id)?.dispatch ?? effectiveDispatch(card.data, program.config.data);
+  return { cap: dispatch.fanOutCap, explicit: dispatch.fanOutCapExplicit };
 }
 
 /**
@@ -140,11 +141,9 @@ export function emittableEvents(program: Program, card: Card): Map<string, { fil
   return events;
 }
 
-const CONFIG_FILE = /^agentc\.config\.(ts|mts|js|mjs)$/;
-
-/** The workspace has a config file that did not load: its values are unknown, not the defaults. */
+/** The config is missing or did not load (Program.configStatus): its values are unknown, not the defaults. */
 export function configFailed(program: Program): boolean {
-  return program.config.failed === true || (program.config.file === undefined && [...program.files.keys()].some((p) => CONFIG_FILE.test(p)));
+  return program.configStatus !== 'loaded';
 }
 
 /**

@@ -4,6 +4,7 @@
  * only when something is reported there; a path not written in the file falls
  * back, explicitly, to the line that exports the config.
  */
+import { DEFAULT_FAN_OUT_CAP, DEFAULT_TOOL_PREFIX } from '../bundle/defaults.js';
 import { isConfigurable, isRuleId, RULE_IDS } from '../diagnostics/catalog.js';
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import { didYouMeanHint } from '../diagnostics/did-you-mean.js';
@@ -18,7 +19,7 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
   models: {},
   platform: { owner: 'platform', requiredBlocks: [] },
   budgets: { promptWarnRatio: 0.25, promptErrorRatio: 0.5, descriptionMaxTokens: 400, maxSubAgents: 7 },
-  dispatch: { toolPrefix: 'ask_', fanOutCap: 3 },
+  dispatch: { toolPrefix: DEFAULT_TOOL_PREFIX, fanOutCap: DEFAULT_FAN_OUT_CAP },
   flags: [],
   dynamicContext: { fields: [], template: '' },
   rules: {},

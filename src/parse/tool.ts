@@ -1,5 +1,6 @@
 /** Parses schemas/tools/<name>.{yaml,json} into a Tool (docs/formats/tool-contract.md). JSON is checked by a JSON parser (./json.ts), then read as YAML 1.2 (a superset) for values and positions. */
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
+import { toolPath } from '../load/layout.js';
 import type { SourceFile } from '../load/source.js';
 import type { JsonSchema, Tool } from './types.js';
 import { findJsonSyntaxError } from './json.js';
@@ -21,7 +22,7 @@ export function parseTool(file: SourceFile, bag: DiagnosticBag): Tool | undefine
     idKey: 'name',
     empty: 'toolEmpty',
     notMapping: 'toolNotMapping',
-    renameTo: (id) => `schemas/tools/${id}${file.path.slice(file.path.lastIndexOf('.'))}`,
+    renameTo: (id) => toolPath(id, file.path.slice(file.path.lastIndexOf('.'))),
   });
   if (!m) return undefined;
   const { raw, ok, id: name } = m;

@@ -123,7 +123,7 @@ export interface ResolvedConfig {
 
 export interface ConfigFile {
   kind: 'config';
-  /** Absent when the workspace has no config file (defaults apply). */
+  /** Absent when the workspace has no config file, or it did not load (see Program.configStatus). */
   file: SourceFile | undefined;
   data: ResolvedConfig;
   /** Where a key path is written in the config (TypeScript parser, loaded on first use), or undefined. */
@@ -136,6 +136,4 @@ export interface ConfigFile {
    * them are not reported again as unknown. 'all' when `models` itself is invalid.
    */
   invalidModels?: ReadonlySet<string> | 'all';
-  /** The config is missing or did not load: its values are unknown, not the defaults. */
-  failed?: boolean;
 }

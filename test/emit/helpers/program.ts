@@ -4,7 +4,9 @@
  * does it (each block trimmed, followed by a blank line; flagged blocks only in
  * cohorts with their flag; default cohort first, then by size, then by name).
  */
+import { WORKSPACE_LAYOUT } from '../../../src/load/layout.js';
 import { SourceFile } from '../../../src/load/source.js';
+import { effectiveDispatch } from '../../../src/resolve/dispatch.js';
 import type { Block, BlockCategory, Card, CardData, ConfigFile, JsonSchema, ResolvedConfig, Tool, ToolData } from '../../../src/parse/types.js';
 import type { Agent, AgentTool, Cohort, Program, RenderedBlock } from '../../../src/resolve/types.js';
 import { countTokens, type Encoding } from '../../../src/tokenize/index.js';
@@ -108,7 +110,7 @@ export function makeProgram(spec: ProgramSpec): Program {
     cards.set(c.id, { kind: 'card', file, stem: c.id, data, explicitInput: c.input !== undefined, find, locate });
   }
 
-  const program: Program = { root: '/ws', config: configFile, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map() };
+  const program: Program = { root: '/ws', config: configFile, configStatus: 'loaded', layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map() };
   for (const card of [...cards.values()].sort((a, b) => (a.data.id < b.data.id ? -1 : 1))) {
     for (const sub of card.data.sub_agents) program.parents.set(sub, [...(program.parents.get(sub) ?? []), card.data.id]);
   }
@@ -129,7 +131,8 @@ function makeAgent(program: Program, card: Card): Agent {
   const flags = [...new Set(refs.map((r) => r.block.data.feature_flag).filter((f): f is string => f !== undefined))].sort();
   const cohorts = subsets(flags).map((on) => assemble(on, refs, encoding));
 
-  const failsafe = card.data.dispatch?.intent_count_failsafe ?? false;
+  const dispatch = effectiveDispatch(card.data, config);
+  const failsafe = dispatch.intentCountFailsafe;
   const tools: AgentTool[] = [];
   for (const name of card.data.tools) {
     const tool = program.tools.get(name);
@@ -157,6 +160,8 @@ function makeAgent(program: Program, card: Card): Agent {
     blocks: refs,
     flags,
     cohorts,
+    cohortLimitExceeded: false,
+    dispatch,
     tools,
     subAgents,
     handoffTokens: 0,
