@@ -7,9 +7,9 @@
  *   travel as a `FailureKind` plus a fixed plain-words message.
  * - Every model call gets an AbortSignal; every tool handler gets one too.
  */
-import type { AnthropicTool, Bundle, BundleModel, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool } from '../bundle/types.js';
+import type { AnthropicTool, Bundle, BundleModel, BundlePrefix, BundlePrefixBlock, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool, StoredBundle } from '../bundle/types.js';
 
-export type { AnthropicTool, Bundle, BundleModel, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool };
+export type { AnthropicTool, Bundle, BundleModel, BundlePrefix, BundlePrefixBlock, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool, StoredBundle };
 export type { GuardContext, GuardNote, QueryGuard } from './guards.js';
 export type { HistorySummary, JsonValue, MetaOptions, StoreOptions, TurnRecord, TurnStore, TurnSubAgent, TurnToolResult } from './sessions/types.js';
 export type { CountTokens } from './tokens.js';

@@ -102,7 +102,7 @@ export function agent(id: string, spec: TestAgent, all: Record<string, TestAgent
 
 export function bundle(agents: Record<string, TestAgent>): Bundle {
   const out: Bundle = {
-    formatVersion: '1',
+    formatVersion: '2',
     agentcVersion: '0.0.0-test',
     hash: '',
     models: {

@@ -16,7 +16,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile 
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { DEFAULT_FAN_OUT_CAP, DEFAULT_TOOL_PREFIX } from '../../bundle/defaults.js';
-import type { Bundle } from '../../bundle/types.js';
+import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../bundle/types.js';
 import { compile, type CompileResult } from '../../compile.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { renderText as renderDiagnostics } from '../../diagnostics/render/text.js';
@@ -224,7 +224,7 @@ async function sweepStale(parent: string): Promise<void> {
 
 function emptyBundle(): Bundle {
   return {
-    formatVersion: '1',
+    formatVersion: BUNDLE_FORMAT_VERSION,
     agentcVersion: AGENTC_VERSION,
     hash: '',
     models: {},
