@@ -17,7 +17,7 @@ import { closest, didYouMeanHint } from '../diagnostics/did-you-mean.js';
 import { unsafeValues } from './util.js';
 import type { Locator, PathSegment } from './yaml.js';
 
-export type FormatName = 'agent-card' | 'prompt-block' | 'tool-contract' | 'config';
+export type FormatName = 'agent-card' | 'prompt-block' | 'tool-contract' | 'config' | 'eval-suite';
 
 interface AjvError {
   instancePath: string;
@@ -68,6 +68,7 @@ function loadAll(): Record<ValidatorName, ValidateFn> {
     'prompt-block': format('prompt-block'),
     'tool-contract': format('tool-contract'),
     config: format('config'),
+    'eval-suite': format('eval-suite'),
     'json-schema-2020': precompiled('json-schema-2020') ?? compiler().getSchema(META_SCHEMA_ID)!,
   };
 }

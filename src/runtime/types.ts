@@ -67,6 +67,11 @@ export interface LlmRequest {
   parallelToolCalls: boolean;
   maxOutputTokens?: number;
   reasoningEffort?: string;
+  /**
+   * Sampling seed, sent where the wire API has one (Chat Completions `seed`);
+   * the Responses and Anthropic Messages APIs ignore it. Set by `agentc eval --seed`.
+   */
+  seed?: number;
   signal: AbortSignal;
 }
 
