@@ -8,43 +8,40 @@
  */
 import type { Range } from '../diagnostics/diagnostic.js';
 import type { Block } from '../parse/types.js';
+import type { BlockDerived } from './block-memo.js';
 import { isInterpretable, tryInterpret } from './interpret.js';
 import { compileStrict, createStrictHandlebars, RenderStop } from './strict-handlebars.js';
 
+/** The strict Handlebars environment, created on first use (configuration, not derived data). */
 let hbs: ReturnType<typeof createStrictHandlebars> | undefined;
-const compiled = new WeakMap<Block, (context: unknown) => string>();
 
 /** `kind: 'size'`: the render passed RENDER_LIMIT and was stopped (the render-size rule). */
 export type RenderResult = { ok: true; text: string } | { ok: false; message: string; range: Range | undefined; kind: 'failure' | 'size' };
 
-const interpretable = new WeakMap<Block, boolean>();
-
-export function renderBlock(block: Block, context: Record<string, unknown>): RenderResult {
+/** `derived`: where this block's analysis and compiled template are kept (block-memo.ts); a fresh object memoizes nothing. */
+export function renderBlock(block: Block, context: Record<string, unknown>, derived: BlockDerived = {}): RenderResult {
   const literal = literalText(block);
   if (literal !== undefined) return { ok: true, text: literal };
   const ast = block.template?.ast;
   if (ast) {
-    let ok = interpretable.get(block);
-    if (ok === undefined) interpretable.set(block, (ok = isInterpretable(ast)));
-    if (ok) {
+    derived.interpretable ??= isInterpretable(ast);
+    if (derived.interpretable) {
       const r = tryInterpret(ast, context);
       if (r.ok) return r;
       return { ok: false, message: r.message, range: r.loc ? locRange(block, r.loc) : undefined, kind: r.kind };
     }
   }
-  return renderCompiled(block, context);
+  return renderCompiled(block, context, derived);
 }
 
 /** The general path: Handlebars' own compiler (templates outside the interpreted subset). */
-function renderCompiled(block: Block, context: Record<string, unknown>): RenderResult {
+function renderCompiled(block: Block, context: Record<string, unknown>, derived: BlockDerived): RenderResult {
   try {
-    let template = compiled.get(block);
-    if (!template) {
+    if (!derived.compiled) {
       hbs ??= createStrictHandlebars();
-      template = compileStrict(hbs, block.body);
-      compiled.set(block, template);
+      derived.compiled = compileStrict(hbs, block.body);
     }
-    return { ok: true, text: template(context) };
+    return { ok: true, text: derived.compiled(context) };
   } catch (e) {
     if (e instanceof RenderStop) {
       return { ok: false, message: e.message, range: e.loc ? locRange(block, e.loc) : undefined, kind: e.kind };
@@ -74,12 +71,8 @@ function bodyRange(block: Block, line: number, column: number): Range {
 }
 
 /** The roots of the context a block's body reads (all of them when it reads `this` at the top). */
-const dependencies = new WeakMap<Block, string[]>();
-
-export function contextDependencies(block: Block): string[] {
-  let deps = dependencies.get(block);
-  if (!deps) dependencies.set(block, (deps = computeDependencies(block)));
-  return deps;
+export function contextDependencies(block: Block, derived: BlockDerived = {}): string[] {
+  return (derived.dependencies ??= computeDependencies(block));
 }
 
 function computeDependencies(block: Block): string[] {
