@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../../src/diagnostics/catalog.js';
+import { CATALOG, isDefaultOff, RULE_IDS, ruleTemplates, type RuleId } from '../../src/diagnostics/catalog.js';
 import { AGENTC_VERSION } from '../../src/version.js';
 import { removeTempDirs, REPO, runCli, tempDir } from '../robustness/workspace.js';
 
@@ -58,7 +58,7 @@ describe('agentc rules', () => {
   it('text lists every catalog rule with its code and default severity', async () => {
     const r = await runCli(['rules']);
     expect(r.code).toBe(0);
-    for (const id of RULE_IDS) expect(r.stdout).toMatch(new RegExp(`${CATALOG[id].code} +${id} +${CATALOG[id].severity}`));
+    for (const id of RULE_IDS) expect(r.stdout).toMatch(new RegExp(`${CATALOG[id].code} +${id} +${isDefaultOff(id) ? 'off' : CATALOG[id].severity}`));
     expect(r.stdout).toContain(`${RULE_IDS.length} rules.`);
   });
 
@@ -66,7 +66,10 @@ describe('agentc rules', () => {
     const r = await runCli(['rules', '--format', 'json']);
     const { rules } = JSON.parse(r.stdout) as { rules: { rule: string; code: string; severity: string }[] };
     expect(rules.map((x) => x.rule).sort()).toEqual([...RULE_IDS].sort());
-    for (const x of rules) expect(x).toMatchObject({ code: CATALOG[x.rule as keyof typeof CATALOG].code, severity: CATALOG[x.rule as keyof typeof CATALOG].severity });
+    for (const x of rules) {
+      const id = x.rule as keyof typeof CATALOG;
+      expect(x).toMatchObject({ code: CATALOG[id].code, severity: isDefaultOff(id) ? 'off' : CATALOG[id].severity });
+    }
   });
 
   it('markdown has a table row per rule', async () => {

@@ -4,6 +4,7 @@
  * per-agent recall, the results cache and suite problems.
  */
 import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, runCli, tempDir, write } from '../robustness/workspace.js';
 import { startMock, type Mock } from '../runtime/providers/mock-server.js';
