@@ -882,6 +882,123 @@ export const bundle = {
         "matching_receipt"
       ],
       "sub_agents": [],
+      "suffix_ast": [
+        {
+          "type": "text",
+          "value": "<context>\nDate: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 14,
+              "line": 2
+            },
+            "start": {
+              "column": 6,
+              "line": 2
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 12,
+                "line": 2
+              },
+              "start": {
+                "column": 8,
+                "line": 2
+              }
+            },
+            "original": "date",
+            "parts": [
+              "date"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocale: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 18,
+              "line": 3
+            },
+            "start": {
+              "column": 8,
+              "line": 3
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 16,
+                "line": 3
+              },
+              "start": {
+                "column": 10,
+                "line": 3
+              }
+            },
+            "original": "locale",
+            "parts": [
+              "locale"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocation: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 22,
+              "line": 4
+            },
+            "start": {
+              "column": 10,
+              "line": 4
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 20,
+                "line": 4
+              },
+              "start": {
+                "column": 12,
+                "line": 4
+              }
+            },
+            "original": "location",
+            "parts": [
+              "location"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\n</context>"
+        }
+      ],
       "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>",
       "tools": {
         "anthropic": [
@@ -1467,6 +1584,123 @@ export const bundle = {
         "offer_details",
         "restaurants",
         "retailer_context"
+      ],
+      "suffix_ast": [
+        {
+          "type": "text",
+          "value": "<context>\nDate: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 14,
+              "line": 2
+            },
+            "start": {
+              "column": 6,
+              "line": 2
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 12,
+                "line": 2
+              },
+              "start": {
+                "column": 8,
+                "line": 2
+              }
+            },
+            "original": "date",
+            "parts": [
+              "date"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocale: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 18,
+              "line": 3
+            },
+            "start": {
+              "column": 8,
+              "line": 3
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 16,
+                "line": 3
+              },
+              "start": {
+                "column": 10,
+                "line": 3
+              }
+            },
+            "original": "locale",
+            "parts": [
+              "locale"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocation: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 22,
+              "line": 4
+            },
+            "start": {
+              "column": 10,
+              "line": 4
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 20,
+                "line": 4
+              },
+              "start": {
+                "column": 12,
+                "line": 4
+              }
+            },
+            "original": "location",
+            "parts": [
+              "location"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\n</context>"
+        }
       ],
       "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>",
       "tools": {
@@ -2633,6 +2867,123 @@ export const bundle = {
         "searching_offers"
       ],
       "sub_agents": [],
+      "suffix_ast": [
+        {
+          "type": "text",
+          "value": "<context>\nDate: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 14,
+              "line": 2
+            },
+            "start": {
+              "column": 6,
+              "line": 2
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 12,
+                "line": 2
+              },
+              "start": {
+                "column": 8,
+                "line": 2
+              }
+            },
+            "original": "date",
+            "parts": [
+              "date"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocale: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 18,
+              "line": 3
+            },
+            "start": {
+              "column": 8,
+              "line": 3
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 16,
+                "line": 3
+              },
+              "start": {
+                "column": 10,
+                "line": 3
+              }
+            },
+            "original": "locale",
+            "parts": [
+              "locale"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocation: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 22,
+              "line": 4
+            },
+            "start": {
+              "column": 10,
+              "line": 4
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 20,
+                "line": 4
+              },
+              "start": {
+                "column": 12,
+                "line": 4
+              }
+            },
+            "original": "location",
+            "parts": [
+              "location"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\n</context>"
+        }
+      ],
       "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>",
       "tools": {
         "anthropic": [
@@ -3038,6 +3389,123 @@ export const bundle = {
         "loading_games"
       ],
       "sub_agents": [],
+      "suffix_ast": [
+        {
+          "type": "text",
+          "value": "<context>\nDate: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 14,
+              "line": 2
+            },
+            "start": {
+              "column": 6,
+              "line": 2
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 12,
+                "line": 2
+              },
+              "start": {
+                "column": 8,
+                "line": 2
+              }
+            },
+            "original": "date",
+            "parts": [
+              "date"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocale: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 18,
+              "line": 3
+            },
+            "start": {
+              "column": 8,
+              "line": 3
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 16,
+                "line": 3
+              },
+              "start": {
+                "column": 10,
+                "line": 3
+              }
+            },
+            "original": "locale",
+            "parts": [
+              "locale"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocation: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 22,
+              "line": 4
+            },
+            "start": {
+              "column": 10,
+              "line": 4
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 20,
+                "line": 4
+              },
+              "start": {
+                "column": 12,
+                "line": 4
+              }
+            },
+            "original": "location",
+            "parts": [
+              "location"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\n</context>"
+        }
+      ],
       "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>",
       "tools": {
         "anthropic": [
@@ -3375,6 +3843,123 @@ export const bundle = {
         "searching_restaurants"
       ],
       "sub_agents": [],
+      "suffix_ast": [
+        {
+          "type": "text",
+          "value": "<context>\nDate: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 14,
+              "line": 2
+            },
+            "start": {
+              "column": 6,
+              "line": 2
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 12,
+                "line": 2
+              },
+              "start": {
+                "column": 8,
+                "line": 2
+              }
+            },
+            "original": "date",
+            "parts": [
+              "date"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocale: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 18,
+              "line": 3
+            },
+            "start": {
+              "column": 8,
+              "line": 3
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 16,
+                "line": 3
+              },
+              "start": {
+                "column": 10,
+                "line": 3
+              }
+            },
+            "original": "locale",
+            "parts": [
+              "locale"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocation: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 22,
+              "line": 4
+            },
+            "start": {
+              "column": 10,
+              "line": 4
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 20,
+                "line": 4
+              },
+              "start": {
+                "column": 12,
+                "line": 4
+              }
+            },
+            "original": "location",
+            "parts": [
+              "location"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\n</context>"
+        }
+      ],
       "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>",
       "tools": {
         "anthropic": [
@@ -3740,6 +4325,123 @@ export const bundle = {
         "looking_up_retailer"
       ],
       "sub_agents": [],
+      "suffix_ast": [
+        {
+          "type": "text",
+          "value": "<context>\nDate: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 14,
+              "line": 2
+            },
+            "start": {
+              "column": 6,
+              "line": 2
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 12,
+                "line": 2
+              },
+              "start": {
+                "column": 8,
+                "line": 2
+              }
+            },
+            "original": "date",
+            "parts": [
+              "date"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocale: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 18,
+              "line": 3
+            },
+            "start": {
+              "column": 8,
+              "line": 3
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 16,
+                "line": 3
+              },
+              "start": {
+                "column": 10,
+                "line": 3
+              }
+            },
+            "original": "locale",
+            "parts": [
+              "locale"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocation: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 22,
+              "line": 4
+            },
+            "start": {
+              "column": 10,
+              "line": 4
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 20,
+                "line": 4
+              },
+              "start": {
+                "column": 12,
+                "line": 4
+              }
+            },
+            "original": "location",
+            "parts": [
+              "location"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\n</context>"
+        }
+      ],
       "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>",
       "tools": {
         "anthropic": [
@@ -4061,6 +4763,123 @@ export const bundle = {
         "looking_up_redemptions"
       ],
       "sub_agents": [],
+      "suffix_ast": [
+        {
+          "type": "text",
+          "value": "<context>\nDate: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 14,
+              "line": 2
+            },
+            "start": {
+              "column": 6,
+              "line": 2
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 12,
+                "line": 2
+              },
+              "start": {
+                "column": 8,
+                "line": 2
+              }
+            },
+            "original": "date",
+            "parts": [
+              "date"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocale: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 18,
+              "line": 3
+            },
+            "start": {
+              "column": 8,
+              "line": 3
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 16,
+                "line": 3
+              },
+              "start": {
+                "column": 10,
+                "line": 3
+              }
+            },
+            "original": "locale",
+            "parts": [
+              "locale"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocation: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 22,
+              "line": 4
+            },
+            "start": {
+              "column": 10,
+              "line": 4
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 20,
+                "line": 4
+              },
+              "start": {
+                "column": 12,
+                "line": 4
+              }
+            },
+            "original": "location",
+            "parts": [
+              "location"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\n</context>"
+        }
+      ],
       "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>",
       "tools": {
         "anthropic": [
@@ -4494,6 +5313,123 @@ export const bundle = {
         "searching_products"
       ],
       "sub_agents": [],
+      "suffix_ast": [
+        {
+          "type": "text",
+          "value": "<context>\nDate: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 14,
+              "line": 2
+            },
+            "start": {
+              "column": 6,
+              "line": 2
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 12,
+                "line": 2
+              },
+              "start": {
+                "column": 8,
+                "line": 2
+              }
+            },
+            "original": "date",
+            "parts": [
+              "date"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocale: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 18,
+              "line": 3
+            },
+            "start": {
+              "column": 8,
+              "line": 3
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 16,
+                "line": 3
+              },
+              "start": {
+                "column": 10,
+                "line": 3
+              }
+            },
+            "original": "locale",
+            "parts": [
+              "locale"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocation: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 22,
+              "line": 4
+            },
+            "start": {
+              "column": 10,
+              "line": 4
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 20,
+                "line": 4
+              },
+              "start": {
+                "column": 12,
+                "line": 4
+              }
+            },
+            "original": "location",
+            "parts": [
+              "location"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\n</context>"
+        }
+      ],
       "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>",
       "tools": {
         "anthropic": [
@@ -5023,6 +5959,123 @@ export const bundle = {
         "searching_help_center"
       ],
       "sub_agents": [],
+      "suffix_ast": [
+        {
+          "type": "text",
+          "value": "<context>\nDate: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 14,
+              "line": 2
+            },
+            "start": {
+              "column": 6,
+              "line": 2
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 12,
+                "line": 2
+              },
+              "start": {
+                "column": 8,
+                "line": 2
+              }
+            },
+            "original": "date",
+            "parts": [
+              "date"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocale: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 18,
+              "line": 3
+            },
+            "start": {
+              "column": 8,
+              "line": 3
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 16,
+                "line": 3
+              },
+              "start": {
+                "column": 10,
+                "line": 3
+              }
+            },
+            "original": "locale",
+            "parts": [
+              "locale"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\nLocation: "
+        },
+        {
+          "loc": {
+            "end": {
+              "column": 22,
+              "line": 4
+            },
+            "start": {
+              "column": 10,
+              "line": 4
+            }
+          },
+          "type": "output",
+          "value": {
+            "data": false,
+            "depth": 0,
+            "loc": {
+              "end": {
+                "column": 20,
+                "line": 4
+              },
+              "start": {
+                "column": 12,
+                "line": 4
+              }
+            },
+            "original": "location",
+            "parts": [
+              "location"
+            ],
+            "scoped": false,
+            "type": "path"
+          }
+        },
+        {
+          "type": "text",
+          "value": "\n</context>"
+        }
+      ],
       "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>",
       "tools": {
         "anthropic": [
@@ -5401,7 +6454,7 @@ export const bundle = {
     "offer_stacking"
   ],
   "formatVersion": "1",
-  "hash": "edaefc516e6d515754b194e7bb1bb2d1059bfec78ac4ac10a25279a7fdcb6bd9",
+  "hash": "a3cc24a57b9eedf7cb95bedeb028b1f04958587026686a2a8aca7ab214cb10a7",
   "models": {
     "claude-haiku-4-5": {
       "approximateTokens": true,

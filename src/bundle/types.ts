@@ -3,6 +3,8 @@
  * execute a workspace, and everything `agentc diff` compares. Plain JSON data;
  * serialized with sorted keys so that the same input gives the same bytes.
  */
+import type { TemplateNode } from './template/ast.js';
+
 // Card and config shapes the bundle carries (src/parse/types.ts re-exports them).
 export type JsonSchema = Record<string, unknown>;
 export type Role = 'orchestrator' | 'native' | 'external-wrapper' | 'internal-helper';
@@ -102,6 +104,8 @@ export interface BundleAgent {
   prefixes: BundlePrefix[];
   /** The dynamic-context template rendered per request and appended after the prefix. */
   suffix_template: string;
+  /** The same template as the template language's AST: what the runtime renders (it never parses Handlebars). */
+  suffix_ast: TemplateNode[];
   /** How this agent's tool calls are executed (every agent with tools has one). */
   dispatch: BundleDispatch;
   /** The card's history compaction policy, when it declares one. */

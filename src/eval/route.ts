@@ -44,7 +44,7 @@ export function buildRoutingRequest(bundle: Bundle, agentId: string, c: EvalCase
   const req: LlmRequest = {
     agent: agentId,
     model: { ...model, id: agent.model },
-    system: { prefix: prefix.text, suffix: renderSuffix(agent.suffix_template ?? '', EVAL_CONTEXT), prefixSha256: prefix.sha256 },
+    system: { prefix: prefix.text, suffix: renderSuffix(agent.suffix_ast ?? [], EVAL_CONTEXT, bundle.dynamicContext?.fields ?? []), prefixSha256: prefix.sha256 },
     messages,
     tools,
     toolShapes: { openai: agent.tools?.openai ?? [], anthropic: agent.tools?.anthropic ?? [] },

@@ -18,6 +18,7 @@ import { isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js'
 import { TokenCounter } from '../tokenize/counter.js';
 import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
+import { resolveSuffix } from './suffix.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, Program, RenderedBlock, RenderError } from './types.js';
 import type { SourceFile } from '../load/source.js';
 import type { Range } from '../diagnostics/diagnostic.js';
@@ -52,7 +53,7 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     }
   }
 
-  const program: Program = { root, config: parsed.config, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed };
+  const program: Program = { root, config: parsed.config, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed, suffix: resolveSuffix(parsed.config) };
   const renderCache = new Map<string, { text: string } | RenderError>();
   for (const card of [...cards.values()].sort(byId)) {
     program.agents.set(card.data.id, resolveAgent(program, card, renderCache, tokens));

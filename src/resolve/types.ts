@@ -8,6 +8,7 @@ import type { SourceFile } from '../load/source.js';
 import type { Block, Card, ConfigFile, JsonSchema, ModelEntry, Tool } from '../parse/types.js';
 import type { Encoding } from '../tokenize/index.js';
 import type { Unparsed } from '../parse/index.js';
+import type { SuffixTemplate } from './suffix.js';
 
 export interface Program {
   root: string;
@@ -26,6 +27,8 @@ export interface Program {
   parents: Map<string, string[]>;
   /** Stems of files that did not parse (see ParsedWorkspace.unparsed). */
   unparsed: Unparsed;
+  /** The config's `dynamicContext.template`, parsed (./suffix.ts). */
+  suffix: SuffixTemplate;
 }
 
 export interface Agent {

@@ -154,7 +154,7 @@ function buildRequest(turn: TurnState, frame: Frame, modelId: string, messages: 
   const req: LlmRequest = {
     agent: agent.id,
     model: { ...model, id: modelId },
-    system: { prefix: prefix.text, suffix: renderSuffix(agent.suffix_template ?? '', frame.suffixContext), prefixSha256: prefix.sha256 },
+    system: { prefix: prefix.text, suffix: renderSuffix(agent.suffix_ast ?? [], frame.suffixContext, turn.bundle.dynamicContext?.fields ?? []), prefixSha256: prefix.sha256 },
     messages: messages.map((m) => ({ ...m })),
     tools,
     toolShapes: { openai: agent.tools?.openai ?? [], anthropic: agent.tools?.anthropic ?? [] },

@@ -245,7 +245,7 @@ export async function fitRequest(turn: TurnState, frame: Frame, messages: readon
   const count = await turn.memory.counters.forModel(model);
   const prefix = selectPrefix(frame.agent, turn.flags);
   // The prefix was counted at compile time (bundle), with this agent's model's encoding.
-  const fixed = (prefix?.tokens ?? count(prefix?.text ?? '')) + count(renderSuffix(frame.agent.suffix_template ?? '', frame.suffixContext));
+  const fixed = (prefix?.tokens ?? count(prefix?.text ?? '')) + count(renderSuffix(frame.agent.suffix_ast ?? [], frame.suffixContext, turn.bundle.dynamicContext?.fields ?? []));
   const { messages: fitted, dropped } = trimToBudget(messages, historyLength, fixed, budget, count);
   if (dropped > 0) {
     frame.historyLength = historyLength - dropped;
