@@ -303,6 +303,10 @@ class Converter {
     if ((b.hash?.pairs.length ?? 0) > 0) return this.skip('hash arguments (name=value)', b.hash.loc);
     if (b.params.length !== 1) return this.skip(`{{#${name}}} with ${b.params.length} arguments (it takes one value)`, b.loc);
     const param = b.params[0]!;
+    if (param.type === 'SubExpression') {
+      const inner = bareName((param as hbs.AST.SubExpression).path);
+      if (inner !== undefined && !BUILTIN_HELPERS.has(inner)) return undefined; // an unknown helper: the analysis reports it
+    }
     if (param.type !== 'PathExpression') return this.skip(`{{#${name}}} of a ${param.type === 'SubExpression' ? 'subexpression' : 'literal'} (it takes a path)`, param.loc);
     const blockParams = b.program?.blockParams ?? [];
     if (blockParams.length > 0 && name !== 'each' && name !== 'with') return this.skip(`block parameters (as |…|) on {{#${name}}}`, b.loc);

@@ -43,7 +43,7 @@ describe('suffix-template', () => {
 
   it('an undeclared field, with a did-you-mean', async () => {
     const r = await suffixFindings('{{locaton}}');
-    expect(r.found).toEqual([{ file: CONFIG, line: r.line, message: 'dynamicContext.template reads {{locaton}}, which is not one of dynamicContext.fields (date, locale, location, user_id).', hint: 'Did you mean "location"?' }]);
+    expect(r.found).toEqual([{ file: CONFIG, line: r.line, message: 'dynamicContext.template reads "locaton", which is not one of dynamicContext.fields (date, locale, location, user_id).', hint: 'Did you mean "location"?' }]);
   });
 
   it('declaring the field makes the same template clean', async () => {

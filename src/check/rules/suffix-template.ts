@@ -43,7 +43,7 @@ export const suffixTemplate: Rule<'suffix-template'> = {
     for (const ref of parsed.analysis.refs) {
       const verdict = classifyRef(ref, root, none, 'dynamicContext.template');
       if (verdict.kind === 'ok') continue;
-      const shown = `{{${ref.original}}}`;
+      const shown = ref.original;
       if (verdict.kind === 'unknown' && verdict.message === 'notInContext') {
         const name = ref.parts[0] ?? '';
         const hint = didYouMeanOf(suggestions(name, fields)) ?? { id: 'declare' as const, data: { name } };
