@@ -4,6 +4,7 @@
  * does it (each block trimmed, followed by a blank line; flagged blocks only in
  * cohorts with their flag; default cohort first, then by size, then by name).
  */
+import { resolveSuffix } from '../../../src/resolve/suffix.js';
 import { SourceFile } from '../../../src/load/source.js';
 import type { Block, BlockCategory, Card, CardData, ConfigFile, JsonSchema, ResolvedConfig, Tool, ToolData } from '../../../src/parse/types.js';
 import type { Agent, AgentTool, Cohort, Program, RenderedBlock } from '../../../src/resolve/types.js';
@@ -105,7 +106,7 @@ export function makeProgram(spec: ProgramSpec): Program {
     cards.set(c.id, { kind: 'card', file, stem: c.id, data, explicitInput: c.input !== undefined, locate });
   }
 
-  const program: Program = { root: '/ws', config: configFile, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map() };
+  const program: Program = { root: '/ws', config: configFile, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map(), suffix: resolveSuffix(configFile) };
   for (const card of [...cards.values()].sort((a, b) => (a.data.id < b.data.id ? -1 : 1))) {
     for (const sub of card.data.sub_agents) program.parents.set(sub, [...(program.parents.get(sub) ?? []), card.data.id]);
   }
