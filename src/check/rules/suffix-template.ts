@@ -1,7 +1,6 @@
-import { didYouMeanHint, didYouMeanOf } from '../../diagnostics/did-you-mean.js';
+import { didYouMeanHint, didYouMeanOf, suggestions } from '../../diagnostics/did-you-mean.js';
 import { BUILTIN_HELPERS } from '../../parse/template.js';
 import type { Shape } from '../../resolve/context.js';
-import { suggestions } from '../../runtime/did-you-mean.js';
 import type { Rule } from '../rule.js';
 import { configAt } from '../support.js';
 import { classifyRef } from '../template-scope.js';
