@@ -376,6 +376,9 @@ function tooDeep(body: string): { offset: number } | undefined {
   return undefined;
 }
 
+/** `{{#name` / `{{^name` (also `{{#>` partial blocks and `{{#*` decorators). */
+const OPEN_TAG = /^\{\{~?\s*([#^])\s*[>*]?\s*([^\s}~()|]+)/;
+
 /** One `{{…}}` of a template's source, classified by its opening sigil. */
 interface Tag {
   kind: 'open' | 'close' | 'else' | 'mustache';
@@ -397,7 +400,7 @@ function scanTags(body: string): Tag[] {
   for (let m = re.exec(body); m; m = re.exec(body)) {
     const text = m[0];
     if (text.startsWith('\\') || /^\{\{~?!/.test(text)) continue;
-    const open = /^\{\{~?\s*([#^])\s*[>*]?\s*([^\s}~()|]+)/.exec(text);
+    const open = OPEN_TAG.exec(text);
     const close = /^\{\{~?\s*\/\s*([^\s}~]+)/.exec(text);
     if (/^\{\{~?\s*(else\b|\^\s*~?\}\})/.test(text)) tags.push({ kind: 'else', name: '', sigil: '', offset: m.index, text });
     else if (open) tags.push({ kind: 'open', name: open[2]!, sigil: open[1]!, offset: m.index, text });
@@ -433,7 +436,9 @@ const MAX_TAG_SEARCH = 2000;
 function errorOffsetInTag(tag: Tag): number {
   if (tag.text.length > MAX_TAG_SEARCH) return 0;
   const viable = (j: number) => COMPLETIONS.some((c) => parses(tagAlone(tag, tag.text.slice(0, j) + c)));
-  let j = 2;
+  // From after the opening (`{{`, `{{#name`, `{{else`): a prefix cut inside it completes to no tag.
+  const opening = tag.kind === 'open' ? OPEN_TAG.exec(tag.text) : tag.kind === 'else' ? /^\{\{~?\s*(else|\^)/.exec(tag.text) : null;
+  let j = opening && viable(opening[0].length) ? opening[0].length : 2;
   while (j < tag.text.length && viable(j + 1)) j++;
   return j;
 }
@@ -488,7 +493,7 @@ function describeParseError(
   }
   const open = stack[stack.length - 1];
   if (open) {
-    const at = place.rangeAt(open.offset, open.offset + (/^\{\{~?\s*[#^]\s*[>*]?\s*[^\s}~()|]+/.exec(open.text)?.[0].length ?? 2));
+    const at = place.rangeAt(open.offset, open.offset + (OPEN_TAG.exec(open.text)?.[0].length ?? 2));
     const shown = `{{${open.sigil}${open.name}}}`;
     return {
       problem: { message: 'neverClosed', data: { open: shown, line: at.start.line, close: `{{/${open.name}}}` } },
