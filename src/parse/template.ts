@@ -430,7 +430,7 @@ function tagAlone(tag: Tag, text = tag.text): string {
 /** Endings that complete a prefix of a tag cut anywhere a valid tag could continue. */
 const COMPLETIONS = ['}}', '}}}', ' x}}', 'x}}', ')}}', ' x)}}', 'x)}}', '"}}', "'}}", ']}}', ' x|}}', '|}}', 'x|}}'];
 /** Tags longer than this are located at their start (the search is quadratic in the tag). */
-const MAX_TAG_SEARCH = 2000;
+const MAX_TAG_SEARCH = 240;
 
 /** The offset in a failing tag where it stops being a valid prefix of some tag. */
 function errorOffsetInTag(tag: Tag): number {
