@@ -429,17 +429,17 @@ function tagAlone(tag: Tag, text = tag.text): string {
 
 /** Endings that complete a prefix of a tag cut anywhere a valid tag could continue. */
 const COMPLETIONS = ['}}', '}}}', ' x}}', 'x}}', ')}}', ' x)}}', 'x)}}', '"}}', "'}}", ']}}', ' x|}}', '|}}', 'x|}}'];
-/** Tags longer than this are located at their start (the search is quadratic in the tag). */
+/** How far into a tag the search goes (each step re-parses the prefix). */
 const MAX_TAG_SEARCH = 240;
 
 /** The offset in a failing tag where it stops being a valid prefix of some tag. */
 function errorOffsetInTag(tag: Tag): number {
-  if (tag.text.length > MAX_TAG_SEARCH) return 0;
   const viable = (j: number) => COMPLETIONS.some((c) => parses(tagAlone(tag, tag.text.slice(0, j) + c)));
   // From after the opening (`{{`, `{{#name`, `{{else`): a prefix cut inside it completes to no tag.
   const opening = tag.kind === 'open' ? OPEN_TAG.exec(tag.text) : tag.kind === 'else' ? /^\{\{~?\s*(else|\^)/.exec(tag.text) : null;
   let j = opening && viable(opening[0].length) ? opening[0].length : 2;
-  while (j < tag.text.length && viable(j + 1)) j++;
+  const limit = Math.min(tag.text.length, MAX_TAG_SEARCH);
+  while (j < limit && viable(j + 1)) j++;
   return j;
 }
 
