@@ -41,3 +41,20 @@ for (const name of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json
   const validate = ajv.getSchema('https://json-schema.org/draft/2020-12/schema');
   writeFileSync(join(outDir, 'json-schema-2020.cjs'), standalone(ajv, validate));
 }
+
+// dist/build-id.json: a hash of everything agentc runs (dist/**/*.{js,cjs}). The persistent
+// result cache (src/cache/check-result.ts) keys on it, so a rebuilt agentc never reuses a
+// result an earlier build computed — also between releases that keep the version number.
+{
+  const { createHash } = await import('node:crypto');
+  const hash = createHash('sha256');
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(c|m)?js$/.test(e.name)) hash.update(`${p.slice(root.length)}\0`).update(readFileSync(p)).update('\0');
+    }
+  };
+  walk(join(root, 'dist'));
+  writeFileSync(join(root, 'dist', 'build-id.json'), JSON.stringify({ buildId: hash.digest('hex') }) + '\n');
+}

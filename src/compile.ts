@@ -11,7 +11,8 @@ import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } fr
 import { createBundle } from './emit/bundle.js';
 import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './load/config.js';
 import type { SourceFile } from './load/source.js';
-import { findConfigPath, loadWorkspace, type FileCache, type Overlay } from './load/workspace.js';
+import type { ConfigInputs } from './load/config-value.js';
+import { findConfigPath, loadWorkspace, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
 import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
@@ -36,6 +37,8 @@ export interface CompileOptions {
   persistentCache?: boolean;
   /** Take the persistent cache's directory from this workspace root instead of `root` (diff's "before" side, in a temp dir). */
   cacheRoot?: string;
+  /** The workspace as already read by the caller (the CLI reads it once to look up the result cache). */
+  preloaded?: LoadResult;
 }
 
 /** Where a compile reports what it is doing; must be cheap (it is called once per agent). */
@@ -67,6 +70,8 @@ export interface CompileResult {
   bundle: Bundle | undefined;
   /** Set when the workspace itself could not be read (exit 2, not 1). */
   fatal: string | undefined;
+  /** What the config's value was computed from besides its text, when it loaded (the result cache re-checks it). */
+  configInputs?: ConfigInputs;
 }
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
@@ -76,7 +81,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   // The config is evaluated in a worker thread (tens of ms to start): started first, it runs while the files are read.
   const configPath = findConfigPath(root);
   const configLoad = configPath ? loadConfigCached(root, configPath, options.cache) : Promise.resolve(undefined);
-  const [loaded, early] = await Promise.all([loadWorkspace(root, options.cache?.files, undefined, options.overlay), configLoad, loadValidators()]);
+  const reading = options.preloaded ? Promise.resolve(options.preloaded) : loadWorkspace(root, options.cache?.files, undefined, options.overlay);
+  const [loaded, early] = await Promise.all([reading, configLoad, loadValidators()]);
   const files = new Map<string, SourceFile>();
   if (loaded.fatal) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: loaded.fatal };
   const ws = loaded.workspace;
@@ -104,7 +110,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const diagnostics = sortDiagnostics(dedupeDiagnostics(settled));
   const hasError = diagnostics.some((d) => d.severity === 'error');
   const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;
-  return { diagnostics, files, program, bundle, fatal: undefined };
+  return { diagnostics, files, program, bundle, fatal: undefined, ...(config?.inputs ? { configInputs: config.inputs } : {}) };
 }
 
 /**

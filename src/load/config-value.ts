@@ -20,8 +20,21 @@ export interface ConfigWorkerInput {
   selfEntry: string;
 }
 
+/**
+ * What the config's value was computed from besides its own text: the files the
+ * worker read while loading it (modules it imported, JSON it read) and the
+ * environment variables it looked at. The persistent result cache re-checks these
+ * before it reuses a result (src/cache/check-result.ts).
+ */
+export interface ConfigInputs {
+  /** Absolute paths of files read while loading, sorted (agentc's own files and caches left out). */
+  files: string[];
+  /** Environment variables read, by name (undefined: unset); `'all'` when the config enumerated the environment. */
+  env: Record<string, string | null> | 'all';
+}
+
 export type ConfigWorkerMessage =
-  | { type: 'value'; hasDefault: boolean; value: unknown }
+  | { type: 'value'; hasDefault: boolean; value: unknown; inputs: ConfigInputs }
   | { type: 'error'; afterLoad: boolean; via: 'load' | 'uncaught' | 'rejection'; error: SerializedError }
   | { type: 'exit'; afterLoad: boolean; code: number; stack: string; how: string }
   | { type: 'stdout'; afterLoad: boolean; stack: string; text: string };

@@ -13,7 +13,10 @@
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import { toTransferable, type ConfigWorkerMessage, type ConfigWorkerInput, type SerializedError } from './config-value.js';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { toTransferable, type ConfigInputs, type ConfigWorkerMessage, type ConfigWorkerInput, type SerializedError } from './config-value.js';
 
 const input = workerData as ConfigWorkerInput;
 const port = parentPort!;
@@ -58,7 +61,69 @@ fsMutable.write = (...args: unknown[]): void => {
   process.stdout.write(text);
   if (typeof last === 'function') queueMicrotask(() => (last as (e: null, n: number) => void)(null, Buffer.byteLength(text)));
 };
+
+// What the value depends on (ConfigInputs): every file read through fs while loading
+// (jiti reads modules with readFileSync) and every environment variable looked at.
+const filesRead = new Set<string>();
+const agentcDir = dirname(input.selfEntry) + sep;
+const noteRead = (p: unknown): void => {
+  let path: string | undefined;
+  if (typeof p === 'string') path = p;
+  else if (p instanceof URL && p.protocol === 'file:') path = fileURLToPath(p);
+  if (path === undefined) return;
+  const abs = isAbsolute(path) ? path : resolve(path);
+  // agentc's own dist/ is covered by its build id, the loader's files by agentc's lockfile;
+  // caches (jiti's transpile cache) are derived from the sources.
+  if (abs.startsWith(agentcDir) || abs.includes(LOADER_DIR) || abs.includes(`${sep}.cache${sep}`) || abs.startsWith(LOADER_TMP_CACHE)) return;
+  filesRead.add(abs);
+};
+for (const name of ['readFileSync', 'readFile'] as const) {
+  const real = fsMutable[name] as (...a: unknown[]) => unknown;
+  fsMutable[name] = (...args: unknown[]): unknown => {
+    noteRead(args[0]);
+    return real(...args);
+  };
+}
+const realPromisesReadFile = fs.promises.readFile;
+(fs.promises as unknown as Record<string, unknown>).readFile = (...args: unknown[]): unknown => {
+  noteRead(args[0]);
+  return (realPromisesReadFile as (...a: unknown[]) => unknown)(...args);
+};
 syncBuiltinESMExports();
+
+const LOADER_DIR = `${sep}node_modules${sep}jiti${sep}`;
+/** jiti's transpile cache when the workspace has no node_modules. */
+const LOADER_TMP_CACHE = join(tmpdir(), 'jiti') + sep;
+/** Whether the caller is the loader itself (its bundled babel enumerates the environment for DEBUG settings). */
+const byLoader = (): boolean => {
+  // Frames: Error, byLoader, the proxy trap, then whoever touched process.env (skipping builtins such as Object.keys).
+  const frames = (new Error().stack ?? '').split('\n').slice(3);
+  const caller = frames.find((f) => !f.includes('(<anonymous>)') && !f.includes('(node:')) ?? '';
+  return caller.includes(LOADER_DIR);
+};
+const envRead = new Map<string, string | null>();
+let envEnumerated = false;
+const realEnv = process.env;
+const trackEnv = (): void => {
+  process.env = new Proxy(realEnv, {
+    get(target, key) {
+      if (typeof key === 'string' && !byLoader()) envRead.set(key, target[key] ?? null);
+      return Reflect.get(target, key);
+    },
+    has(target, key) {
+      if (typeof key === 'string' && !byLoader()) envRead.set(key, target[key] ?? null);
+      return Reflect.has(target, key);
+    },
+    ownKeys(target) {
+      if (!byLoader()) envEnumerated = true;
+      return Reflect.ownKeys(target);
+    },
+  });
+};
+const configInputs = (): ConfigInputs => ({
+  files: [...filesRead].sort(),
+  env: envEnumerated ? 'all' : Object.fromEntries([...envRead].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+});
 
 const realExit = process.exit.bind(process);
 process.exit = ((code?: number | string | null) => {
@@ -91,11 +156,12 @@ async function run(): Promise<void> {
       moduleCache: false,
       interopDefault: true,
     });
+    trackEnv();
     const mod = (await jiti.import(input.abs)) as Record<string, unknown> | undefined;
     const hasDefault = mod !== null && typeof mod === 'object' && 'default' in mod;
     // Read everything now, while errors can still be placed in the config: a getter or a proxy may throw.
     const value = toTransferable(hasDefault ? mod.default : mod);
-    post({ type: 'value', hasDefault, value });
+    post({ type: 'value', hasDefault, value, inputs: configInputs() });
     loaded = true;
   } catch (e) {
     post({ type: 'error', afterLoad: false, via: 'load', error: serializeError(e) });

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { HintRef, MessageRef } from '../diagnostics/catalog.js';
 import type { Range } from '../diagnostics/diagnostic.js';
-import { revive, type ConfigWorkerInput, type ConfigWorkerMessage, type SerializedError } from './config-value.js';
+import { revive, type ConfigInputs, type ConfigWorkerInput, type ConfigWorkerMessage, type SerializedError } from './config-value.js';
 import { decodeText, SourceFile } from './source.js';
 
 export interface ConfigLoad {
@@ -27,6 +27,8 @@ export interface ConfigLoad {
   /** The module's default export (or the module namespace when there is none). */
   value: unknown;
   error: ConfigLoadError | undefined;
+  /** What the value was computed from besides the config's text (set when it loaded). */
+  inputs?: ConfigInputs;
 }
 
 /** Why the config did not load: a config-load catalog message, where, and a hint. */
@@ -116,7 +118,7 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
   };
 
   return new Promise<ConfigLoad>((resolveLoad) => {
-    let received: { hasDefault: boolean; value: unknown } | undefined;
+    let received: { hasDefault: boolean; value: unknown; inputs: ConfigInputs } | undefined;
     let settled = false;
     // stdout: true — the worker's stdout is ours to read; whatever reaches it goes to stderr.
     // A heap limit of its own: a config that allocates without end fails alone, not agentc's process.
@@ -138,7 +140,7 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
     }, timeoutMs);
     worker.on('message', (m: ConfigWorkerMessage) => {
       if (settled) return;
-      if (m.type === 'value') received = { hasDefault: m.hasDefault, value: m.value };
+      if (m.type === 'value') received = { hasDefault: m.hasDefault, value: m.value, inputs: m.inputs };
       else if (m.type === 'error') {
         const kind = m.via === 'rejection' ? 'unhandledRejection' : m.via === 'uncaught' && m.afterLoad ? 'thrownLater' : 'loadFailed';
         finish(fail(describeLoadError(m.error, file, abs, kind)));
@@ -163,7 +165,7 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
       } catch (e) {
         return finish(fail({ message: 'valueTooDeep', data: { ...data, reason: (e as Error).message }, range: undefined }));
       }
-      finish({ file, value, error: undefined });
+      finish({ file, value, error: undefined, inputs: received.inputs });
     });
   });
 }

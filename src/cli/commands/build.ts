@@ -12,17 +12,17 @@
 import { formatInt } from '../../diagnostics/format-number.js';
 import { appendFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { compile, type CompileResult } from '../../compile.js';
-import { countBySeverity } from '../../diagnostics/diagnostic.js';
+import { outputMatches, sha256, type OutputHashes } from '../../cache/check-result.js';
+import type { CompileResult } from '../../compile.js';
+import { countBySeverity, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { plural } from '../../diagnostics/render/common.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
-import { createBundle } from '../../emit/bundle.js';
-import { createEmitCache } from '../../emit/cache.js';
-import { emitFiles } from '../../emit/files.js';
-import { checkOutput, writeOutput } from '../../emit/write.js';
+import type { FileContent } from '../../emit/content.js';
+import type { SourceFile } from '../../load/source.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { startProgress, type ProgressHandle } from '../progress.js';
+import { compileAndStore, lookupResult } from '../reuse.js';
 
 export interface BuildOptions {
   /** Workspace root (absolute, or relative to io.cwd). */
@@ -51,10 +51,32 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
   const machine = format === 'json' || format === 'sarif';
   const say = (text: string): void => (machine ? io.stderr(text) : io.stdout(text));
 
+  const reuse = await lookupResult(root, io.env);
+  const outDir = resolve(root, opts.out ?? DEFAULT_OUT_DIR);
+  const shown = displayDir(outDir, io.cwd);
+  const outKey = relative(root, outDir).split(sep).join('/');
+  // Nothing changed since the output was last written or verified: the same result, and the
+  // directory still holds exactly those bytes. Nothing is compiled, emitted or written.
+  const recorded = reuse?.hit?.outputs[outKey];
+  if (reuse?.hit && recorded !== undefined && !reuse.hit.diagnostics.some((d) => d.severity === 'error') && outputMatches(outDir, recorded)) {
+    progress.clear();
+    await printDiagnostics({ diagnostics: reuse.hit.diagnostics, files: reuse.files }, format, root, io);
+    progress.stop();
+    const n = Object.keys(recorded).length;
+    say(opts.check ? `${shown} is up to date (${plural(n, 'file')}).\n` : `Wrote 0 files (${formatInt(n)} unchanged) to ${shown}\n`);
+    return EXIT.ok;
+  }
+
   // The bundle is made here rather than by compile, with an EmitCache that emitFiles
   // then reuses: each agent is serialized once (for the hash and for the files).
+  const [{ createBundle }, { createEmitCache }, { emitFiles }, { checkOutput, writeOutput }] = await Promise.all([
+    import('../../emit/bundle.js'),
+    import('../../emit/cache.js'),
+    import('../../emit/files.js'),
+    import('../../emit/write.js'),
+  ]);
   const emitCache = createEmitCache();
-  const result = await compile({ root, progress });
+  const result = await compileAndStore(reuse, { root, progress });
   progress.phase('making the bundle');
   const clean = result.program !== undefined && result.fatal === undefined && !result.diagnostics.some((d) => d.severity === 'error');
   const bundle = clean ? createBundle(result.program!, AGENTC_VERSION, emitCache) : undefined;
@@ -70,8 +92,6 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
     return EXIT.findings;
   }
 
-  const outDir = resolve(root, opts.out ?? DEFAULT_OUT_DIR);
-  const shown = displayDir(outDir, io.cwd);
   const refusal = await refuseOutDir(outDir, root);
   if (refusal !== undefined) {
     io.stderr(`agentc build: refusing to use ${shown} as the output directory: ${refusal}\n`);
@@ -90,6 +110,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
       ...extra.map((f) => `  extra    ${shown}${f}`),
     ];
     if (problems.length === 0) {
+      if (reuse) reuse.cache.storeOutput(reuse.key, outKey, outputHashes(files));
       say(`${shown} is up to date (${plural(files.size, 'file')}).\n`);
       return EXIT.ok;
     }
@@ -110,6 +131,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
     return EXIT.failure;
   }
   progress.stop();
+  if (reuse) reuse.cache.storeOutput(reuse.key, outKey, outputHashes(files));
   const extras = [`${formatInt(unchanged.length)} unchanged`, ...(removed.length > 0 ? [`${formatInt(removed.length)} removed`] : [])];
   say(`Wrote ${plural(written.length, 'file')} (${extras.join(', ')}) to ${shown}\n`);
   return EXIT.ok;
@@ -120,7 +142,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
  * the human formats (the build's own summary follows) and the full report in
  * the machine formats.
  */
-export async function printDiagnostics(result: CompileResult, format: ReportFormat, root: string, io: CliIO): Promise<void> {
+export async function printDiagnostics(result: Pick<CompileResult, 'diagnostics' | 'files'> & { diagnostics: Diagnostic[]; files: Map<string, SourceFile> }, format: ReportFormat, root: string, io: CliIO): Promise<void> {
   const machine = format === 'json' || format === 'sarif';
   if (result.diagnostics.length === 0 && !machine) return;
   io.stdout(renderReport(format, result.diagnostics, result.files, { color: useColor(io), cwd: io.cwd, root, toolVersion: AGENTC_VERSION }));
@@ -176,4 +198,11 @@ export function displayDir(dir: string, cwd: string): string {
   const rel = relative(cwd, dir);
   const shown = rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? dir : rel;
   return `${shown.split(sep).join('/')}/`;
+}
+
+/** What the result cache records of an output: each file's sha256, as written. */
+function outputHashes(files: ReadonlyMap<string, FileContent>): OutputHashes {
+  const out: OutputHashes = {};
+  for (const [rel, content] of files) out[rel] = sha256(typeof content === 'string' ? content : Buffer.concat(content));
+  return out;
 }

@@ -6,12 +6,12 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { compile } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { renderGithubSummary, renderReport, writeStepSummary, type ReportFormat } from '../../diagnostics/render/index.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { withProgress } from '../progress.js';
+import { compileAndStore, lookupResult } from '../reuse.js';
 
 export interface CheckOptions {
   root: string;
@@ -23,7 +23,11 @@ export interface CheckOptions {
 }
 
 export async function checkCommand(opts: CheckOptions, io: CliIO): Promise<number> {
-  const result = await withProgress(io, 'Checking workspace', (progress) => compile({ root: opts.root, progress }));
+  const result = await withProgress(io, 'Checking workspace', async (progress) => {
+    const reuse = await lookupResult(opts.root, io.env);
+    if (reuse?.hit) return { diagnostics: reuse.hit.diagnostics, files: reuse.files, fatal: undefined };
+    return compileAndStore(reuse, { root: opts.root, progress });
+  });
   if (result.fatal) {
     io.stderr(`agentc: ${result.fatal}\n`);
     return EXIT.failure;

@@ -12,7 +12,7 @@
  * carries only the report (messages go to stderr).
  */
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { Bundle } from '../../bundle/types.js';
@@ -141,20 +141,50 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO):
   } catch {
     parent = tmpdir(); // node_modules not writable: the OS temp dir still works for most configs
   }
-  const dir = await mkdtemp(join(parent, 'before-'));
+  // Under node_modules/.cache: a stable path per commit (the tree of a commit never changes),
+  // made once and reused by later diffs against the same commit, so nothing is re-read from git
+  // and the config loader's own cache (keyed by path) hits; made in a private directory and
+  // renamed into place whole. In the OS temp dir: a private tree, removed after use.
+  const keep = parent !== tmpdir();
+  const dir = keep ? join(parent, `before-${commit}`) : await mkdtemp(join(parent, 'before-'));
+  const done = `${dir}.done`;
   try {
-    const tree = await materializeTree(root, commit, found.repo.prefix, dir);
+    let tree: { exists: boolean } | { error: string };
+    if (!keep) tree = await materializeTree(root, commit, found.repo.prefix, dir);
+    else if (existsSync(done) && existsSync(dir)) tree = JSON.parse(await readFile(done, 'utf8').catch(() => '{"exists":false}')) as { exists: boolean };
+    else tree = await materializeOnce(root, commit, found.repo.prefix, dir, done);
     if ('error' in tree) {
       io.stderr(`agentc diff: cannot read ${label} from git: ${tree.error}\n`);
       return { exit: EXIT.failure };
     }
+    const now = new Date();
+    if (keep) await utimes(done, now, now).catch(() => undefined); // last used: kept for a day after that
     // No workspace at that commit (it is being introduced): everything is new.
     if (!tree.exists || !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) {
       return { bundle: emptyBundle(), label: `${label}, no agentc workspace` };
     }
     return await compileSide(dir, 'before', label, io, root);
   } finally {
+    if (!keep) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes the commit's tree to a private directory, then renames it to `dir` (another diff may have won the race: then its copy is used). */
+async function materializeOnce(root: string, commit: string, prefix: string, dir: string, done: string): Promise<{ exists: boolean } | { error: string }> {
+  const staging = await mkdtemp(`${dir}.tmp-`);
+  try {
+    const tree = await materializeTree(root, commit, prefix, staging);
+    if ('error' in tree) return tree;
     await rm(dir, { recursive: true, force: true });
+    try {
+      await rename(staging, dir);
+    } catch {
+      if (!existsSync(done)) return { error: `cannot move the tree into ${dir}` };
+    }
+    await writeFile(done, JSON.stringify({ exists: tree.exists }) + '\n');
+    return { exists: tree.exists };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
 }
 
@@ -176,14 +206,18 @@ async function compileSide(root: string, side: 'before' | 'after', label: string
   return { bundle: result.bundle, label };
 }
 
-/** Trees left behind by an interrupted run (a kill skips `finally`): removed after a day. */
+/** Trees of commits not diffed against for a day, and staging left by an interrupted run (a kill skips `finally`): removed. */
 async function sweepStale(parent: string): Promise<void> {
   const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
   for (const name of await readdir(parent).catch(() => [] as string[])) {
-    if (!name.startsWith('before-')) continue;
+    if (!name.startsWith('before-') || name.endsWith('.done')) continue;
     const path = join(parent, name);
-    const s = await stat(path).catch(() => undefined);
-    if (s !== undefined && s.mtimeMs < dayAgo) await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    const marker = await stat(`${path}.done`).catch(() => undefined);
+    const s = marker ?? (await stat(path).catch(() => undefined));
+    if (s !== undefined && s.mtimeMs < dayAgo) {
+      await rm(`${path}.done`, { force: true }).catch(() => undefined);
+      await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
 }
 

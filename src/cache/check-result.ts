@@ -1,0 +1,197 @@
+/**
+ * The persistent result cache: the diagnostics of the last full `check` (or `build`) of
+ * a workspace, and the hashes of the output it last wrote or verified, kept in
+ * `<cache dir>/check-result.json` (see ./token-store.ts for where that is).
+ *
+ * Invariant: a stored result is reused only when everything it was computed from is
+ * what it was — the same agentc build (dist/build-id.json), the same workspace files
+ * (path and sha256 of each text the load phase read), the same load-phase findings,
+ * the same config text, every file the config read while loading (modules it
+ * imported, JSON it read) unchanged, and every environment variable it read set as
+ * it was. A file written by another agentc build, a damaged file, a config that
+ * enumerated the whole environment, or one that failed to load is never reused: the
+ * command then runs in full. Deleting the directory is always safe.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { ConfigInputs } from '../load/config-value.js';
+import type { LoadResult } from '../load/workspace.js';
+
+const FILE = 'check-result.json';
+const RESULT_FORMAT = 1;
+
+/** Hashes of an output directory's files (`/`-separated relative path → sha256 of the bytes). */
+export type OutputHashes = Record<string, string>;
+
+export interface StoredResult {
+  /** The workspace key (workspaceKey) the diagnostics were computed for. */
+  key: string;
+  /** The config's own inputs when it was evaluated: re-checked before reuse. */
+  config: { files: Record<string, string | null>; env: Record<string, string | null> } | undefined;
+  diagnostics: Diagnostic[];
+  /** Output directories (workspace-relative) known to hold exactly this result's files. */
+  outputs: Record<string, OutputHashes>;
+}
+
+interface ResultFile {
+  format: number;
+  agentc: string;
+  build: string;
+  sha256: string;
+  result: StoredResult;
+}
+
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * What the load phase saw, as one hash: every file's path and text, the findings of
+ * the load phase (a file refused as too large is a finding, not a file), and the
+ * config's path and text. Equal keys mean the compile reads the same inputs.
+ */
+export function workspaceKey(loaded: LoadResult, configText: string | undefined): string {
+  const ws = loaded.workspace;
+  const hash = createHash('sha256');
+  const files = [...ws.cards, ...ws.blocks, ...ws.tools].map((f) => f.path).sort();
+  const texts = new Map([...ws.cards, ...ws.blocks, ...ws.tools].map((f) => [f.path, f.text]));
+  for (const path of files) hash.update(`${path}\0${sha256(texts.get(path)!)}\0`);
+  hash.update(
+    JSON.stringify({
+      load: loaded.diagnostics.items,
+      configPath: ws.configPath ?? null,
+      configLookalike: ws.configLookalike ?? null,
+      unreadDirs: ws.unreadDirs ?? [],
+      notFiles: ws.notFiles ?? [],
+      config: configText === undefined ? null : sha256(configText),
+    }),
+  );
+  return hash.digest('hex');
+}
+
+/** The config's inputs as they are now, in the stored form; undefined when they cannot be tracked. */
+export function snapshotConfigInputs(inputs: ConfigInputs | undefined): StoredResult['config'] | 'untrackable' {
+  if (inputs === undefined) return undefined;
+  if (inputs.env === 'all') return 'untrackable';
+  const files: Record<string, string | null> = {};
+  for (const path of inputs.files) files[path] = fileHash(path);
+  return { files, env: inputs.env };
+}
+
+/** Whether the config's recorded inputs are unchanged (every file's hash, every variable's value). */
+function configInputsUnchanged(config: StoredResult['config'], env: NodeJS.ProcessEnv): boolean {
+  if (config === undefined) return true;
+  for (const [name, value] of Object.entries(config.env)) if ((env[name] ?? null) !== value) return false;
+  for (const [path, hash] of Object.entries(config.files)) if (fileHash(path) !== hash) return false;
+  return true;
+}
+
+function fileHash(path: string): string | null {
+  try {
+    return sha256(readFileSync(path));
+  } catch {
+    return null;
+  }
+}
+
+export class ResultCache {
+  private constructor(
+    private readonly dir: string,
+    private readonly version: string,
+    private readonly build: string,
+    private stored: StoredResult | undefined,
+  ) {}
+
+  /** Reads the cache file; a missing, foreign (other agentc build) or damaged one counts as empty. */
+  static open(dir: string, version: string, build: string): ResultCache {
+    return new ResultCache(dir, version, build, readStored(join(dir, FILE), version, build));
+  }
+
+  /** The stored result for this workspace key, when its config inputs are unchanged too. */
+  lookup(key: string, env: NodeJS.ProcessEnv = process.env): StoredResult | undefined {
+    const s = this.stored;
+    if (s === undefined || s.key !== key) return undefined;
+    return configInputsUnchanged(s.config, env) ? s : undefined;
+  }
+
+  /** Records a full result (replacing what was stored); outputs of the same key are kept. */
+  store(key: string, config: StoredResult['config'], diagnostics: readonly Diagnostic[], outputs?: Record<string, OutputHashes>): void {
+    const kept = this.stored?.key === key && sameConfig(this.stored.config, config) ? this.stored.outputs : {};
+    this.stored = { key, config, diagnostics: [...diagnostics], outputs: { ...kept, ...outputs } };
+    this.save();
+  }
+
+  /** Records that `outDir` holds exactly these files for the stored result. */
+  storeOutput(key: string, outDir: string, hashes: OutputHashes): void {
+    if (this.stored?.key !== key) return;
+    this.stored = { ...this.stored, outputs: { ...this.stored.outputs, [outDir]: hashes } };
+    this.save();
+  }
+
+  /** Failures to write are not errors: the cache is optional. Written whole, then renamed into place. */
+  private save(): void {
+    if (this.stored === undefined) return;
+    const body: ResultFile = { format: RESULT_FORMAT, agentc: this.version, build: this.build, sha256: sha256(JSON.stringify(this.stored)), result: this.stored };
+    const path = join(this.dir, FILE);
+    const tmp = `${path}.${process.pid}.tmp`;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(tmp, JSON.stringify(body) + '\n');
+      renameSync(tmp, path);
+    } catch {
+      rmSync(tmp, { force: true });
+    }
+  }
+}
+
+function sameConfig(a: StoredResult['config'], b: StoredResult['config']): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+function readStored(path: string, version: string, build: string): StoredResult | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const f = parsed as Partial<ResultFile>;
+  if (f.format !== RESULT_FORMAT || f.agentc !== version || f.build !== build || typeof f.sha256 !== 'string') return undefined;
+  const r = f.result;
+  if (typeof r !== 'object' || r === null || typeof r.key !== 'string' || !Array.isArray(r.diagnostics) || typeof r.outputs !== 'object' || r.outputs === null) return undefined;
+  // The body's own hash: a truncated or hand-edited file is never a result.
+  if (sha256(JSON.stringify(r)) !== f.sha256) return undefined;
+  return r;
+}
+
+/**
+ * Whether `outDir` holds exactly the recorded files, byte for byte: the same set of
+ * paths (nothing missing, nothing extra, no non-file entries) and the same hashes.
+ */
+export function outputMatches(outDir: string, expected: OutputHashes): boolean {
+  const seen = new Set<string>();
+  const walk = (abs: string, rel: string): boolean => {
+    let entries;
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    for (const e of entries) {
+      const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!walk(join(abs, e.name), childRel)) return false;
+        continue;
+      }
+      if (!e.isFile()) return false;
+      const want = expected[childRel];
+      if (want === undefined || fileHash(join(abs, e.name)) !== want) return false;
+      seen.add(childRel);
+    }
+    return true;
+  };
+  return walk(outDir, '') && seen.size === Object.keys(expected).length;
+}

@@ -1,0 +1,71 @@
+/**
+ * `check` and `build` through the persistent result cache (src/cache/check-result.ts):
+ * the workspace is read once; when the stored result was computed from exactly these
+ * inputs it is returned without loading the config, the parsers or the tokenizer
+ * (the compiler is imported only on a miss). `AGENTC_CACHE_DIR=` (empty) turns it off.
+ */
+import { readBuildId } from '../cache/build-id.js';
+import { ResultCache, snapshotConfigInputs, workspaceKey, type StoredResult } from '../cache/check-result.js';
+import { cacheDir } from '../cache/token-store.js';
+import type { CompileOptions, CompileResult } from '../compile.js';
+import { readConfigText } from '../load/config.js';
+import type { SourceFile } from '../load/source.js';
+import { loadWorkspace, type LoadResult } from '../load/workspace.js';
+import { AGENTC_VERSION } from '../version.js';
+
+/** The workspace as read for the lookup, and what to store a full result under. */
+export interface Reusable {
+  cache: ResultCache;
+  key: string;
+  loaded: LoadResult;
+  configText: string | undefined;
+  /** Every file read, by workspace-relative path (for code frames). */
+  files: Map<string, SourceFile>;
+  /** The stored result for these inputs, if there is one. */
+  hit: StoredResult | undefined;
+}
+
+/** Reads the workspace and looks its result up; undefined when there is no cache to use (then compile as usual). */
+export async function lookupResult(root: string, env: NodeJS.ProcessEnv): Promise<Reusable | undefined> {
+  const dir = cacheDir(root, env);
+  const build = readBuildId();
+  if (dir === undefined || build === undefined) return undefined;
+  const loaded = await loadWorkspace(root);
+  if (loaded.fatal !== undefined) return undefined;
+  const files = new Map<string, SourceFile>();
+  for (const f of [...loaded.workspace.cards, ...loaded.workspace.blocks, ...loaded.workspace.tools]) files.set(f.path, f);
+  let configText: string | undefined;
+  const configPath = loaded.workspace.configPath;
+  if (configPath !== undefined) {
+    const read = readConfigText(root, configPath);
+    if (!read.ok) return undefined;
+    configText = read.file.text;
+    files.set(read.file.path, read.file);
+  }
+  const key = workspaceKey(loaded, configText);
+  const cache = ResultCache.open(dir, AGENTC_VERSION, build);
+  return { cache, key, loaded, configText, files, hit: cache.lookup(key, env) };
+}
+
+/** A full compile of the workspace already read (imports the compiler), stored for next time when it can be. */
+export async function compileAndStore(reuse: Reusable | undefined, options: CompileOptions): Promise<CompileResult> {
+  const { compile } = await import('../compile.js');
+  const result = await compile({ ...options, ...(reuse ? { preloaded: reuse.loaded } : {}) });
+  if (reuse !== undefined && storable(reuse, result)) {
+    const config = snapshotConfigInputs(result.configInputs);
+    if (config !== 'untrackable') reuse.cache.store(reuse.key, config, result.diagnostics);
+  }
+  return result;
+}
+
+/**
+ * A result is stored only when it is a function of the inputs the key names: the
+ * workspace was read, the config (if any) loaded and reported what it read, and the
+ * config's text did not change while the compile ran.
+ */
+function storable(reuse: Reusable, result: CompileResult): boolean {
+  if (result.fatal !== undefined || result.diagnostics.some((d) => d.rule === 'config-load')) return false;
+  const configPath = reuse.loaded.workspace.configPath;
+  if (configPath === undefined) return true;
+  return result.configInputs !== undefined && result.files.get(configPath)?.text === reuse.configText;
+}
