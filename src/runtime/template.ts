@@ -11,6 +11,7 @@
  * built; one that does throws SuffixRenderError.
  */
 import type { TemplateNode } from '../bundle/template/ast.js';
+import type { BundleAgent } from '../bundle/types.js';
 import { tryInterpret } from '../bundle/template/interpret.js';
 
 export class SuffixRenderError extends Error {
@@ -24,4 +25,16 @@ export function renderSuffix(ast: readonly TemplateNode[], context: Record<strin
   const r = tryInterpret(ast, values);
   if (!r.ok) throw new SuffixRenderError(`the bundle's dynamic-context template cannot render: ${r.message}`);
   return r.text;
+}
+
+/**
+ * An agent's suffix: its `suffix_ast`. A bundle without one (built before the
+ * bundle carried it) is rendered only when its template is plain text; else it
+ * fails loudly rather than dropping the per-request context.
+ */
+export function renderAgentSuffix(agent: Pick<BundleAgent, 'suffix_ast' | 'suffix_template'>, context: Record<string, string | undefined>, fields: readonly string[]): string {
+  if (agent.suffix_ast) return renderSuffix(agent.suffix_ast, context, fields);
+  const text = agent.suffix_template ?? '';
+  if (!text.includes('{{')) return text;
+  throw new SuffixRenderError('the bundle carries no suffix_ast (it was built by an older agentc); rebuild it with `agentc build`');
 }

@@ -11,7 +11,7 @@ import Handlebars from 'handlebars';
 import { expect, test } from 'vitest';
 import type { Bundle } from '../../src/bundle/types.js';
 import { analyzeTemplate, standalonePlacer } from '../../src/parse/template.js';
-import { renderSuffix, SuffixRenderError } from '../../src/runtime/index.js';
+import { renderAgentSuffix, renderSuffix, SuffixRenderError } from '../../src/runtime/index.js';
 
 const FIELDS = ['date', 'locale', 'location', 'user_id'];
 /** A request's context: some fields given, some not; keys beyond the fields are the request's own. */
@@ -89,4 +89,12 @@ test('a field the request lacks renders empty and is false in {{#if}}; an undecl
   expect(renderSuffix(ast('a={{date}};{{#if location}}in {{location}}{{else}}nowhere{{/if}} \\{{x}}'), { date: 'd' }, FIELDS)).toBe('a=d;nowhere {{x}}');
   expect(renderSuffix(ast('{{constructor}}{{toString}}'), { constructor: 'c', toString: 't' }, [])).toBe('ct');
   expect(() => renderSuffix(ast('{{nope}}'), {}, FIELDS)).toThrow(SuffixRenderError);
+});
+
+test('a bundle built before suffix_ast: plain text still renders, a template fails loudly (never an empty suffix)', () => {
+  expect(renderAgentSuffix({ suffix_template: '<context/>' } as never, {}, FIELDS)).toBe('<context/>');
+  expect(() => renderAgentSuffix({ suffix_template: 'Date: {{date}}' } as never, { date: 'd' }, FIELDS)).toThrow(/no suffix_ast/);
+  const ast = analyzeTemplate(standalonePlacer('Date: {{date}}'), 'Date: {{date}}');
+  if (!ast.ok || !ast.analysis.nodes) throw new Error('parse');
+  expect(renderAgentSuffix({ suffix_template: 'ignored', suffix_ast: ast.analysis.nodes }, { date: 'd' }, FIELDS)).toBe('Date: d');
 });
