@@ -10,9 +10,10 @@ import { isConfigurable, isRuleId } from './diagnostics/catalog.js';
 import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { createBundle } from './emit/bundle.js';
 import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './load/config.js';
-import type { SourceFile } from './load/source.js';
+import { normalizeNewlines, SourceFile } from './load/source.js';
 import type { ConfigInputs } from './load/config-value.js';
-import { findConfigPath, loadWorkspace, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
+import { CONFIG_NAMES, findConfigPath, loadWorkspace, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
+import { memorySource } from './load/workspace-source.js';
 import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
@@ -22,23 +23,43 @@ import { AGENTC_VERSION } from './version.js';
 import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
 import { TokenCounter } from './tokenize/counter.js';
 
-export interface CompileOptions {
+/** A workspace on disk (the CLI, the language server, watch mode). */
+export interface CompileOptions extends CommonOptions {
   /** Absolute workspace root. */
   root: string;
-  /** Also create the bundle (only when there are no errors). */
-  bundle?: boolean;
   /** Reuse parse results of unchanged files across compiles (watch mode). */
   cache?: CompileCache;
   /** Unsaved editor buffers by workspace-relative path, read instead of the disk (`agentc lsp`). */
   overlay?: Overlay;
-  /** Told the phase and counts as the compile goes (the CLI's progress line). */
-  progress?: ProgressSink;
   /** Use the persistent cache (token counts) under cacheDir(root); default true. */
   persistentCache?: boolean;
   /** Take the persistent cache's directory from this workspace root instead of `root` (diff's "before" side, in a temp dir). */
   cacheRoot?: string;
   /** The workspace as already read by the caller (the CLI reads it once to look up the result cache). */
   preloaded?: LoadResult;
+}
+
+interface CommonOptions {
+  /** Also create the bundle (only when there are no errors). */
+  bundle?: boolean;
+  /** Told the phase and counts as the compile goes (the CLI's progress line). */
+  progress?: ProgressSink;
+}
+
+/**
+ * A workspace held in memory (library users, tests): no disk, no config worker.
+ * Paths are workspace-relative with `/` (`cards/billing.yaml`); the config is given
+ * as its value, since nothing is evaluated.
+ */
+export interface MemoryCompileOptions extends CommonOptions {
+  /** File texts by workspace-relative path (bytes are read as a file's bytes: not-text is a diagnostic). */
+  files: ReadonlyMap<string, string | Uint8Array> | Readonly<Record<string, string | Uint8Array>>;
+  /**
+   * The config: its value (what `defineConfig` returns) and, for ranges into it, its
+   * source text (else `files`' entry for the config path, if any). Omitted: the
+   * workspace has no config (then `files` must not name one).
+   */
+  config?: { value: unknown; text?: string; path?: (typeof CONFIG_NAMES)[number] };
 }
 
 /** Where a compile reports what it is doing; must be cheap (it is called once per agent). */
@@ -74,20 +95,51 @@ export interface CompileResult {
   configInputs?: ConfigInputs;
 }
 
-export async function compile(options: CompileOptions): Promise<CompileResult> {
+export async function compile(options: CompileOptions | MemoryCompileOptions): Promise<CompileResult> {
+  options.progress?.phase('reading files');
+  return 'files' in options ? compileLoaded(options, await loadMemory(options)) : compileLoaded(options, await loadDisk(options));
+}
+
+/** The load phase's output: the workspace and the config (or why there is nothing to compile). */
+type Loaded = { fatal: string } | { fatal: undefined; loaded: LoadResult; config: ConfigLoad | undefined };
+
+async function loadDisk(options: CompileOptions): Promise<Loaded> {
   const { root } = options;
-  const progress = options.progress;
-  progress?.phase('reading files');
   // The config is evaluated in a worker thread (tens of ms to start): started first, it runs while the files are read.
   const configPath = findConfigPath(root);
   const configLoad = configPath ? loadConfigCached(root, configPath, options.cache) : Promise.resolve(undefined);
-  const reading = options.preloaded ? Promise.resolve(options.preloaded) : loadWorkspace(root, options.cache?.files, undefined, options.overlay);
+  const reading = options.preloaded ? Promise.resolve(options.preloaded) : loadWorkspace(root, options.cache?.files, options.overlay);
   const [loaded, early] = await Promise.all([reading, configLoad, loadValidators()]);
+  if (loaded.fatal) return { fatal: loaded.fatal };
+  const ws = loaded.workspace;
+  const config = ws.configPath === configPath ? early : ws.configPath ? await loadConfigCached(root, ws.configPath, options.cache) : undefined;
+  return { fatal: undefined, loaded, config };
+}
+
+/** The same load from memory: the config's value is taken as given (it was evaluated by the caller). */
+async function loadMemory(options: MemoryCompileOptions): Promise<Loaded> {
+  const files = new Map(options.files instanceof Map ? options.files : Object.entries(options.files));
+  const named = CONFIG_NAMES.filter((n) => files.has(n));
+  const given = options.config;
+  if (!given && named.length > 0) throw new Error(`compile({ files }): ${named[0]} cannot be evaluated in memory; pass its value as \`config\``);
+  const configPath = given ? (given.path ?? named[0] ?? 'agentc.config.ts') : undefined;
+  const text = given?.text ?? (configPath !== undefined ? files.get(configPath) : undefined);
+  if (configPath !== undefined) files.set(configPath, '');
+  const [loaded] = await Promise.all([loadWorkspace(memorySource(files)), loadValidators()]);
+  if (loaded.fatal) return { fatal: loaded.fatal };
+  const file = configPath !== undefined && text !== undefined ? new SourceFile(configPath, typeof text === 'string' ? normalizeNewlines(text) : new TextDecoder().decode(text)) : undefined;
+  const config = given && configPath !== undefined ? { file, value: given.value, error: undefined } : undefined;
+  return { fatal: undefined, loaded, config };
+}
+
+async function compileLoaded(options: CommonOptions & Partial<Pick<CompileOptions, 'root' | 'cache' | 'cacheRoot' | 'persistentCache'>>, load: Loaded): Promise<CompileResult> {
+  const root = options.root ?? '';
+  const progress = options.progress;
   const files = new Map<string, SourceFile>();
-  if (loaded.fatal) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: loaded.fatal };
+  if (load.fatal !== undefined) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: load.fatal };
+  const { loaded, config } = load;
   const ws = loaded.workspace;
   const bag: DiagnosticBag = loaded.diagnostics;
-  const config = ws.configPath === configPath ? early : ws.configPath ? await loadConfigCached(root, ws.configPath, options.cache) : undefined;
   for (const f of [...ws.cards, ...ws.blocks, ...ws.tools]) files.set(f.path, f);
   if (config?.file) files.set(config.file.path, config.file);
   progress?.add('files read', files.size);
@@ -95,7 +147,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
 
   const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed);
   await yieldToEventLoop();
-  const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, options.persistentCache ?? true);
+  // A memory compile has no cache directory: its token counts live only in this run.
+  const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, options.root !== undefined && (options.persistentCache ?? true));
   if (options.cache) options.cache.tokens = tokens;
   progress?.phase('compiling agents');
   const program = resolveProgram(root, parsed, files, tokens.counter, progress ? () => progress.add('agents compiled') : undefined);

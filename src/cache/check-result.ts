@@ -13,7 +13,7 @@
  * command then runs in full. Deleting the directory is always safe.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ConfigInputs } from '../load/config-value.js';
@@ -25,6 +25,13 @@ const RESULT_FORMAT = 1;
 /** Hashes of an output directory's files (`/`-separated relative path → sha256 of the bytes). */
 export type OutputHashes = Record<string, string>;
 
+/**
+ * An output directory as recorded: each file's sha256, and the size and mtime it had
+ * on disk when recorded. A file whose size and mtime are unchanged is taken as
+ * unchanged without reading it (git's index makes the same trade); any other is hashed.
+ */
+export type OutputRecord = Record<string, { sha256: string; size: number; mtimeMs: number }>;
+
 export interface StoredResult {
   /** The workspace key (workspaceKey) the diagnostics were computed for. */
   key: string;
@@ -32,7 +39,7 @@ export interface StoredResult {
   config: { files: Record<string, string | null>; env: Record<string, string | null> } | undefined;
   diagnostics: Diagnostic[];
   /** Output directories (workspace-relative) known to hold exactly this result's files. */
-  outputs: Record<string, OutputHashes>;
+  outputs: Record<string, OutputRecord>;
 }
 
 interface ResultFile {
@@ -117,16 +124,32 @@ export class ResultCache {
   }
 
   /** Records a full result (replacing what was stored); outputs of the same key are kept. */
-  store(key: string, config: StoredResult['config'], diagnostics: readonly Diagnostic[], outputs?: Record<string, OutputHashes>): void {
+  store(key: string, config: StoredResult['config'], diagnostics: readonly Diagnostic[], outputs?: Record<string, OutputRecord>): void {
     const kept = this.stored?.key === key && sameConfig(this.stored.config, config) ? this.stored.outputs : {};
     this.stored = { key, config, diagnostics: [...diagnostics], outputs: { ...kept, ...outputs } };
     this.save();
   }
 
-  /** Records that `outDir` holds exactly these files for the stored result. */
-  storeOutput(key: string, outDir: string, hashes: OutputHashes): void {
+  /** Replaces the record of `outDir` (after outputMatches hashed some of its files). */
+  refreshOutput(key: string, outDir: string, record: OutputRecord): void {
     if (this.stored?.key !== key) return;
-    this.stored = { ...this.stored, outputs: { ...this.stored.outputs, [outDir]: hashes } };
+    this.stored = { ...this.stored, outputs: { ...this.stored.outputs, [outDir]: record } };
+    this.save();
+  }
+
+  /** Records that the directory `abs` (`outDir`, workspace-relative) holds exactly these files for the stored result. */
+  storeOutput(key: string, outDir: string, abs: string, hashes: OutputHashes): void {
+    if (this.stored?.key !== key) return;
+    const record: OutputRecord = {};
+    for (const [rel, sha] of Object.entries(hashes)) {
+      try {
+        const s = statSync(join(abs, rel));
+        record[rel] = { sha256: sha, size: s.size, mtimeMs: s.mtimeMs };
+      } catch {
+        return; // the directory changed under us: record nothing
+      }
+    }
+    this.stored = { ...this.stored, outputs: { ...this.stored.outputs, [outDir]: record } };
     this.save();
   }
 
@@ -167,12 +190,20 @@ function readStored(path: string, version: string, build: string): StoredResult 
   return r;
 }
 
+/** Files modified this recently are hashed even when size and mtime match (a write in the same clock tick). */
+const RACY_MS = 2000;
+
 /**
  * Whether `outDir` holds exactly the recorded files, byte for byte: the same set of
- * paths (nothing missing, nothing extra, no non-file entries) and the same hashes.
+ * paths (nothing missing, nothing extra, no non-file entries) and the same content.
+ * A file is read and hashed unless its size and mtime are as recorded and it was not
+ * recorded within RACY_MS of being written. `refreshed` is the record to keep when
+ * files had to be hashed (with their current mtimes), so the next run reads fewer.
  */
-export function outputMatches(outDir: string, expected: OutputHashes): boolean {
+export function outputMatches(outDir: string, expected: OutputRecord, now = Date.now()): { ok: boolean; refreshed?: OutputRecord } {
   const seen = new Set<string>();
+  const refreshed: OutputRecord = {};
+  let hashed = false;
   const walk = (abs: string, rel: string): boolean => {
     let entries;
     try {
@@ -186,12 +217,26 @@ export function outputMatches(outDir: string, expected: OutputHashes): boolean {
         if (!walk(join(abs, e.name), childRel)) return false;
         continue;
       }
-      if (!e.isFile()) return false;
       const want = expected[childRel];
-      if (want === undefined || fileHash(join(abs, e.name)) !== want) return false;
+      if (!e.isFile() || want === undefined) return false;
+      const path = join(abs, e.name);
+      let s;
+      try {
+        s = statSync(path);
+      } catch {
+        return false;
+      }
+      if (s.size !== want.size) return false;
+      const trusted = s.mtimeMs === want.mtimeMs && now - s.mtimeMs > RACY_MS;
+      if (!trusted) {
+        if (fileHash(path) !== want.sha256) return false;
+        hashed = true;
+      }
+      refreshed[childRel] = { sha256: want.sha256, size: s.size, mtimeMs: s.mtimeMs };
       seen.add(childRel);
     }
     return true;
   };
-  return walk(outDir, '') && seen.size === Object.keys(expected).length;
+  const ok = walk(outDir, '') && seen.size === Object.keys(expected).length;
+  return ok && hashed ? { ok, refreshed } : { ok };
 }

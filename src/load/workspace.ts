@@ -13,11 +13,11 @@
  * an unreadable blocks/ sub-folder a diagnostic naming it; a root with none of
  * the workspace's entries (config, cards/, blocks/, schemas/) is fatal too.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { sep } from 'node:path';
 import { DiagnosticBag } from '../diagnostics/diagnostic.js';
 import { decodeText, SourceFile } from './source.js';
+import { diskSource, specialKind, type DirEntry, type WorkspaceSource } from './workspace-source.js';
 
 /** Larger files are refused: no prompt block or card is legitimately this big. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -70,18 +70,17 @@ export type FileCache = Map<string, { size: number; mtimeMs: number; ctimeMs: nu
  */
 export type Overlay = ReadonlyMap<string, string>;
 
-export async function loadWorkspace(root: string, cache?: FileCache, readDir: ReadDir = nodeReadDir, overlay?: Overlay): Promise<LoadResult> {
+/** Loads the workspace from `from`: an absolute root on disk, or a source (./workspace-source.ts). */
+export async function loadWorkspace(from: string | WorkspaceSource, cache?: FileCache, overlay?: Overlay): Promise<LoadResult> {
+  const source = typeof from === 'string' ? diskSource(from) : from;
+  const root = source.root;
   const diagnostics = new DiagnosticBag();
   const workspace: Workspace = { root, cards: [], blocks: [], tools: [], configPath: undefined, unreadDirs: [] };
-  try {
-    const s = await stat(root);
-    if (!s.isDirectory()) return { workspace, diagnostics, fatal: `${root} is not a directory` };
-  } catch {
-    return { workspace, diagnostics, fatal: `cannot read workspace directory ${root}` };
-  }
+  const notRoot = await source.checkRoot();
+  if (notRoot !== undefined) return { workspace, diagnostics, fatal: notRoot };
   let rootEntries: string[];
   try {
-    rootEntries = await readdir(root);
+    rootEntries = (await source.readDir('')).map((e) => e.name);
   } catch (e) {
     return { workspace, diagnostics, fatal: `cannot read workspace directory ${root} (${(e as NodeJS.ErrnoException).code ?? 'I/O error'})` };
   }
@@ -95,9 +94,9 @@ export async function loadWorkspace(root: string, cache?: FileCache, readDir: Re
     return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };
   }
   const [cards, blocks, tools] = await Promise.all([
-    listFiles(root, 'cards', false, /\.ya?ml$/, readDir),
-    listFiles(root, 'blocks', true, /\.md$/, readDir),
-    listFiles(root, join('schemas', 'tools'), false, /\.(ya?ml|json)$/, readDir),
+    listFiles(source, 'cards', false, /\.ya?ml$/),
+    listFiles(source, 'blocks', true, /\.md$/),
+    listFiles(source, 'schemas/tools', false, /\.(ya?ml|json)$/),
   ]);
   const unreadable = [cards, blocks, tools].find((l) => l.unreadable !== undefined)?.unreadable;
   if (unreadable) return { workspace, diagnostics, fatal: unreadable };
@@ -116,7 +115,7 @@ export async function loadWorkspace(root: string, cache?: FileCache, readDir: Re
   workspace.notFiles = [...cards.notFiles, ...blocks.notFiles, ...tools.notFiles].map((f) => f.path);
   const [cardPaths, blockPaths, toolPaths] = [cards.paths, blocks.paths, tools.paths];
   const read = async (paths: string[], kind: 'yaml' | 'block'): Promise<SourceFile[]> => {
-    const files = await Promise.all(paths.map((p) => (overlay?.has(p) ? fromOverlay(p, overlay.get(p)!, cache) : cache ? readCached(root, p, kind, diagnostics, cache) : readSource(root, p, kind, diagnostics))));
+    const files = await Promise.all(paths.map((p) => (overlay?.has(p) ? fromOverlay(p, overlay.get(p)!, cache) : cache ? readCached(source, p, kind, diagnostics, cache) : readSource(source, p, kind, diagnostics))));
     return files.filter((f): f is SourceFile => f !== undefined);
   };
   [workspace.cards, workspace.blocks, workspace.tools] = await Promise.all([
@@ -142,17 +141,12 @@ async function fromOverlay(path: string, text: string, cache: FileCache | undefi
   return file;
 }
 
-async function readCached(root: string, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag, cache: FileCache): Promise<SourceFile | undefined> {
+async function readCached(source: WorkspaceSource, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag, cache: FileCache): Promise<SourceFile | undefined> {
   // Inode and ctime too: an atomic save (rename over) or a checkout that keeps size and mtime still changes them.
-  let s: { size: number; mtimeMs: number; ctimeMs: number; ino: number } | undefined;
-  try {
-    s = statSync(join(root, path));
-  } catch {
-    s = undefined;
-  }
+  const s = source.stamp(path);
   const hit = cache.get(path);
   if (s && hit && hit.size === s.size && hit.mtimeMs === s.mtimeMs && hit.ctimeMs === s.ctimeMs && hit.ino === s.ino) return hit.file;
-  const file = await readSource(root, path, kind, bag);
+  const file = await readSource(source, path, kind, bag);
   if (file && s) cache.set(path, { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, file });
   else cache.delete(path);
   return file;
@@ -169,34 +163,28 @@ interface Listing {
   notFiles: { path: string; kind: string }[];
 }
 
-/** The reader listFiles uses (a seam for tests that cannot make a folder unreadable, e.g. as root). */
-export type ReadDir = (abs: string) => Promise<DirEntry[]>;
-type DirEntry = { name: string; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean; isFIFO?(): boolean; isSocket?(): boolean };
-const nodeReadDir: ReadDir = (abs) => readdir(abs, { withFileTypes: true });
-
 /**
  * Files below `root/dir` whose names match, walked level by level (the folders
  * of one level read concurrently; no recursion). Hidden entries (`.name`) are
  * skipped, folders included. A missing `dir` is empty; any other error is
  * reported, never read as "empty".
  */
-async function listFiles(root: string, dir: string, recursive: boolean, pattern: RegExp, readDir: ReadDir = nodeReadDir): Promise<Listing> {
+async function listFiles(source: WorkspaceSource, dir: string, recursive: boolean, pattern: RegExp): Promise<Listing> {
   const listing: Listing = { paths: [], unreadable: undefined, unreadableSubdirs: [], notFiles: [] };
-  const top = join(root, dir);
-  let level = [top];
+  let level = [dir];
   while (level.length > 0) {
-    const read = await Promise.all(level.map((abs) => readDir(abs).then((entries) => ({ abs, entries }), (e: NodeJS.ErrnoException) => ({ abs, code: e.code ?? 'I/O error' }))));
+    const read = await Promise.all(level.map((rel) => source.readDir(rel).then((entries: DirEntry[]) => ({ rel, entries }), (e: NodeJS.ErrnoException) => ({ rel, code: e.code ?? 'I/O error' }))));
     const next: string[] = [];
     for (const r of read) {
       if ('code' in r) {
-        const rel = toPosix(relative(root, r.abs));
-        if (r.abs !== top) listing.unreadableSubdirs.push({ path: rel, code: r.code });
+        const rel = r.rel;
+        if (r.rel !== dir) listing.unreadableSubdirs.push({ path: rel, code: r.code });
         else if (r.code !== 'ENOENT' && r.code !== 'ENOTDIR') listing.unreadable = `cannot read ${rel}/ (${r.code}): its files would be missed`;
         continue;
       }
       for (const e of r.entries) {
         if (e.name.startsWith('.')) continue;
-        const child = join(r.abs, e.name);
+        const child = `${r.rel}/${e.name}`;
         // Symlinked directories are not followed, so a link loop cannot make the walk endless.
         if (e.isDirectory()) {
           if (recursive) next.push(child);
@@ -204,9 +192,9 @@ async function listFiles(root: string, dir: string, recursive: boolean, pattern:
         }
         if (!pattern.test(e.name)) continue;
         // A symlink to a file is read like the file (a shared block, say); a dangling or looping link is skipped.
-        const target = e.isFile() ? 'file' : e.isSymbolicLink() ? await linkTarget(child) : specialKind(e);
-        if (target === 'file') listing.paths.push(toPosix(relative(root, child)));
-        else if (target !== undefined) listing.notFiles.push({ path: toPosix(relative(root, child)), kind: target });
+        const target = e.isFile() ? 'file' : e.isSymbolicLink() ? await source.linkTarget(child) : specialKind(e);
+        if (target === 'file') listing.paths.push(child);
+        else if (target !== undefined && target !== 'dir') listing.notFiles.push({ path: child, kind: target });
       }
     }
     level = next;
@@ -216,24 +204,11 @@ async function listFiles(root: string, dir: string, recursive: boolean, pattern:
   return listing;
 }
 
-/** What a symlink leads to: 'file', a special file's kind, or undefined (dangling, looping, a directory). */
-async function linkTarget(abs: string): Promise<string | undefined> {
-  const s = await stat(abs).catch(() => undefined);
-  if (s === undefined || s.isDirectory()) return undefined;
-  return s.isFile() ? 'file' : specialKind(s);
-}
-
-function specialKind(e: { isFIFO?(): boolean; isSocket?(): boolean }): string {
-  if (e.isFIFO?.()) return 'a named pipe';
-  if (e.isSocket?.()) return 'a socket';
-  return 'a device';
-}
-
-async function readSource(root: string, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag): Promise<SourceFile | undefined> {
+async function readSource(source: WorkspaceSource, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag): Promise<SourceFile | undefined> {
   const rule = kind === 'yaml' ? 'yaml-syntax' : 'frontmatter';
-  let bytes: Buffer;
+  let bytes: Uint8Array;
   try {
-    const read = readBounded(join(root, path));
+    const read = source.read(path, MAX_FILE_BYTES);
     if (typeof read === 'number') {
       bag.add({ rule: 'file-too-large', message: 'tooLarge', file: path, range: firstChar(), data: { file: path, size: formatBytes(read), max: formatBytes(MAX_FILE_BYTES) } });
       return undefined;
@@ -256,29 +231,6 @@ async function readSource(root: string, path: string, kind: 'yaml' | 'block', ba
     return undefined;
   }
   return new SourceFile(path, decoded.text);
-}
-
-/**
- * The file's bytes, or its size when over MAX_FILE_BYTES (then nothing is read).
- * Synchronous on purpose: thousands of small files read faster without a
- * promise and a thread-pool round trip each.
- */
-function readBounded(abs: string): Buffer | number {
-  const fd = openSync(abs, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    if (size > MAX_FILE_BYTES) return size;
-    const buf = Buffer.allocUnsafe(size);
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, buf, off, size - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return off === size ? buf : buf.subarray(0, off);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function firstChar() {

@@ -6,7 +6,7 @@
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compile } from '../../src/compile.js';
+import { compileInMemory } from '../helpers/memory-workspace.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { copyExample, edit, removeTempDirs } from '../robustness/workspace.js';
 
@@ -21,7 +21,7 @@ function line(d: Diagnostic): string {
 async function check(mutate: (dir: string) => Promise<void>): Promise<string[]> {
   const dir = await copyExample('cascade');
   await mutate(dir);
-  const result = await compile({ root: dir });
+  const result = await compileInMemory(dir);
   expect(result.fatal).toBeUndefined();
   return result.diagnostics.map(line);
 }

@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compile } from '../../src/compile.js';
+import type { compile } from '../../src/compile.js';
+import { compileInMemory } from '../helpers/memory-workspace.js';
 import { toAnthropic, toOpenAIStrict } from '../../src/contracts/openai-strict.js';
 import { appendFile } from 'node:fs/promises';
 import { copyExample, edit, removeTempDirs, runCli } from '../robustness/workspace.js';
@@ -28,7 +29,7 @@ describe('json-schema', () => {
   it('`type: strng` in tool parameters: the range of `strng`, the allowed types, a did-you-mean; build writes nothing', async () => {
     const dir = await copyExample('json-schema');
     await edit(dir, 'schemas/tools/get_order_status.yaml', (t) => t.replace(/(order_id:\n\s+type: )string/, '$1strng'));
-    const r = await compile({ root: dir, bundle: true });
+    const r = await compileInMemory(dir, { bundle: true });
     const ds = whole(r.diagnostics, 'json-schema');
     expect(ds).toHaveLength(1);
     const d = ds[0]!;
@@ -51,7 +52,7 @@ describe('json-schema', () => {
   it('`required` naming an undeclared property: the range of the entry, with a did-you-mean', async () => {
     const dir = await copyExample('json-schema-req');
     await edit(dir, 'schemas/tools/get_order_status.yaml', (t) => t.replace('  additionalProperties: false', '  required: [order_id, item, retailr]\n  additionalProperties: false'));
-    const r = await compile({ root: dir });
+    const r = await compileInMemory(dir);
     const ds = whole(r.diagnostics, 'json-schema');
     expect(ds.map((d) => [d.message, d.hint])).toEqual([
       ['Tool "get_order_status" requires "item" at parameters.required, but declares no property "item" there.', 'Declared properties: order_id, retailer.'],
@@ -65,7 +66,7 @@ describe('json-schema', () => {
     const root = await materialize('clean');
     roots.push(root);
     await appendFile(join(root, 'cards/travel.yaml'), 'input_required: [query, querry]\n');
-    const r = await compile({ root });
+    const r = await compileInMemory(root);
     expect(whole(r.diagnostics, 'json-schema').map((d) => [d.message, d.hint])).toEqual([
       ['Card "travel" lists "querry" in input_required, but input declares no field "querry".', 'Did you mean "query"?'],
     ]);
@@ -75,13 +76,13 @@ describe('json-schema', () => {
     const dir = await copyExample('json-schema-off');
     await edit(dir, 'schemas/tools/get_order_status.yaml', (t) => t.replace(/(order_id:\n\s+type: )string/, '$1strng'));
     await edit(dir, 'agentc.config.ts', (t) => t.replace('defineConfig({', "defineConfig({\n  rules: { 'json-schema': 'off' },"));
-    const r = await compile({ root: dir, bundle: true });
+    const r = await compileInMemory(dir, { bundle: true });
     expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.rule)).toEqual(['schema', 'json-schema']);
     expect(r.bundle).toBeUndefined();
   });
 
   it('the repo workspace has clean contracts (no json-schema or provider-schema finding)', async () => {
-    const r = await compile({ root: await copyExample('json-schema-clean') });
+    const r = await compileInMemory(await copyExample('json-schema-clean'));
     expect(r.diagnostics.filter((d) => d.rule === 'json-schema' || d.rule === 'provider-schema')).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { compile } from '../../src/compile.js';
+import { compileInMemory } from '../helpers/memory-workspace.js';
 import { copyExample, removeTempDirs, REPO, write } from '../robustness/workspace.js';
 
 afterAll(removeTempDirs);
@@ -28,9 +28,9 @@ async function withJsonTool(value: unknown): Promise<string> {
 
 describe('"$schema" in a JSON tool contract', () => {
   it('is accepted and changes nothing in the bundle', async () => {
-    const original = await compile({ root: await copyExample('json-schema-ref'), bundle: true });
+    const original = await compileInMemory(await copyExample('json-schema-ref'), { bundle: true });
     const ws = await withJsonTool('../tool-contract.schema.json');
-    const result = await compile({ root: ws, bundle: true });
+    const result = await compileInMemory(ws, { bundle: true });
     expect(result.diagnostics).toEqual(original.diagnostics);
     expect(result.bundle!.tools[TOOL]).toEqual(original.bundle!.tools[TOOL]);
     expect(result.bundle!.agents).toEqual(original.bundle!.agents);
@@ -38,7 +38,7 @@ describe('"$schema" in a JSON tool contract', () => {
 
   it('must be a string', async () => {
     const ws = await withJsonTool(5);
-    const result = await compile({ root: ws });
+    const result = await compileInMemory(ws);
     const schema = result.diagnostics.filter((d) => d.rule === 'schema');
     expect(schema).toHaveLength(1);
     expect(schema[0]).toMatchObject({ code: 'AGC1003', file: `schemas/tools/${TOOL}.json`, range: { start: { line: 2, column: 14 } } });

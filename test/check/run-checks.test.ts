@@ -2,11 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../../src/check/index.js';
 import type { Rule } from '../../src/check/rule.js';
 import { RULES } from '../../src/check/rules/index.js';
-import { compile } from '../../src/compile.js';
 import { CATALOG, hintTemplate, messageTemplate, RULE_IDS, type CatalogEntry } from '../../src/diagnostics/catalog.js';
 import { placeholders } from '../../src/diagnostics/template.js';
 import type { Program } from '../../src/resolve/types.js';
-import { cleanup, fixtureNames, materialize } from './fixture-workspace.js';
+import { cleanup, compileFixture, fixtureNames } from './fixture-workspace.js';
 
 // Reported outside src/check/rules: by the parse phase, or (template-render) after the rule settings are applied.
 const PARSE_PHASE = new Set(['yaml-syntax', 'frontmatter', 'schema', 'config-load', 'id-mismatch', 'template-syntax', 'file-too-large', 'template-render']);
@@ -39,9 +38,7 @@ describe('catalog data', () => {
     const problems = new Set<string>();
     const keys = (t: string | undefined) => (t === undefined ? ['<no such template>'] : placeholders(t).sort());
     for (const name of await fixtureNames()) {
-      const root = await materialize(name);
-      roots.push(root);
-      const { program } = await compile({ root });
+      const { program } = await compileFixture(name, roots);
       if (!program) continue;
       for (const rule of RULES) {
         rule.run(program, (input) => {

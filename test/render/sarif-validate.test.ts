@@ -2,8 +2,8 @@
  * `check --format sarif` validated by a real SARIF validator: the SARIF SDK's
  * Multitool (`@microsoft/sarif-multitool`, a devDependency; its `validate` runs
  * offline against the SARIF 2.1.0 schema and the SDK's authoring rules). The
- * logs cover every golden rule fixture (rendered in-process) plus one spawned
- * CLI run; the validator must report nothing — no error, no warning.
+ * logs cover every golden rule fixture (compiled in memory, rendered in-process)
+ * plus one in-process CLI run; the Multitool runs once, over all the logs; the validator must report nothing — no error, no warning.
  *
  * Skipped with a message only when the Multitool's native binary cannot run on
  * this platform.
@@ -14,9 +14,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compile } from '../../src/compile.js';
 import { renderSarif } from '../../src/diagnostics/render/index.js';
-import { cleanup, fixtureNames, materialize } from '../check/fixture-workspace.js';
+import { cleanup, compileFixture, fixtureNames } from '../check/fixture-workspace.js';
 import { copyExample, edit, REPO, removeTempDirs, runCli } from '../robustness/workspace.js';
 
 const require = createRequire(import.meta.url);
@@ -60,9 +59,8 @@ describe.skipIf('skip' in tool)('SARIF output validated by the SARIF Multitool',
     const logs: string[] = [];
     const rules = new Set<string>();
     for (const name of await fixtureNames()) {
-      const root = await materialize(name);
-      dirs.push(root);
-      const result = await compile({ root });
+      const result = await compileFixture(name, dirs);
+      const root = join(tmpdir(), `agentc-fixture-${name}`);
       for (const d of result.diagnostics) rules.add(d.rule);
       const file = join(out, `${name}.sarif`);
       writeFileSync(file, renderSarif(result.diagnostics, { cwd: root, root, toolVersion: '0.0.0-test' }));

@@ -3,8 +3,8 @@
  * copy of the example workspace, as whole diagnostics.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { compile } from '../../src/compile.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { compileInMemory } from '../helpers/memory-workspace.js';
 import { copyExample, edit, removeTempDirs, runCli } from '../robustness/workspace.js';
 
 afterAll(removeTempDirs);
@@ -19,9 +19,9 @@ async function withRouting(label: string, text: string, config?: (t: string) => 
   return dir;
 }
 
-/** The diagnostics of `dir` with the text each range covers. */
+/** The diagnostics of `dir` (compiled in memory: the loader is not under test here) with the text each range covers. */
 async function findings(dir: string): Promise<{ d: Diagnostic; covers: string }[]> {
-  const r = await compile({ root: dir });
+  const r = await compileInMemory(dir);
   return r.diagnostics.map((d) => {
     const f = r.files.get(d.file ?? '');
     const { start, end } = d.range!;

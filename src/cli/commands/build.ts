@@ -58,7 +58,9 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
   // Nothing changed since the output was last written or verified: the same result, and the
   // directory still holds exactly those bytes. Nothing is compiled, emitted or written.
   const recorded = reuse?.hit?.outputs[outKey];
-  if (reuse?.hit && recorded !== undefined && !reuse.hit.diagnostics.some((d) => d.severity === 'error') && outputMatches(outDir, recorded)) {
+  const matched = reuse?.hit && recorded !== undefined && !reuse.hit.diagnostics.some((d) => d.severity === 'error') ? outputMatches(outDir, recorded) : undefined;
+  if (reuse?.hit && recorded !== undefined && matched?.ok) {
+    if (matched.refreshed) reuse.cache.refreshOutput(reuse.key, outKey, matched.refreshed);
     progress.clear();
     await printDiagnostics({ diagnostics: reuse.hit.diagnostics, files: reuse.files }, format, root, io);
     progress.stop();
@@ -110,7 +112,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
       ...extra.map((f) => `  extra    ${shown}${f}`),
     ];
     if (problems.length === 0) {
-      if (reuse) reuse.cache.storeOutput(reuse.key, outKey, outputHashes(files));
+      if (reuse) reuse.cache.storeOutput(reuse.key, outKey, outDir, outputHashes(files));
       say(`${shown} is up to date (${plural(files.size, 'file')}).\n`);
       return EXIT.ok;
     }
@@ -131,7 +133,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
     return EXIT.failure;
   }
   progress.stop();
-  if (reuse) reuse.cache.storeOutput(reuse.key, outKey, outputHashes(files));
+  if (reuse) reuse.cache.storeOutput(reuse.key, outKey, outDir, outputHashes(files));
   const extras = [`${formatInt(unchanged.length)} unchanged`, ...(removed.length > 0 ? [`${formatInt(removed.length)} removed`] : [])];
   say(`Wrote ${plural(written.length, 'file')} (${extras.join(', ')}) to ${shown}\n`);
   return EXIT.ok;
