@@ -341,7 +341,7 @@ class Converter {
         return this.skip('a subexpression other than (lookup value field)', s.loc);
       }
       default:
-        return this.skip('undefined', e.loc);
+        return this.skip('a literal that is not a string, number, boolean or null', e.loc);
     }
   }
 
