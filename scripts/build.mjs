@@ -2,7 +2,7 @@
 // Builds dist/: TypeScript (tsc, incremental) and precompiled ajv validators for
 // agentc's own formats (schemas/*.schema.json → dist/validators/*.js), which load
 // far faster than compiling the schemas at start-up. Then the runtime package
-// (packages/runtime/dist) from the same sources: src/runtime + src/bundle/types.ts.
+// (packages/runtime/dist) from the same sources: src/runtime + src/bundle.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,38 +1,27 @@
 /**
- * Small helpers shared by the rules: where to point when a YAML key may be
- * absent, related-information entries, and number formatting. Pure functions.
+ * Small helpers shared by the rules: where to point when a key may be absent
+ * (each file kind's locator answers "not written" and falls back explicitly),
+ * related-information entries, and number formatting. Pure functions.
  */
 import type { RelatedRef } from '../diagnostics/catalog.js';
 import type { Range, RelatedInput } from '../diagnostics/diagnostic.js';
 import { suggestions } from '../diagnostics/did-you-mean.js';
 import type { Block, Card, Tool } from '../parse/types.js';
 import type { PathSegment } from '../parse/yaml.js';
+import { effectiveDispatch } from '../resolve/dispatch.js';
 import type { Program } from '../resolve/types.js';
 
-/** Whether a top-level key is written in `text` (a YAML mapping at column 1). */
-function hasTopLevelKey(text: string, key: string): boolean {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^(["']?)${escaped}\\1[ \\t]*:`, 'm').test(text);
-}
-
 /**
- * Range of a card's top-level key (`part` 'key') or value, or of its `id` when the
- * key is not written (a locator would otherwise fall back to the whole document).
+ * Range of a card's key (`part` 'key') or value where it is written; where it is
+ * not, the card's `id` key (the card's own locator chooses that fallback).
  */
 export function cardAt(card: Card, path: readonly PathSegment[], part: 'key' | 'value' = 'value'): Range {
-  const top = path[0];
-  if (typeof top === 'string' && !hasTopLevelKey(card.file.text, top)) return card.locate(['id']);
   return card.locate(path, part);
 }
 
-/** Range of a block's front-matter key, or of its first front-matter line when absent. */
+/** Range of a block's front-matter key or value where written, else its first front-matter line. */
 export function blockAt(block: Block, path: readonly PathSegment[], part: 'key' | 'value' = 'value'): Range {
-  const top = path[0];
-  const frontMatter = block.file.text.slice(0, block.bodyOffset);
-  if (typeof top === 'string' && hasTopLevelKey(frontMatter, top)) return block.locate(path, part);
-  // The front matter's first line (line 1 is the opening `---`).
-  const line = Math.min(2, block.file.lineCount);
-  return { start: { line, column: 1 }, end: { line, column: block.file.lineText(line).length + 1 } };
+  return block.locate(path, part);
 }
 
 /** The first line of a block's body (where a render failure without a position is shown). */
@@ -46,15 +35,16 @@ export function blockIdAt(block: Block): Range {
   return blockAt(block, ['id']);
 }
 
+/** Range of a contract's key or value where written, else its `name` key. */
 export function toolAt(tool: Tool, path: readonly PathSegment[], part: 'key' | 'value' = 'value'): Range {
-  const top = path[0];
-  if (typeof top === 'string' && !hasTopLevelKey(tool.file.text, top) && !tool.file.path.endsWith('.json')) {
-    return tool.locate(['name']);
-  }
   return tool.locate(path, part);
 }
 
-/** File and range of a path in the config, or nothing when the workspace has no config file. */
+/**
+ * File and range of a path in the config, or nothing when the workspace has no
+ * config file. Where the path is not written (a default, an imported value) the
+ * range is the line that exports the config.
+ */
 export function configAt(
   program: Program,
   path: readonly PathSegment[],
@@ -125,10 +115,10 @@ export function cohortSuffix(key: string): string {
   return key === '' ? '' : ` (cohort ${key})`;
 }
 
-/** The fan-out cap in effect: the card's own, else the config default. */
+/** The fan-out cap in effect (resolve's `Agent.dispatch`): the card's own, else the config default. */
 export function effectiveFanOutCap(program: Program, card: Card): { cap: number; explicit: boolean } {
-  const own = card.data.dispatch?.fan_out_cap;
-  return own === undefined ? { cap: program.config.data.dispatch.fanOutCap, explicit: false } : { cap: own, explicit: true };
+  const dispatch = program.agents.get(card.data.id)?.dispatch ?? effectiveDispatch(card.data, program.config.data);
+  return { cap: dispatch.fanOutCap, explicit: dispatch.fanOutCapExplicit };
 }
 
 /**
@@ -155,11 +145,9 @@ export function emittableEvents(program: Program, card: Card): Map<string, { fil
   return events;
 }
 
-const CONFIG_FILE = /^agentc\.config\.(ts|mts|js|mjs)$/;
-
-/** The workspace has a config file that did not load: its values are unknown, not the defaults. */
+/** The config is missing or did not load (Program.configStatus): its values are unknown, not the defaults. */
 export function configFailed(program: Program): boolean {
-  return program.config.failed === true || (program.config.file === undefined && [...program.files.keys()].some((p) => CONFIG_FILE.test(p)));
+  return program.configStatus !== 'loaded';
 }
 
 /**

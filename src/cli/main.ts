@@ -9,6 +9,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { resolve } from 'node:path';
+import { WORKSPACE_LAYOUT } from '../load/layout.js';
 import { findWorkspaceRoot } from '../load/root.js';
 import { AGENTC_VERSION } from '../version.js';
 import { EXIT, processIO, type CliIO } from './io.js';
@@ -94,7 +95,7 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .description('check, then write the bundle, typed modules and prompts to generated/')
       .addOption(cwdOption())
       .addOption(formatOption())
-      .option('--out <dir>', 'output directory', 'generated')
+      .option('--out <dir>', 'output directory', WORKSPACE_LAYOUT.generated)
       .option('--check', 'write nothing; exit 1 when the output is stale')
       .option('--watch', 'rebuild on every change'),
     'agentc build --check',

@@ -4,6 +4,7 @@
  * reasons: the table in src/diff/changes.ts). A sub-agent's own policy is
  * compared on that agent (policy-changed), not here, so it is reported once.
  */
+import { DEFAULT_STREAM_MODE, DEFAULT_TOOL_PREFIX } from '../bundle/defaults.js';
 import { makeChange } from './changes.js';
 import { subAgentTools } from './tools.js';
 import type { BundleAgent } from '../bundle/types.js';
@@ -37,8 +38,9 @@ export function compareDispatch(id: string, before: BundleAgent, after: BundleAg
       makeChange('intent-count-failsafe-changed', id, 'dispatch.intent_count_failsafe', { after: da.intent_count_failsafe ? 'on' : 'off' }, db.intent_count_failsafe, da.intent_count_failsafe),
     );
   }
-  const streamBefore = db.stream ?? 'compose';
-  const streamAfter = da.stream ?? 'compose';
+  // A bundle written before `stream` existed ran in the default mode.
+  const streamBefore = db.stream ?? DEFAULT_STREAM_MODE;
+  const streamAfter = da.stream ?? DEFAULT_STREAM_MODE;
   if (streamBefore !== streamAfter) {
     changes.push(makeChange('dispatch-stream-changed', id, 'dispatch.stream', { before: streamBefore, after: streamAfter }, streamBefore, streamAfter));
   }
@@ -65,7 +67,8 @@ export function compareDispatch(id: string, before: BundleAgent, after: BundleAg
 
 function toolOf(agent: BundleAgent, sub: string): string {
   for (const [name, agentId] of subAgentTools(agent)) if (agentId === sub) return name;
-  return `ask_${sub}`;
+  // Not in the table (a bundle without one): the name the default prefix gives.
+  return `${DEFAULT_TOOL_PREFIX}${sub}`;
 }
 
 /** `null` renders as suppress. */

@@ -1,25 +1,18 @@
 /**
- * JSON helpers for comparing bundle data. Invariant: `canonicalJson` of two values
- * is equal exactly when the values are structurally equal (object key order ignored).
+ * JSON helpers for comparing bundle data, over the one canonical JSON
+ * (src/bundle/canonical-json.ts). Invariant: `canonicalJson` of two values is
+ * equal exactly when the values are structurally equal (object key order ignored).
  */
+import { canonicalJsonLine, sortKeysDeep } from '../bundle/canonical-json.js';
 import type { JsonValue } from './types.js';
 
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'undefined';
-}
+/** One-line canonical JSON (the key a value is compared and shown by). */
+export const canonicalJson = canonicalJsonLine;
 
+/** Structural equality; `undefined` (absent) equals only itself. */
 export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === undefined || b === undefined) return a === b;
   return canonicalJson(a) === canonicalJson(b);
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -29,5 +22,5 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 /** Bundle data as a JsonValue (bundles are plain JSON; `undefined` stays absent). */
 export function asJson(value: unknown): JsonValue | undefined {
   if (value === undefined) return undefined;
-  return sortKeys(value) as JsonValue;
+  return sortKeysDeep(value) as JsonValue;
 }

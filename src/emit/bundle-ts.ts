@@ -10,7 +10,7 @@
 import type { Bundle, NeutralTool } from '../bundle/types.js';
 import type { JsonSchema } from '../parse/types.js';
 import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
-import { canonicalJson, compareCodeUnits } from './canonical-json.js';
+import { canonicalJson, compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
 import { fragmentsOf, frameOf, jsonKeyOrder, literalChunks, tsPiece } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';

@@ -27,7 +27,7 @@ import { handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
 import { hashPieces } from './bundle-hash.js';
 import { agentInputsKey, createEmitCache, identity, useConfig, type EmitCache } from './cache.js';
-import { canonicalJson, compareCodeUnits, sha256Hex, sortKeysDeep } from './canonical-json.js';
+import { canonicalJson, compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
 import { fragmentsOf, jsonPiece, makeFrame, withHash } from './fragments.js';
 import { toAnthropicInputSchema, toOpenAIStrictParameters } from '../contracts/openai-strict.js';
 
@@ -137,7 +137,7 @@ function createAgent(program: Program, agent: Agent): BundleAgent {
     prefixes: agent.cohorts.map(prefix),
     suffix_template: program.config.data.dynamicContext.template,
     suffix_ast: suffixAst(program),
-    dispatch: dispatch(program, agent),
+    dispatch: dispatch(agent),
   };
   if (card.fallback_model !== undefined) out.fallback_model = card.fallback_model;
   if (card.output !== undefined) out.output = card.output;
@@ -200,10 +200,11 @@ function prefix(cohort: Cohort): BundlePrefix {
   };
 }
 
-function dispatch(program: Program, agent: Agent): BundleDispatch {
-  const spec = agent.card.data.dispatch;
+/** The agent's effective dispatch settings (computed in resolve) plus its dispatch table. */
+function dispatch(agent: Agent): BundleDispatch {
+  const effective = agent.dispatch;
   const status_rendering: Record<string, string | null> = {};
-  const rendering = spec?.status_rendering ?? {};
+  const rendering = effective.statusRendering;
   for (const event of Object.keys(rendering).sort(compareCodeUnits)) {
     const text = rendering[event]!;
     setOwn(status_rendering, event, text === 'suppress' ? null : text);
@@ -217,13 +218,13 @@ function dispatch(program: Program, agent: Agent): BundleDispatch {
     }
   }
   const out: BundleDispatch = {
-    fan_out_cap: spec?.fan_out_cap ?? program.config.data.dispatch.fanOutCap,
-    intent_count_failsafe: spec?.intent_count_failsafe ?? false,
-    stream: spec?.stream ?? 'compose',
+    fan_out_cap: effective.fanOutCap,
+    intent_count_failsafe: effective.intentCountFailsafe,
+    stream: effective.stream,
     status_rendering,
     table,
   };
-  if (spec?.guards !== undefined) out.guards = spec.guards;
+  if (effective.guards !== undefined) out.guards = effective.guards;
   return out;
 }
 

@@ -1,5 +1,5 @@
 import type { Bundle } from '../bundle/types.js';
-import { compareCodeUnits } from './canonical-json.js';
+import { compareCodeUnits } from '../bundle/canonical-json.js';
 
 /**
  * The agent a turn goes to when the caller names none: the one root (an agent no

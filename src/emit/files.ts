@@ -10,7 +10,7 @@
 import type { Bundle } from '../bundle/types.js';
 import { bundleTsContent } from './bundle-ts.js';
 import { createEmitCache, type EmitCache } from './cache.js';
-import { compareCodeUnits } from './canonical-json.js';
+import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString, type FileContent } from './content.js';
 import { fragmentsOf, frameOf, jsonChunks, jsonKeyOrder, jsonPiece } from './fragments.js';
 import { renderOrchestratorTs } from './orchestrator-ts.js';

@@ -11,7 +11,7 @@
  */
 import type { Bundle, BundleAgent } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache } from './cache.js';
-import { canonicalJson, sortKeysDeep } from './canonical-json.js';
+import { canonicalJson, sortKeysDeep } from '../bundle/canonical-json.js';
 
 export const PIECE_SEPARATOR = Buffer.from(',\n', 'utf8');
 const AGENTS_MEMBER = '\n  "agents": {}';

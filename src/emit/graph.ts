@@ -6,7 +6,7 @@
  * Deterministic: agents in id order, edges in each agent's tool order.
  */
 import type { Bundle } from '../bundle/types.js';
-import { compareCodeUnits } from './canonical-json.js';
+import { compareCodeUnits } from '../bundle/canonical-json.js';
 
 export type GraphFormat = 'mermaid' | 'dot';
 

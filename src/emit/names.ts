@@ -3,7 +3,7 @@
  * names, unique within one generated module and clear of the module's own
  * exports. Deterministic: names are assigned in sorted order of the input.
  */
-import { compareCodeUnits } from './canonical-json.js';
+import { compareCodeUnits } from '../bundle/canonical-json.js';
 
 /** Names bundle.ts exports itself; a generated interface name never takes one. */
 export const RESERVED_TYPE_NAMES = new Set([

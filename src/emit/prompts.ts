@@ -7,6 +7,7 @@
  * Also the text report of `agentc prompt`.
  */
 import type { BundleAgent, BundleModel, BundlePrefix, BundlePrefixBlock } from '../bundle/types.js';
+import { findPrefix } from '../bundle/cohort.js';
 import { PROMPTS_DIR, promptFileName } from '../bundle/file-names.js';
 import { formatInt, formatPercent, formatTable, formatUsd } from './format.js';
 
@@ -17,11 +18,9 @@ export function promptFilePath(agentId: string, cohortKey: string): string {
   return `${PROMPTS_DIR}/${promptFileName(agentId, cohortKey)}`;
 }
 
-/** The cohort selected by the flags switched on: only the flags the agent's blocks use count. */
+/** The cohort selected by the flags switched on: only the flags the agent's blocks use count (src/bundle/cohort.ts). */
 export function selectCohort(agent: BundleAgent, flagsOn: readonly string[]): BundlePrefix | undefined {
-  const on = new Set(flagsOn);
-  const key = agent.flags.filter((f) => on.has(f)).join('+');
-  return agent.prefixes.find((p) => p.key === key);
+  return findPrefix(agent, flagsOn);
 }
 
 export function blockText(prefix: BundlePrefix, block: BundlePrefixBlock): string {

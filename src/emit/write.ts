@@ -23,7 +23,7 @@
  */
 import * as nodeFs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { compareCodeUnits } from './canonical-json.js';
+import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentEquals, contentToString, sameContent, type FileContent } from './content.js';
 import { BACKUP_TAG, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
 import { remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';

@@ -7,13 +7,15 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Bundle } from '../bundle/types.js';
+import { hasExtension, WORKSPACE_LAYOUT } from '../load/layout.js';
 import { checkSuite, parseSuite, type EvalSuite, type SuiteProblem } from './suite.js';
 
 export async function suiteFiles(root: string, cwd: string, named: readonly string[]): Promise<string[]> {
   if (named.length > 0) return named.map((f) => resolve(cwd, f));
   try {
-    const entries = await readdir(join(root, 'evals'));
-    return entries.filter((e) => /\.ya?ml$/.test(e)).sort().map((e) => join(root, 'evals', e));
+    const evals = WORKSPACE_LAYOUT.evals;
+    const entries = await readdir(join(root, evals.dir));
+    return entries.filter((e) => hasExtension(evals, e)).sort().map((e) => join(root, evals.dir, e));
   } catch {
     return [];
   }

@@ -5,7 +5,7 @@
  * Invariants: every format is a pure function of the result (no timestamps,
  * sorted keys in json, LF line ends); percentages are rounded for display only.
  */
-import { sortKeysDeep } from '../emit/canonical-json.js';
+import { sortKeysDeep } from '../bundle/canonical-json.js';
 import type { EvalResult } from './run.js';
 import type { EvalSummary } from './score.js';
 

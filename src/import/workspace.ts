@@ -7,6 +7,7 @@
 import { stringify } from 'yaml';
 import { AGENT_ID, IdMap, TOOL_ID } from './ids.js';
 import { escapeHandlebars, splitAtHeadings } from './instructions.js';
+import { blockPath, cardPath, toolPath } from '../load/layout.js';
 import { guessModel, type GuessedModel } from './models.js';
 import type { Dropped, ImportFormat, ImportSource, ImportedTool } from './types.js';
 
@@ -111,7 +112,7 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
         const blockId = parts.length === 1 ? `${id}-instructions` : `${id}-instructions-${i + 1}`;
         blocks.push(blockId);
         const fm = stringify({ category: 'instructions', owner: opts.owner }, { lineWidth: 0 });
-        files.push({ path: `blocks/${id}/${blockId}.md`, content: `---\n${fm}---\n${part}\n` });
+        files.push({ path: blockPath(id, blockId), content: `---\n${fm}---\n${part}\n` });
       });
     } else {
       notes.push({ file: a.file, field: `${a.name}.instructions`, message: 'no instructions in the source: the card has no prompt blocks of its own' });
@@ -137,7 +138,7 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
     // A cap above the number of sub-agents can never be reached (fan-out-cap).
     if (subAgents.length > 0 && subAgents.length < fanOutCap) card.dispatch = { fan_out_cap: subAgents.length };
     const header = `# yaml-language-server: $schema=../schemas/agent-card.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${oneLine(a.file)} (${oneLine(a.name)}).\n`;
-    files.push({ path: `cards/${id}.yaml`, content: header + stringify(card, { lineWidth: 0 }) });
+    files.push({ path: cardPath(id), content: header + stringify(card, { lineWidth: 0 }) });
     agents.push({ id, source: a.name, file: a.file, role, blocks, tools: [...new Set(tools)], subAgents });
   }
 
@@ -154,7 +155,7 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
     if (!placeholder && !t.description?.trim()) notes.push({ file: t.file, field: `${t.name}.description`, message: 'no tool description in the source; wrote a placeholder' });
     const contract = { name, description, parameters: t.parameters ?? { type: 'object', properties: {}, additionalProperties: true } };
     const header = `# yaml-language-server: $schema=../tool-contract.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${oneLine(t.file)}${placeholder ? ' (placeholder: parameters unknown)' : ''}.\n`;
-    files.push({ path: `schemas/tools/${name}.yaml`, content: header + stringify(contract, { lineWidth: 0 }) });
+    files.push({ path: toolPath(name), content: header + stringify(contract, { lineWidth: 0 }) });
   }
 
   const guessed = [...models.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));

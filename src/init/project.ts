@@ -6,6 +6,7 @@
  * contracts) and the GitHub workflow. Pure data; every command it writes uses
  * only our own packages (`@agentc/cli`, `@agentc/runtime`) or `npm`.
  */
+import { globsOf, WORKSPACE_LAYOUT as LAYOUT } from '../load/layout.js';
 import type { StarterFile } from './template.js';
 
 export const CLI_PACKAGE = '@agentc/cli';
@@ -93,10 +94,10 @@ generated/orchestrator.ts linguist-generated=true
 
 const VSCODE_SETTINGS = `${JSON.stringify(
   {
-    'json.schemas': [{ fileMatch: ['/schemas/tools/*.json'], url: './schemas/tool-contract.schema.json' }],
+    'json.schemas': [{ fileMatch: [`/${LAYOUT.tools.dir}/*.json`], url: `./${LAYOUT.schemas}/tool-contract.schema.json` }],
     'yaml.schemas': {
-      './schemas/agent-card.schema.json': ['cards/*.yaml', 'cards/*.yml'],
-      './schemas/tool-contract.schema.json': ['schemas/tools/*.yaml', 'schemas/tools/*.yml'],
+      [`./${LAYOUT.schemas}/agent-card.schema.json`]: globsOf(LAYOUT.cards),
+      [`./${LAYOUT.schemas}/tool-contract.schema.json`]: globsOf(LAYOUT.tools).filter((g) => !g.endsWith('.json')),
     },
   },
   null,
@@ -128,6 +129,6 @@ jobs:
       # Routing regression suites (evals/*.yaml, docs/eval.md) against the real
       # model; skipped when there is no key or no suite.
       - name: agentc eval
-        if: \${{ env.OPENAI_API_KEY != '' && hashFiles('evals/*.yaml') != '' }}
+        if: \${{ env.OPENAI_API_KEY != '' && hashFiles('${globsOf(LAYOUT.evals)[0]}') != '' }}
         run: npx --no-install agentc eval --min-accuracy 0.95
 `;

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WORKSPACE_LAYOUT } from '../load/layout.js';
 import type { StarterFile } from './template.js';
 
 export const AGENTC_SCHEMA_FILES = [
@@ -26,7 +27,7 @@ export function readSchemaFiles(dir: string = packageSchemasDir()): SchemaFilesR
   const files: StarterFile[] = [];
   for (const name of AGENTC_SCHEMA_FILES) {
     try {
-      files.push({ path: `schemas/${name}`, content: readFileSync(join(dir, name), 'utf8') });
+      files.push({ path: `${WORKSPACE_LAYOUT.schemas}/${name}`, content: readFileSync(join(dir, name), 'utf8') });
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       return { ok: false, message: `agentc's own schema ${name} could not be read from ${dir} (${detail}); the installation looks incomplete.` };

@@ -12,6 +12,7 @@
  * the installed package (see schemas.ts), so they always match the compiler.
  */
 import { projectFiles } from './project.js';
+import { blockPath, cardPath, toolPath } from '../load/layout.js';
 
 export interface StarterFile {
   /** Workspace-relative, `/`-separated. */
@@ -36,16 +37,16 @@ export function starterFiles(opts: StarterOptions): StarterFile[] {
     { path: '.gitignore', content: GITIGNORE },
     { path: 'README.md', content: readme(opts.name) },
     { path: 'agentc.config.ts', content: CONFIG },
-    { path: 'cards/concierge.yaml', content: CONCIERGE },
-    { path: 'cards/orders.yaml', content: ORDERS },
-    { path: 'cards/catalog.yaml', content: CATALOG_CARD },
-    { path: 'blocks/platform/persona-assistant.md', content: PERSONA },
-    { path: 'blocks/platform/safety-base.md', content: SAFETY },
-    { path: 'blocks/concierge/instructions-routing.md', content: ROUTING },
-    { path: 'blocks/orders/instructions-orders.md', content: ORDERS_BLOCK },
-    { path: 'blocks/catalog/instructions-catalog.md', content: CATALOG_BLOCK },
-    { path: 'schemas/tools/get_order_status.yaml', content: GET_ORDER_STATUS },
-    { path: 'schemas/tools/search_products.yaml', content: SEARCH_PRODUCTS },
+    { path: cardPath('concierge'), content: CONCIERGE },
+    { path: cardPath('orders'), content: ORDERS },
+    { path: cardPath('catalog'), content: CATALOG_CARD },
+    { path: blockPath('platform', 'persona-assistant'), content: PERSONA },
+    { path: blockPath('platform', 'safety-base'), content: SAFETY },
+    { path: blockPath('concierge', 'instructions-routing'), content: ROUTING },
+    { path: blockPath('orders', 'instructions-orders'), content: ORDERS_BLOCK },
+    { path: blockPath('catalog', 'instructions-catalog'), content: CATALOG_BLOCK },
+    { path: toolPath('get_order_status'), content: GET_ORDER_STATUS },
+    { path: toolPath('search_products'), content: SEARCH_PRODUCTS },
     ...projectFiles(opts.name, opts.version),
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -1,5 +1,6 @@
 /**
  * Load phase: find the workspace's files and read them as normalized text.
+ * Where they live is the layout (src/load/layout.ts):
  *
  *   cards/<id>.yaml                      (also .yml)
  *   blocks/**\/<id>.md
@@ -16,6 +17,7 @@
 import { readdirSync } from 'node:fs';
 import { sep } from 'node:path';
 import { DiagnosticBag } from '../diagnostics/diagnostic.js';
+import { hasExtension, WORKSPACE_LAYOUT, type SourceDir } from './layout.js';
 import { decodeText, SourceFile } from './source.js';
 import { diskSource, specialKind, type DirEntry, type WorkspaceSource } from './workspace-source.js';
 
@@ -89,14 +91,15 @@ export async function loadWorkspace(from: string | WorkspaceSource, cache?: File
     const lookalike = rootEntries.filter((n) => /^agentc\.config\./i.test(n)).sort()[0];
     if (lookalike !== undefined) workspace.configLookalike = lookalike;
   }
-  if (!workspace.configPath && !['cards', 'blocks', 'schemas'].some((d) => rootEntries.includes(d))) {
+  const layout = WORKSPACE_LAYOUT;
+  if (!workspace.configPath && ![layout.cards.dir, layout.blocks.dir, layout.schemas].some((d) => rootEntries.includes(d))) {
     // Checking the wrong directory must not read as "No problems found".
     return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };
   }
   const [cards, blocks, tools] = await Promise.all([
-    listFiles(source, 'cards', false, /\.ya?ml$/),
-    listFiles(source, 'blocks', true, /\.md$/),
-    listFiles(source, 'schemas/tools', false, /\.(ya?ml|json)$/),
+    listFiles(source, layout.cards),
+    listFiles(source, layout.blocks),
+    listFiles(source, layout.tools),
   ]);
   const unreadable = [cards, blocks, tools].find((l) => l.unreadable !== undefined)?.unreadable;
   if (unreadable) return { workspace, diagnostics, fatal: unreadable };
@@ -169,16 +172,17 @@ interface Listing {
  * skipped, folders included. A missing `dir` is empty; any other error is
  * reported, never read as "empty".
  */
-async function listFiles(source: WorkspaceSource, dir: string, recursive: boolean, pattern: RegExp): Promise<Listing> {
+async function listFiles(source: WorkspaceSource, dir: SourceDir): Promise<Listing> {
   const listing: Listing = { paths: [], unreadable: undefined, unreadableSubdirs: [], notFiles: [] };
-  let level = [dir];
+  const recursive = dir.recursive;
+  let level = [dir.dir];
   while (level.length > 0) {
     const read = await Promise.all(level.map((rel) => source.readDir(rel).then((entries: DirEntry[]) => ({ rel, entries }), (e: NodeJS.ErrnoException) => ({ rel, code: e.code ?? 'I/O error' }))));
     const next: string[] = [];
     for (const r of read) {
       if ('code' in r) {
         const rel = r.rel;
-        if (r.rel !== dir) listing.unreadableSubdirs.push({ path: rel, code: r.code });
+        if (r.rel !== dir.dir) listing.unreadableSubdirs.push({ path: rel, code: r.code });
         else if (r.code !== 'ENOENT' && r.code !== 'ENOTDIR') listing.unreadable = `cannot read ${rel}/ (${r.code}): its files would be missed`;
         continue;
       }
@@ -190,7 +194,7 @@ async function listFiles(source: WorkspaceSource, dir: string, recursive: boolea
           if (recursive) next.push(child);
           continue;
         }
-        if (!pattern.test(e.name)) continue;
+        if (!hasExtension(dir, e.name)) continue;
         // A symlink to a file is read like the file (a shared block, say); a dangling or looping link is skipped.
         const target = e.isFile() ? 'file' : e.isSymbolicLink() ? await source.linkTarget(child) : specialKind(e);
         if (target === 'file') listing.paths.push(child);

@@ -4,6 +4,7 @@
  */
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver';
 import { buildContextShape, fieldNames, type Shape } from '../resolve/context.js';
+import { sourceKindOf } from '../load/layout.js';
 import type { Program } from '../resolve/types.js';
 
 const CARD_FIELDS = ['id', 'description', 'role', 'owner', 'model', 'fallback_model', 'tools', 'prompt_blocks', 'sub_agents', 'tuning', 'input', 'input_required', 'output', 'status_events', 'policy', 'dispatch'];
@@ -31,7 +32,8 @@ export function completions(program: Program, file: string, text: string, line: 
   const before = (lines[line] ?? '').slice(0, character);
   const ids = (names: Iterable<string>, kind: CompletionItemKind, detail: string): CompletionItem[] => [...names].sort().map((label) => ({ label, kind, detail }));
   const expr = /\{\{[#/^>~\s]*(?:\w+\s+)?([\w.@]*)$/.exec(before);
-  if (file.startsWith('blocks/') && expr) return templateFields(program, expr[1]!);
+  const kind = sourceKindOf(file, program.layout);
+  if (kind === 'block' && expr) return templateFields(program, expr[1]!);
   const key = keyAt(lines, line, character);
   switch (key) {
     case 'tools':
@@ -56,8 +58,8 @@ export function completions(program: Program, file: string, text: string, line: 
       return ids(program.config.data.flags, CompletionItemKind.Constant, 'feature flag');
   }
   if (/^\w*$/.test(before)) {
-    if (file.startsWith('cards/')) return ids(CARD_FIELDS, CompletionItemKind.Field, 'card field');
-    if (file.startsWith('blocks/')) return ids(BLOCK_FIELDS, CompletionItemKind.Field, 'front-matter field');
+    if (kind === 'card') return ids(CARD_FIELDS, CompletionItemKind.Field, 'card field');
+    if (kind === 'block') return ids(BLOCK_FIELDS, CompletionItemKind.Field, 'front-matter field');
   }
   return [];
 }

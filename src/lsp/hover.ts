@@ -68,6 +68,7 @@ export function templateHover(program: Program, blockPath: string, expression: s
       model: agent.model,
       encoding: agent.encoding,
       flagsOn: [],
+      dispatch: agent.dispatch,
     });
     let value: unknown = ctx;
     for (const part of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;

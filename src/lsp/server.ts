@@ -15,6 +15,7 @@ import { pathOf, toLspDiagnostic, toLspRange, uriOf } from './convert.js';
 import { hoverText, templateHover } from './hover.js';
 import { classify, definitionOf, referencesOf, wordAt, type SymbolRef } from './symbols.js';
 import { renameEdit } from './rename.js';
+import { sourceKindOf } from '../load/layout.js';
 
 /** Wait this long after a keystroke before compiling (keystrokes in a burst compile once). */
 const DEBOUNCE_MS = 30;
@@ -107,7 +108,7 @@ export function startServer(fallbackRoot: string): Connection {
     const result = await current();
     const doc = documents.get(uri);
     const path = pathOf(root, uri);
-    if (!result?.program || !doc || !path?.startsWith('blocks/')) return undefined;
+    if (!result?.program || !doc || path === undefined || sourceKindOf(path, result.program.layout) !== 'block') return undefined;
     const line = doc.getText({ start: { line: position.line, character: 0 }, end: { line: position.line + 1, character: 0 } });
     for (const m of line.matchAll(/\{\{~?([^}]*?)~?\}\}/g)) {
       if (position.character < m.index || position.character > m.index + m[0].length) continue;

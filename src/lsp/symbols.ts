@@ -5,6 +5,7 @@
  */
 import type { Range } from '../diagnostics/diagnostic.js';
 import type { Card } from '../parse/types.js';
+import { sourceKindOf } from '../load/layout.js';
 import type { Program } from '../resolve/types.js';
 
 export type SymbolKind = 'tool' | 'block' | 'card' | 'model' | 'flag' | 'status';
@@ -32,8 +33,9 @@ export function wordAt(text: string, offset: number): { word: string; start: num
 
 /** Classifies a word in a file: its own id (owner file) first, then every kind by name. */
 export function classify(program: Program, file: string, word: string): SymbolRef | undefined {
-  if (file.startsWith('blocks/') && program.blocks.get(word)?.file.path === file) return { kind: 'block', id: word };
-  if (file.startsWith('cards/') && program.cards.get(word)?.file.path === file) return { kind: 'card', id: word };
+  const own = sourceKindOf(file, program.layout);
+  if (own === 'block' && program.blocks.get(word)?.file.path === file) return { kind: 'block', id: word };
+  if (own === 'card' && program.cards.get(word)?.file.path === file) return { kind: 'card', id: word };
   if (program.tools.has(word)) return { kind: 'tool', id: word };
   if (program.blocks.has(word)) return { kind: 'block', id: word };
   if (program.cards.has(word)) return { kind: 'card', id: word };
@@ -136,7 +138,7 @@ function dedupe(places: Place[]): Place[] {
 
 /** `policy.tool_whitelist` entries naming a sub-agent by its tool name (`ask_<id>`): the id part only. */
 function askToolRefs(program: Program, card: Card, id: string): Place[] {
-  const prefix = program.config.data.dispatch.toolPrefix;
+  const prefix = program.agents.get(card.data.id)?.dispatch.toolPrefix ?? program.config.data.dispatch.toolPrefix;
   const out: Place[] = [];
   (card.data.policy?.tool_whitelist ?? []).forEach((item, i) => {
     if (item !== `${prefix}${id}`) return;

@@ -7,13 +7,14 @@
  *
  * Positions of front-matter and template problems are in whole-file lines.
  */
-import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
+import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { MessageRef } from '../diagnostics/catalog.js';
 import { analyzeTemplate, type TemplateProblem } from './template.js';
 import type { Block, BlockData } from './types.js';
 import { readMapping } from './mapping-file.js';
 import { stemOf } from './util.js';
+import { locatorOf } from './yaml.js';
 
 export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefined {
   const text = file.text;
@@ -73,8 +74,16 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
     body,
     bodyOffset,
     template: parsed.ok ? parsed.analysis : undefined,
-    locate: fm.locate,
+    find: fm.find,
+    // Not written: the front matter's first line (line 1 is the opening `---`).
+    locate: locatorOf(fm.find, () => frontMatterLine(file)),
   };
+}
+
+/** The front matter's first line, whole (line 1 is the opening `---`). */
+function frontMatterLine(file: SourceFile): Range {
+  const line = Math.min(2, file.lineCount);
+  return { start: { line, column: 1 }, end: { line, column: file.lineText(line).length + 1 } };
 }
 
 /** The catalog message of a template parse failure in block `block`. */

@@ -1,5 +1,6 @@
 /** Parses cards/<id>.yaml into a normalized Card (docs/formats/agent-card.md). */
 import type { DiagnosticBag } from '../diagnostics/diagnostic.js';
+import { cardPath } from '../load/layout.js';
 import type { SourceFile } from '../load/source.js';
 import type { Card, CardData, JsonSchema } from './types.js';
 import { parseMappingFile } from './mapping-file.js';
@@ -18,7 +19,7 @@ export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefine
     empty: 'cardEmpty',
     notMapping: 'cardNotMapping',
     hint: 'startCard',
-    renameTo: (id) => `cards/${id}.yaml`,
+    renameTo: (id) => cardPath(id),
   });
   if (!m) return undefined;
   const { raw, ok, stem, id } = m;
@@ -51,5 +52,5 @@ export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefine
   if (data.output === undefined) delete data.output;
   if (data.dispatch === undefined) delete data.dispatch;
   if (data.history === undefined) delete data.history;
-  return { kind: 'card', file, stem, data, explicitInput, locate: m.locate };
+  return { kind: 'card', file, stem, data, explicitInput, find: m.find, locate: m.locate };
 }

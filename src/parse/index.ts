@@ -3,6 +3,7 @@ import { DiagnosticBag, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { Workspace } from '../load/workspace.js';
 import type { ConfigLoad } from '../load/config.js';
+import { sourceKindOf } from '../load/layout.js';
 import { parseBlock } from './block.js';
 import { parseCard } from './card.js';
 import { parseConfig } from './config.js';
@@ -15,6 +16,8 @@ export interface ParsedWorkspace {
   blocks: Block[];
   tools: Tool[];
   config: ConfigFile;
+  /** Workspace-relative path of the config file found, whether or not it loaded; absent when there is none. */
+  configPath: string | undefined;
   /**
    * File stems of cards, blocks and tools that exist but did not parse. Their
    * ids are unknown, so references to the stem are not "unknown" (the file's own
@@ -43,7 +46,7 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     const { range, ...problem } = config.error;
     bag.add({ rule: 'config-load', file: config.file?.path ?? ws.configPath, ...(range ? { range } : {}), ...problem });
   } else if (!ws.configPath) {
-    // One error for the missing config; rules that read it stand down (see configFailed).
+    // One error for the missing config; rules that read it stand down (Program.configStatus).
     if (ws.configLookalike !== undefined) {
       const file = ws.configLookalike;
       bag.add({ rule: 'config-load', file, message: 'unsupportedName', data: { file }, hint: { id: 'rename', data: { file } } });
@@ -69,7 +72,8 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
   const unparsed: Unparsed = { cards: new Set(), blocks: new Set(), tools: new Set(), someBlocksUnread: (ws.unreadDirs?.length ?? 0) > 0 };
   // Named like a card, block or tool but not a file: its id is unknown, not missing.
   for (const path of ws.notFiles ?? []) {
-    const set = path.startsWith('cards/') ? unparsed.cards : path.startsWith('blocks/') ? unparsed.blocks : unparsed.tools;
+    const kind = sourceKindOf(path);
+    const set = kind === 'card' ? unparsed.cards : kind === 'block' ? unparsed.blocks : unparsed.tools;
     set.add(stemOf(path));
   }
   const all = <T>(files: SourceFile[], parse: (f: SourceFile) => T | undefined, failed: Set<string>): T[] =>
@@ -83,6 +87,8 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     cards: all(ws.cards, cached(parseCard), unparsed.cards),
     blocks: all(ws.blocks, cached(parseBlock), unparsed.blocks),
     tools: all(ws.tools, cached(parseTool), unparsed.tools),
-    config: { ...parseConfig(config?.error ? undefined : config?.file, config?.value, bag), ...(config?.error || !ws.configPath ? { failed: true } : {}) },
+    // A config that did not load keeps no file: resolve's configStatus reads that.
+    config: parseConfig(config?.error ? undefined : config?.file, config?.value, bag),
+    configPath: ws.configPath,
   };
 }

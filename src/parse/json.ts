@@ -1,133 +1,141 @@
 /**
- * Strict JSON (RFC 8259) syntax check, for `.json` tool contracts. They are
- * parsed as YAML 1.2 for positions, but YAML accepts what JSON does not
- * (trailing commas, comments, unquoted strings such as `tru`): this finds the
- * first JSON error and where it is, with a message in JSON's own terms.
+ * Strict JSON (RFC 8259) syntax check, for `.json` tool contracts, by Microsoft's
+ * `jsonc-parser` with comments and trailing commas disallowed. The contracts are
+ * parsed as YAML 1.2 for positions afterwards, but YAML accepts what JSON does
+ * not (trailing commas, comments, unquoted strings such as `tru`): this finds
+ * the first JSON error, where the parser saw it, and says it in JSON's terms.
  *
- * Only syntax: no values are built. Iterative over nesting, so deep input
- * cannot overflow the stack.
+ * Nesting is measured first with the library's (iterative) scanner: its parser
+ * recurses once per level, so deep input is refused before it is parsed.
  */
+import { createScanner, ParseErrorCode, SyntaxKind, visit } from 'jsonc-parser';
+import { MAX_FLOW_DEPTH } from './yaml.js';
+
 export interface JsonSyntaxError {
   message: string;
-  /** 0-based offset of the offending character (text.length at end of input). */
+  /** 0-based offset of the offending token (text.length at end of input). */
   offset: number;
+  /** Its length (at least 1, except at the end of the input). */
+  length: number;
 }
 
-const WS = new Set([' ', '\t', '\n', '\r']);
-const LITERAL = /^(true|false|null)/;
-const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/;
+const OPTIONS = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
+
+/** What the parser expects next, from its events: the wording of an error depends on it. */
+type Expecting = 'value' | 'property' | 'colon' | 'separator' | 'end';
 
 export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
-  let i = 0;
-  const skip = () => {
-    while (i < text.length && WS.has(text[i]!)) i++;
-  };
-  const fail = (message: string, offset = i): JsonSyntaxError => ({ message, offset });
-  const found = (): string => (i >= text.length ? 'the end of the file' : `'${text[i]}'`);
-
-  /** Reads one scalar or opens a container; returns an error, or the container opened ('{' / '['), or undefined. */
-  const value = (): JsonSyntaxError | '{' | '[' | undefined => {
-    skip();
-    const c = text[i];
-    if (c === '{' || c === '[') {
-      i++;
-      return c;
-    }
-    if (c === '"') return string();
-    const lit = LITERAL.exec(text.slice(i, i + 5));
-    if (lit) {
-      i += lit[0].length;
-      return undefined;
-    }
-    const num = c === '-' || (c !== undefined && c >= '0' && c <= '9') ? NUMBER.exec(text.slice(i, i + 400)) : null;
-    if (num) {
-      i += num[0].length;
-      return undefined;
-    }
-    return fail(`expected a value but found ${found()}${c === "'" ? ' (JSON strings use double quotes)' : ''}`);
-  };
-
-  const string = (): JsonSyntaxError | undefined => {
-    const start = i;
-    i++;
-    while (i < text.length) {
-      const c = text[i]!;
-      if (c === '"') {
-        i++;
-        return undefined;
-      }
-      if (c === '\\') {
-        const e = text[i + 1];
-        if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return fail('invalid \\u escape in a string');
-          i += 6;
-          continue;
-        }
-        if (e === undefined || !'"\\/bfnrt'.includes(e)) return fail('invalid escape in a string');
-        i += 2;
-        continue;
-      }
-      if (c < ' ') return fail(c === '\n' ? 'a string is not closed before the end of the line' : 'a control character in a string must be escaped');
-      i++;
-    }
-    return fail('a string is never closed', start);
-  };
-
+  const deep = tooDeep(text);
+  if (deep) return deep;
+  let first: JsonSyntaxError | undefined;
   const stack: ('{' | '[')[] = [];
-  /** After an opening brace/bracket, or after a comma (at offset `comma`) inside one. */
-  const member = (comma: number | undefined): JsonSyntaxError | undefined => {
-    const top = stack[stack.length - 1]!;
-    skip();
-    const close = top === '{' ? '}' : ']';
-    if (text[i] === close) {
-      if (comma !== undefined) return fail(`a trailing comma before '${close}' is not allowed in JSON`, comma);
-      stack.pop();
-      i++;
-      return undefined;
-    }
-    if (top === '{') {
-      if (text[i] !== '"') return fail(`expected a property name in double quotes but found ${found()}`);
-      const e = string();
-      if (e) return e;
-      skip();
-      if (text[i] !== ':') return fail(`expected ':' after a property name but found ${found()}`);
-      i++;
-    }
-    const v = value();
-    if (typeof v === 'object') return v;
-    if (v) stack.push(v);
-    return undefined;
+  let expecting: Expecting = 'value';
+  let comma: number | undefined;
+  const valueDone = () => {
+    expecting = stack.length === 0 ? 'end' : 'separator';
+    comma = undefined;
   };
+  visit(
+    text,
+    {
+      onObjectBegin: () => {
+        stack.push('{');
+        expecting = 'property';
+        comma = undefined;
+      },
+      onArrayBegin: () => {
+        stack.push('[');
+        expecting = 'value';
+        comma = undefined;
+      },
+      onObjectEnd: () => {
+        stack.pop();
+        valueDone();
+      },
+      onArrayEnd: () => {
+        stack.pop();
+        valueDone();
+      },
+      onObjectProperty: () => {
+        expecting = 'colon';
+        comma = undefined;
+      },
+      onLiteralValue: valueDone,
+      onSeparator: (c, offset) => {
+        if (c === ':') expecting = 'value';
+        else {
+          expecting = stack[stack.length - 1] === '{' ? 'property' : 'value';
+          comma = offset;
+        }
+      },
+      onError: (code, offset, length) => {
+        first ??= describe(text, code, offset, length, { expecting, comma, top: stack[stack.length - 1] });
+      },
+    },
+    OPTIONS,
+  );
+  return first;
+}
 
-  const first = value();
-  if (typeof first === 'object') return first;
-  if (first) stack.push(first);
-  let opened = first !== undefined;
-  while (stack.length > 0) {
-    if (opened) {
-      opened = false;
-      const depth = stack.length;
-      const e = member(undefined);
-      if (e) return e;
-      if (stack.length > depth) opened = true;
-      continue;
-    }
-    skip();
-    const top = stack[stack.length - 1]!;
-    const close = top === '{' ? '}' : ']';
-    if (text[i] === close) {
-      stack.pop();
-      i++;
-      continue;
-    }
-    if (text[i] !== ',') return fail(`expected ',' or '${close}' after ${top === '{' ? 'a property value' : 'an array element'} but found ${found()}`);
-    const comma = i++;
-    const depth = stack.length;
-    const e = member(comma);
-    if (e) return e;
-    if (stack.length > depth) opened = true;
+function describe(
+  text: string,
+  code: ParseErrorCode,
+  offset: number,
+  length: number,
+  at: { expecting: Expecting; comma: number | undefined; top: '{' | '[' | undefined },
+): JsonSyntaxError {
+  const found = offset >= text.length ? 'the end of the file' : `'${text[offset]}'`;
+  const quotes = text[offset] === "'" ? ' (JSON strings use double quotes)' : '';
+  const err = (message: string, o = offset, l = length): JsonSyntaxError => ({ message, offset: o, length: o >= text.length ? 0 : Math.max(1, l) });
+  const close = text[offset] === '}' || text[offset] === ']' ? text[offset] : undefined;
+  const afterMember = (top: '{' | '[' | undefined) =>
+    top === '[' ? `expected ',' or ']' after an array element but found ${found}` : `expected ',' or '}' after a property value but found ${found}`;
+  switch (code) {
+    case ParseErrorCode.ValueExpected:
+    case ParseErrorCode.PropertyNameExpected:
+    case ParseErrorCode.InvalidSymbol:
+      if (at.comma !== undefined && close === (at.top === '{' ? '}' : ']')) return err(`a trailing comma before '${close}' is not allowed in JSON`, at.comma, 1);
+      if (at.expecting === 'end') return err(`unexpected ${found} after the end of the JSON value`);
+      if (at.expecting === 'separator') return err(afterMember(at.top));
+      if (at.expecting === 'property') return err(`expected a property name in double quotes but found ${found}${quotes}`);
+      return err(`expected a value but found ${found}${quotes}`);
+    case ParseErrorCode.ColonExpected:
+      return err(`expected ':' after a property name but found ${found}`);
+    case ParseErrorCode.CommaExpected:
+      return err(afterMember(at.top));
+    case ParseErrorCode.CloseBraceExpected:
+      return err(afterMember('{'));
+    case ParseErrorCode.CloseBracketExpected:
+      return err(afterMember('['));
+    case ParseErrorCode.EndOfFileExpected:
+      return err(`unexpected ${found} after the end of the JSON value`);
+    case ParseErrorCode.InvalidCommentToken:
+      return err('comments are not allowed in JSON');
+    case ParseErrorCode.UnexpectedEndOfComment:
+      return err('a comment is never closed');
+    case ParseErrorCode.UnexpectedEndOfString:
+      return text[offset + length] === '\n' ? err('a string is not closed before the end of the line') : err('a string is never closed');
+    case ParseErrorCode.UnexpectedEndOfNumber:
+      return err('a number ends too early');
+    case ParseErrorCode.InvalidNumberFormat:
+      return err('an invalid number');
+    case ParseErrorCode.InvalidUnicode:
+      return err('invalid \\u escape in a string');
+    case ParseErrorCode.InvalidEscapeCharacter:
+      return err('invalid escape in a string');
+    case ParseErrorCode.InvalidCharacter:
+      return err('a control character in a string must be escaped');
   }
-  skip();
-  if (i < text.length) return fail(`unexpected ${found()} after the end of the JSON value`);
+}
+
+/** The first `{` / `[` nested deeper than MAX_FLOW_DEPTH, found with the library's scanner. */
+function tooDeep(text: string): JsonSyntaxError | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) {
+      if (++depth > MAX_FLOW_DEPTH) return { message: `nested deeper than ${MAX_FLOW_DEPTH} levels`, offset: scanner.getTokenOffset(), length: 1 };
+    } else if (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken) depth = Math.max(0, depth - 1);
+  }
   return undefined;
 }

@@ -8,7 +8,7 @@ import type { MessageRef } from '../diagnostics/catalog.js';
 import type { SourceFile } from '../load/source.js';
 import { isPlainObject, stemOf } from './util.js';
 import { checkValues, validateFormat, yamlNumber, type FormatName } from './validate.js';
-import { parseYaml, type Locator } from './yaml.js';
+import { locatorOf, parseYaml, type Finder, type Locator } from './yaml.js';
 
 export interface MappingSpec {
   format: FormatName;
@@ -26,6 +26,8 @@ export interface MappingSpec {
 
 export interface MappingFile {
   raw: Record<string, unknown>;
+  /** Where a path is written, or undefined. */
+  find: Finder;
   locate: Locator;
   stem: string;
   /** The id field's value when well-typed, else the stem. */
@@ -50,7 +52,7 @@ export function parseMappingFile(file: SourceFile, bag: DiagnosticBag, spec: Map
     subject: (raw) => `${spec.kind.toLowerCase()} "${typeof raw[spec.idKey] === 'string' ? (raw[spec.idKey] as string) : stem}"`,
   });
   if (!m) return undefined;
-  const { raw, ok, locate } = m;
+  const { raw, ok, locate, find } = m;
   const id = ok(spec.idKey) ? (raw[spec.idKey] as string) : stem;
   if (ok(spec.idKey) && id !== stem) {
     bag.add({
@@ -62,7 +64,12 @@ export function parseMappingFile(file: SourceFile, bag: DiagnosticBag, spec: Map
       hint: { id: 'rename', data: { renameTo: spec.renameTo(id), field: spec.idKey, stem } },
     });
   }
-  return { raw, locate, stem, id, ok };
+  return { raw, find, locate: recordLocator(file, find, spec.idKey), stem, id, ok };
+}
+
+/** A record's locator: where a path is written, else (explicitly) its id key, else its first line. */
+function recordLocator(file: SourceFile, find: Finder, idKey: string): Locator {
+  return locatorOf(find, () => find([idKey]) ?? file.rangeAt(0, Math.max(1, file.lineText(1).length)));
 }
 
 /** The diagnostic when the YAML is not a mapping: a schema message (cards, tools) or a frontmatter one (blocks). */
@@ -88,7 +95,7 @@ export function readMapping(
   file: SourceFile,
   bag: DiagnosticBag,
   spec: ReadMappingSpec,
-): { raw: Record<string, unknown>; locate: Locator; ok: (k: string) => boolean } | undefined {
+): { raw: Record<string, unknown>; find: Finder; locate: Locator; ok: (k: string) => boolean } | undefined {
   const yaml = parseYaml(file, spec.text ?? file.text, spec.offset ?? 0);
   for (const e of yaml.errors) {
     const place: DiagnosticPlace = { file: file.path, range: e.range };
@@ -104,5 +111,5 @@ export function readMapping(
   const target = { file: file.path, locate: yaml.locate, subject: spec.subject(raw) };
   const bad = validateFormat(spec.format, raw, target, bag);
   checkValues(raw, target, bag, bad, yamlNumber(file));
-  return { raw, locate: yaml.locate, ok: (k) => !bad.has(k) && raw[k] !== undefined };
+  return { raw, find: yaml.find, locate: yaml.locate, ok: (k) => !bad.has(k) && raw[k] !== undefined };
 }

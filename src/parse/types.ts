@@ -4,7 +4,7 @@
  * `locate` function maps a data path back to its exact source range.
  */
 import type { TemplateAnalysis } from './template.js';
-import type { Locator } from './yaml.js';
+import type { Finder, Locator } from './yaml.js';
 import type { SourceFile } from '../load/source.js';
 import type { GuardSpec, HistoryPolicy, JsonSchema, ModelEntry, Policy, Role, Tuning } from '../bundle/types.js';
 
@@ -54,6 +54,9 @@ export interface Card {
   data: CardData;
   /** Whether the card declared `input` itself (else the default handoff applies). */
   explicitInput: boolean;
+  /** Where a path is written in the card, or undefined ("not written"). */
+  find: Finder;
+  /** `find`, else the card's `id` key (else its first line). */
   locate: Locator;
 }
 
@@ -75,6 +78,9 @@ export interface Block {
   bodyOffset: number;
   /** Static analysis of the Handlebars body; `undefined` when it does not parse. */
   template: TemplateAnalysis | undefined;
+  /** Where a front-matter path is written, or undefined ("not written"). */
+  find: Finder;
+  /** `find`, else the first front-matter line. */
   locate: Locator;
 }
 
@@ -91,6 +97,9 @@ export interface Tool {
   file: SourceFile;
   stem: string;
   data: ToolData;
+  /** Where a path is written in the contract, or undefined ("not written"). */
+  find: Finder;
+  /** `find`, else the contract's `name` key (else its first line). */
   locate: Locator;
 }
 
@@ -114,10 +123,12 @@ export interface ResolvedConfig {
 
 export interface ConfigFile {
   kind: 'config';
-  /** Absent when the workspace has no config file (defaults apply). */
+  /** Absent when the workspace has no config file, or it did not load (see Program.configStatus). */
   file: SourceFile | undefined;
   data: ResolvedConfig;
-  /** Range of a config key path in agentc.config.ts (best effort, by text search). */
+  /** Where a key path is written in the config (TypeScript parser, loaded on first use), or undefined. */
+  find: Finder;
+  /** `find`, else the line that exports the config. */
   locate: Locator;
   /**
    * Names of config.models entries that are written but failed validation (already
@@ -125,6 +136,4 @@ export interface ConfigFile {
    * them are not reported again as unknown. 'all' when `models` itself is invalid.
    */
   invalidModels?: ReadonlySet<string> | 'all';
-  /** The config is missing or did not load: its values are unknown, not the defaults. */
-  failed?: boolean;
 }

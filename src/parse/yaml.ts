@@ -5,7 +5,26 @@ import { fillTemplate } from '../diagnostics/template.js';
 import type { SourceFile } from '../load/source.js';
 
 export type PathSegment = string | number;
+/** Range of the node at a path (its key with part 'key'); where the path is not written, a fallback its builder chose and documents. */
 export type Locator = (path: readonly PathSegment[], part?: 'key' | 'value') => Range;
+/** Range of the node at a path, or undefined when the path is not written ("not written" is an answer, never an ancestor). */
+export type Finder = (path: readonly PathSegment[], part?: 'key' | 'value') => Range | undefined;
+
+/** A Locator answering `find`, else `fallback` (chosen explicitly by the caller). */
+export function locatorOf(find: Finder, fallback: (path: readonly PathSegment[], part: 'key' | 'value') => Range): Locator {
+  return (path, part = 'value') => find(path, part) ?? fallback(path, part);
+}
+
+/** Fallback for generic documents: the key of the deepest written ancestor, else `last`. */
+export function nearestWritten(find: Finder, last: () => Range): (path: readonly PathSegment[]) => Range {
+  return (path) => {
+    for (let n = path.length - 1; n > 0; n--) {
+      const r = find(path.slice(0, n), 'key');
+      if (r) return r;
+    }
+    return find([]) ?? last();
+  };
+}
 
 /** A YAML problem as catalog data (the same message ids under yaml-syntax and frontmatter). */
 export type YamlProblem = Extract<MessageRef<'yaml-syntax'>, { message: keyof typeof YAML_MESSAGES }>;
@@ -25,7 +44,9 @@ export interface YamlResult {
   /** Plain JS data; `undefined` when the text did not parse. */
   value: unknown;
   errors: YamlError[];
-  /** Range of the node at `path` (its key with part 'key'); falls back to the nearest ancestor. */
+  /** Range of the node at `path` (its key with part 'key'), or undefined when not written. */
+  find: Finder;
+  /** `find`, else (explicitly) the key of the nearest written ancestor: for generic documents (eval suites, schema errors). */
   locate: Locator;
 }
 
@@ -50,21 +71,26 @@ export function parseYaml(file: SourceFile, text: string = file.text, baseOffset
   const tooDeep = flowDepthExceeded(text);
   if (tooDeep !== undefined) {
     const range = at(tooDeep, tooDeep + 1);
-    return { value: undefined, errors: [yamlError({ message: 'flowTooDeep', data: { max: MAX_FLOW_DEPTH } }, range)], locate: () => range };
+    return { value: undefined, errors: [yamlError({ message: 'flowTooDeep', data: { max: MAX_FLOW_DEPTH } }, range)], ...unparsed(range) };
   }
   const tooDeepBlock = blockDepthExceeded(text);
   if (tooDeepBlock !== undefined) {
     const range = at(tooDeepBlock, tooDeepBlock + 1);
-    return { value: undefined, errors: [yamlError({ message: 'blockTooDeep', data: { max: MAX_FLOW_DEPTH } }, range)], locate: () => range };
+    return { value: undefined, errors: [yamlError({ message: 'blockTooDeep', data: { max: MAX_FLOW_DEPTH } }, range)], ...unparsed(range) };
   }
   // No closure created here may reference `doc`: a clean file's locator must not
   // keep its syntax tree alive (see treeLocator).
   const doc = parseDocument(text, PARSE_OPTIONS);
   const errors = collectErrors(doc, at);
-  if (errors.length > 0) return { value: undefined, errors, locate: treeLocator(doc, text, at) };
+  if (errors.length > 0) return { value: undefined, errors, ...treeLocator(doc, text, at) };
   const converted = toPlain(doc, text, at);
-  if (!converted.ok) return { value: undefined, errors: [converted.error], locate: treeLocator(doc, text, at) };
-  return { value: converted.value, errors, locate: treeLocator(undefined, text, at) };
+  if (!converted.ok) return { value: undefined, errors: [converted.error], ...treeLocator(doc, text, at) };
+  return { value: converted.value, errors, ...treeLocator(undefined, text, at) };
+}
+
+/** A document refused before parsing: nothing is written, everything is at `range`. */
+function unparsed(range: Range): { find: Finder; locate: Locator } {
+  return { find: () => undefined, locate: () => range };
 }
 
 type At = (start: number, end: number) => Range;
@@ -74,13 +100,15 @@ function rangeMapper(file: SourceFile, baseOffset: number): At {
 }
 
 /**
- * Locator over `text`. Without a tree (a clean file), the tree is rebuilt on
+ * Finder over `text`. Without a tree (a clean file), the tree is rebuilt on
  * the first call — only files that get a diagnostic pay for it — so a large
  * workspace does not keep thousands of syntax trees on the heap.
  */
-function treeLocator(doc: Document | undefined, text: string, at: At): Locator {
+function treeLocator(doc: Document | undefined, text: string, at: At): { find: Finder; locate: Locator } {
   let tree = doc;
-  return (path, part = 'value') => locateIn((tree ??= parseDocument(text, PARSE_OPTIONS)), path, part, at) ?? at(0, Math.min(text.length, firstLineLength(text)));
+  const find: Finder = (path, part = 'value') => findIn((tree ??= parseDocument(text, PARSE_OPTIONS)), path, part, at);
+  const firstLine = () => at(0, Math.min(text.length, firstLineLength(text)));
+  return { find, locate: locatorOf(find, nearestWritten(find, firstLine)) };
 }
 
 function collectErrors(doc: Document, at: At): YamlError[] {
@@ -250,45 +278,33 @@ function firstAliasRange(doc: Document, at: At): Range | undefined {
   return found;
 }
 
-function locateIn(
-  doc: Document,
-  path: readonly PathSegment[],
-  part: 'key' | 'value',
-  at: (s: number, e: number) => Range,
-): Range | undefined {
+/**
+ * The node at `path` (its key with part 'key'), or undefined when the path is
+ * not written in the document. A key written without a value (`key:`) is
+ * written: its value part is the key.
+ */
+function findIn(doc: Document, path: readonly PathSegment[], part: 'key' | 'value', at: At): Range | undefined {
   let node: unknown = doc.contents;
-  let lastKeyNode: YamlNode | undefined;
-  let lastGood: YamlNode | undefined = (node as YamlNode | null) ?? undefined;
-  for (let i = 0; i < path.length; i++) {
-    const seg = path[i]!;
+  let keyNode: YamlNode | undefined;
+  for (const seg of path) {
     let next: unknown;
-    let keyNode: YamlNode | undefined;
+    keyNode = undefined;
     if (isMap(node)) {
-      for (const pair of node.items) {
-        const k = isScalar(pair.key) ? pair.key.value : pair.key;
-        if (String(k) === String(seg)) {
-          next = pair.value;
-          keyNode = pair.key as YamlNode;
-          break;
-        }
-      }
+      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg));
+      if (!pair) return undefined;
+      next = pair.value;
+      keyNode = pair.key as YamlNode;
     } else if (isSeq(node) && typeof seg === 'number') {
       next = node.items[seg];
-    }
-    if (next === undefined && keyNode === undefined) {
-      // Missing: point at the parent's key (or the parent node itself).
-      const target = lastKeyNode ?? lastGood;
-      return target?.range ? at(target.range[0], target.range[1]) : undefined;
-    }
-    lastKeyNode = keyNode;
-    if (next !== null && next !== undefined) lastGood = next as YamlNode;
+      if (next === undefined) return undefined;
+    } else return undefined;
     node = next;
-    if (i === path.length - 1) {
-      if (part === 'key' && keyNode?.range) return at(keyNode.range[0], keyNode.range[1]);
-      const target = (next as YamlNode | null | undefined)?.range ? (next as YamlNode) : keyNode;
-      return target?.range ? at(target.range[0], target.range[1]) : undefined;
-    }
   }
-  const root = doc.contents as YamlNode | null;
-  return root?.range ? at(root.range[0], root.range[1]) : undefined;
+  if (path.length === 0) {
+    const root = doc.contents as YamlNode | null;
+    return root?.range ? at(root.range[0], root.range[1]) : undefined;
+  }
+  if (part === 'key' && keyNode?.range) return at(keyNode.range[0], keyNode.range[1]);
+  const target = (node as YamlNode | null | undefined)?.range ? (node as YamlNode) : keyNode;
+  return target?.range ? at(target.range[0], target.range[1]) : undefined;
 }

@@ -9,6 +9,8 @@
  * same object; test/check/context-shape.test.ts keeps them in sync. It lives in the resolve phase (which renders with it); the check phase reads the shape.
  */
 import type { CardData, ModelEntry, ResolvedConfig, ToolData } from '../parse/types.js';
+import { effectiveDispatch } from './dispatch.js';
+import type { EffectiveDispatch } from './types.js';
 
 export type Shape =
   | { readonly kind: 'string' }
@@ -105,6 +107,8 @@ export interface RenderContextInput {
   encoding: string;
   /** Flags on in the cohort being rendered. */
   flagsOn: readonly string[];
+  /** The agent's effective dispatch (Agent.dispatch); computed from card and config when not given. */
+  dispatch?: EffectiveDispatch;
 }
 
 /**
@@ -116,6 +120,7 @@ export function buildRenderContext(input: RenderContextInput): Record<string, un
   const { card, config } = input;
   const policy = card.policy;
   const dispatch = card.dispatch;
+  const effective = input.dispatch ?? effectiveDispatch(card, config);
   const flags: Record<string, boolean> = {};
   for (const f of config.flags) flags[f] = input.flagsOn.includes(f);
   return {
@@ -160,16 +165,16 @@ export function buildRenderContext(input: RenderContextInput): Record<string, un
     },
     sub_agents: input.subAgents.map((s) => ({
       id: s.id,
-      tool_name: `${config.dispatch.toolPrefix}${s.id}`,
+      tool_name: `${effective.toolPrefix}${s.id}`,
       description: s.description,
     })),
     tools: input.tools.map((t) => ({ name: t.name, description: t.description, envelope: t.envelope })),
     dispatch: {
-      fan_out_cap: dispatch?.fan_out_cap ?? config.dispatch.fanOutCap,
-      intent_count_failsafe: dispatch?.intent_count_failsafe ?? false,
-      stream: dispatch?.stream ?? 'compose',
-      tool_prefix: config.dispatch.toolPrefix,
-      status_rendering: { ...(dispatch?.status_rendering ?? {}) },
+      fan_out_cap: effective.fanOutCap,
+      intent_count_failsafe: effective.intentCountFailsafe,
+      stream: effective.stream,
+      tool_prefix: effective.toolPrefix,
+      status_rendering: { ...effective.statusRendering },
     },
     flags,
     model: {

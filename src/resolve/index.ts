@@ -18,13 +18,25 @@ import { isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js'
 import { TokenCounter } from '../tokenize/counter.js';
 import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
+import { effectiveDispatch } from './dispatch.js';
 import { resolveSuffix } from './suffix.js';
-import type { Agent, AgentBlockRef, AgentTool, Cohort, Program, RenderedBlock, RenderError } from './types.js';
+import type { Agent, AgentBlockRef, AgentTool, Cohort, ConfigStatus, EffectiveDispatch, Program, RenderedBlock, RenderError } from './types.js';
+import { WORKSPACE_LAYOUT } from '../load/layout.js';
 import type { SourceFile } from '../load/source.js';
 import type { Range } from '../diagnostics/diagnostic.js';
 
-/** More flags than this on one agent is `cohort-explosion` (2^6 = 64 cohorts). */
+/**
+ * The cohort limit, defined once: an agent whose blocks use more known flags
+ * (`Agent.flags`, i.e. flags in config.flags) than this gets no cohorts and a
+ * `cohort-explosion` error (2^6 = 64 cohorts at the limit). Unknown flags are
+ * `unknown-flag`'s and never switch on, so they do not count.
+ */
 export const MAX_COHORT_FLAGS = 6;
+
+/** Whether `flags` (an agent's known flags) are too many to assemble every cohort. */
+export function exceedsCohortLimit(flags: readonly string[]): boolean {
+  return flags.length > MAX_COHORT_FLAGS;
+}
 export const BLOCK_SEPARATOR = '\n\n';
 
 /** `tokens` is the run's counter (memo + persistent cache); a fresh one counts the same. `onAgent` is called after each agent (progress). */
@@ -53,13 +65,19 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     }
   }
 
-  const program: Program = { root, config: parsed.config, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed, suffix: resolveSuffix(parsed.config) };
+  const program: Program = { root, config: parsed.config, configStatus: configStatusOf(parsed), layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed, suffix: resolveSuffix(parsed.config) };
   const renderCache = new Map<string, { text: string } | RenderError>();
   for (const card of [...cards.values()].sort(byId)) {
     program.agents.set(card.data.id, resolveAgent(program, card, renderCache, tokens));
     onAgent?.();
   }
   return program;
+}
+
+/** `absent` without a config file; `failed` when it did not load (parse then keeps no file); else `loaded`. */
+function configStatusOf(parsed: ParsedWorkspace): ConfigStatus {
+  if (parsed.configPath === undefined) return 'absent';
+  return parsed.config.file === undefined ? 'failed' : 'loaded';
 }
 
 function byId(a: Card, b: Card): number {
@@ -87,14 +105,16 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
   const flags = usedFlags.filter((f) => config.flags.includes(f));
 
   const subAgents = d.sub_agents.map((id) => p.cards.get(id)).filter((c): c is Card => c !== undefined);
-  const tools = agentTools(p, card, subAgents);
+  const dispatch = effectiveDispatch(d, config);
+  const tools = agentTools(p, card, dispatch);
   const ownTools = tools.filter((t) => t.kind === 'tool' && t.tool).map((t) => t.tool!.data);
 
   const renderErrors: RenderError[] = [];
   const cohorts: Cohort[] = [];
-  const subsets = usedFlags.length > MAX_COHORT_FLAGS ? [] : flagSubsets(flags);
+  const cohortLimitExceeded = exceedsCohortLimit(flags);
+  const subsets = cohortLimitExceeded ? [] : flagSubsets(flags);
   for (const on of subsets) {
-    const ctx = buildRenderContext({ card: d, subAgents: subAgents.map((s) => s.data), tools: ownTools, config, modelId, model, encoding, flagsOn: on });
+    const ctx = buildRenderContext({ card: d, subAgents: subAgents.map((s) => s.data), tools: ownTools, config, modelId, model, encoding, flagsOn: on, dispatch });
     const rendered: RenderedBlock[] = [];
     for (const ref of blocks) {
       const flag = ref.block.data.feature_flag;
@@ -134,6 +154,8 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
     blocks,
     flags,
     cohorts,
+    cohortLimitExceeded,
+    dispatch,
     tools,
     subAgents,
     handoffTokens,
@@ -195,7 +217,7 @@ function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding
   return { flags, key: flags.join('+'), blocks: rendered, text, tokens: safe ? sum : tokens.count(text, encoding) };
 }
 
-function agentTools(p: Program, card: Card, subAgents: Card[]): AgentTool[] {
+function agentTools(p: Program, card: Card, dispatch: EffectiveDispatch): AgentTool[] {
   const d = card.data;
   const out: AgentTool[] = [];
   d.tools.forEach((name, i) => {
@@ -203,8 +225,8 @@ function agentTools(p: Program, card: Card, subAgents: Card[]): AgentTool[] {
     if (!tool) return;
     out.push({ name, kind: 'tool', description: tool.data.description, parameters: tool.data.parameters, tool, get declaredAt() { return card.locate(['tools', i]); } });
   });
-  const prefix = p.config.data.dispatch.toolPrefix;
-  const failsafe = d.dispatch?.intent_count_failsafe ?? false;
+  const prefix = dispatch.toolPrefix;
+  const failsafe = dispatch.intentCountFailsafe;
   d.sub_agents.forEach((id, i) => {
     const sub = p.cards.get(id);
     if (!sub) return;
@@ -219,7 +241,6 @@ function agentTools(p: Program, card: Card, subAgents: Card[]): AgentTool[] {
       },
     });
   });
-  void subAgents;
   return out;
 }
 

@@ -5,14 +5,26 @@
  */
 import type { Range } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
-import type { Block, Card, ConfigFile, JsonSchema, ModelEntry, Tool } from '../parse/types.js';
+import type { Block, Card, ConfigFile, GuardSpec, JsonSchema, ModelEntry, Tool } from '../parse/types.js';
 import type { Encoding } from '../tokenize/index.js';
 import type { Unparsed } from '../parse/index.js';
 import type { SuffixTemplate } from './suffix.js';
+import type { WorkspaceLayout } from '../load/layout.js';
+
+/**
+ * Whether the workspace's config is in effect: `absent` (no config file: one
+ * `config-load` error), `failed` (a config file that did not load or is not an
+ * object: its `config-load` error), `loaded`. Unless `loaded`, the config's
+ * values are unknown, not the defaults: rules that read it stand down.
+ */
+export type ConfigStatus = 'absent' | 'loaded' | 'failed';
 
 export interface Program {
   root: string;
   config: ConfigFile;
+  configStatus: ConfigStatus;
+  /** Where workspace files live (the one layout: src/load/layout.ts). */
+  layout: WorkspaceLayout;
   /** By id; on duplicate ids the first file (in path order) wins. */
   cards: Map<string, Card>;
   blocks: Map<string, Block>;
@@ -41,8 +53,12 @@ export interface Agent {
   blocks: AgentBlockRef[];
   /** Known feature flags used by this agent's blocks, sorted. */
   flags: string[];
-  /** One per subset of `flags` (default cohort first); empty when flags exceed the cohort limit. */
+  /** One per subset of `flags` (default cohort first); empty when `cohortLimitExceeded`. */
   cohorts: Cohort[];
+  /** `flags.length` > MAX_COHORT_FLAGS (src/resolve/index.ts): no cohort is assembled (`cohort-explosion`). */
+  cohortLimitExceeded: boolean;
+  /** Dispatch settings in effect (card, else config, else defaults): src/resolve/dispatch.ts. */
+  dispatch: EffectiveDispatch;
   /** Own tools (resolved contracts), then one per resolved sub-agent. */
   tools: AgentTool[];
   subAgents: Card[];
@@ -52,6 +68,22 @@ export interface Agent {
   descriptionTokens: number;
   /** Template reads that failed at render time (strict mode), per block. */
   renderErrors: RenderError[];
+}
+
+/** An agent's dispatch settings in effect; the bundle's `dispatch` carries the same values. */
+export interface EffectiveDispatch {
+  /** Most sub-agent calls executed per invocation. */
+  fanOutCap: number;
+  /** The card sets `dispatch.fan_out_cap` itself (else the config's `dispatch.fanOutCap` applies). */
+  fanOutCapExplicit: boolean;
+  intentCountFailsafe: boolean;
+  stream: 'relay' | 'compose';
+  /** The card's `dispatch.status_rendering` as written (`suppress` kept). */
+  statusRendering: Record<string, string>;
+  /** The card's query guards, when it declares any. */
+  guards: GuardSpec | undefined;
+  /** `config.dispatch.toolPrefix`: a sub-agent's tool name is this + its id. */
+  toolPrefix: string;
 }
 
 export interface AgentBlockRef {

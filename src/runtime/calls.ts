@@ -6,6 +6,7 @@
  * the same arguments (compared canonically, `intent_count` ignored); after
  * `normalizeIds` every call in a reply has a distinct, non-empty id.
  */
+import { canonicalJsonLine } from '../bundle/canonical-json.js';
 import type { BundleDispatch } from '../bundle/types.js';
 import type { ToolCall } from './types.js';
 
@@ -25,21 +26,11 @@ export function parseArgs(text: string): ParsedArgs {
   return { ok: false };
 }
 
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 export function intentKey(call: ToolCall): string {
   const parsed = parseArgs(call.arguments);
   if (!parsed.ok) return `${call.name}\u0000raw:${call.arguments}`;
   const { intent_count: _ignored, ...rest } = parsed.args;
-  return `${call.name}\u0000${canonicalJson(rest)}`;
+  return `${call.name}\u0000${canonicalJsonLine(rest)}`;
 }
 
 /** Gives every call a distinct id (providers' ids are kept when already distinct). */

@@ -5,11 +5,10 @@
  * Invariant: the same agent and flag set always selects the same prefix object,
  * so its text (and the provider's prompt cache) is shared by the whole cohort.
  */
+import { findPrefix } from '../bundle/cohort.js';
 import type { BundleAgent, BundlePrefix } from '../bundle/types.js';
 
+/** The cohort's prefix (src/bundle/cohort.ts), else the default one. */
 export function selectPrefix(agent: BundleAgent, enabledFlags: readonly string[]): BundlePrefix | undefined {
-  const enabled = new Set(enabledFlags);
-  const cohort = agent.flags.filter((f) => enabled.has(f)).sort();
-  const key = cohort.join('+');
-  return agent.prefixes.find((p) => p.cohort.join('+') === key) ?? agent.prefixes[0];
+  return findPrefix(agent, enabledFlags) ?? agent.prefixes[0];
 }

@@ -10,6 +10,7 @@
  * sub-agent calls beyond `fan_out_cap` (counted over the whole invocation) are
  * dropped, never executed; the frame's counters only count what runs.
  */
+import { DEFAULT_FAN_OUT_CAP } from '../bundle/defaults.js';
 import type { BundleAgent } from '../bundle/types.js';
 import { parseArgs } from './calls.js';
 import { dropNullOptionals } from './nulls.js';
@@ -23,8 +24,13 @@ export type PlannedCall =
   | { kind: 'dropped'; call: ToolCall; limit: number }
   | { kind: 'fail'; call: ToolCall; failure: FailureKind; message: string; agent?: string; tool?: string };
 
+/**
+ * The bundle carries every agent's effective cap (`dispatch.fan_out_cap`); the
+ * fallbacks only serve bundles written without it: the bundle's config default,
+ * else the config's own default (DEFAULT_FAN_OUT_CAP, src/bundle/defaults.ts).
+ */
 export function fanOutCap(turn: TurnState, agent: BundleAgent): number {
-  return agent.dispatch?.fan_out_cap ?? turn.bundle.dispatchDefaults?.fanOutCap ?? 1;
+  return agent.dispatch?.fan_out_cap ?? turn.bundle.dispatchDefaults?.fanOutCap ?? DEFAULT_FAN_OUT_CAP;
 }
 
 export function planCalls(turn: TurnState, frame: Frame, calls: readonly ToolCall[]): PlannedCall[] {

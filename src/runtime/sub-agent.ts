@@ -12,7 +12,7 @@
  * the slot is finished however the invocation ends.
  */
 import type { BundleAgent } from '../bundle/types.js';
-import { canonicalJson } from './calls.js';
+import { canonicalJsonLine } from '../bundle/canonical-json.js';
 import { runWithBudget } from './deadline.js';
 import { AgentFailure, agentFailureMessage } from './failure.js';
 import { newFrame, recordOutcome, type Frame, type TurnState } from './state.js';
@@ -96,7 +96,7 @@ export function renderHandoff(target: BundleAgent, args: Record<string, unknown>
   for (const key of Object.keys(args)) {
     if (key !== 'intent_count' && Object.prototype.hasOwnProperty.call(declared, key)) fields[key] = args[key];
   }
-  return canonicalJson(fields);
+  return canonicalJsonLine(fields);
 }
 
 async function finish(turn: TurnState, frame: Frame, input: Message & { role: 'user' }, text: string): Promise<CallResult> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bundleHash, createBundle } from '../../src/emit/bundle.js';
-import { canonicalJson, sortKeysDeep } from '../../src/emit/canonical-json.js';
+import { canonicalJson, sortKeysDeep } from '../../src/bundle/canonical-json.js';
 import { emitFiles } from '../../src/emit/files.js';
 import { makeProgram, sampleProgram } from './helpers/program.js';
 

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../src/bundle/types.js';
 import { bundleHash } from '../../src/emit/bundle.js';
-import { canonicalJson } from '../../src/emit/canonical-json.js';
+import { canonicalJson } from '../../src/bundle/canonical-json.js';
 import { emitFiles } from '../../src/emit/files.js';
 import { renderGraph } from '../../src/emit/graph.js';
 import { boundaryLine, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';

@@ -13,7 +13,7 @@ import { compile, createCompileCache, type CompileCache } from '../../src/compil
 import { bundleHash, createBundle } from '../../src/emit/bundle.js';
 import { hashPieces, type HashCheckpoints } from '../../src/emit/bundle-hash.js';
 import { createEmitCache, type EmitCache } from '../../src/emit/cache.js';
-import { canonicalJson } from '../../src/emit/canonical-json.js';
+import { canonicalJson } from '../../src/bundle/canonical-json.js';
 import { contentToString, type FileContent } from '../../src/emit/content.js';
 import { emitFiles } from '../../src/emit/files.js';
 import { makeProgram } from './helpers/program.js';

@@ -106,7 +106,7 @@ test('check --watch reports on every atomic save and writes nothing', async () =
   const { io, last, until } = statusLines('check');
   const ac = new AbortController();
   const done = watchCommand({ cwd: dir, signal: ac.signal, debounceMs: 30, format: 'text', mode: 'check' }, io);
-  expect(await until(async () => last().includes('initial check'))).toMatch(/^check: 0 errors, \d+ warnings? in \d+ ms \(initial check\)/);
+  expect(await until(async () => last().includes('initial check'))).toMatch(/^check: 0 errors, \d+ warnings? in [\d,]+ ms \(initial check\)/);
   const card = join(dir, 'cards', 'rewards.yaml');
   const text = await readFile(card, 'utf8');
   const saveByRename = async (t: string): Promise<void> => {

@@ -98,7 +98,7 @@ test('watch: after incremental rebuilds, the output is byte-identical to a one-s
   for (const [rel, change] of edits) {
     next = nextBuild();
     await writeFile(join(dir, rel), change(await readFile(join(dir, rel), 'utf8')));
-    expect(await next).toMatch(/^build: ok in \d+ ms \(.*\): wrote [1-9]\d* files?, \d+ unchanged/);
+    expect(await next).toMatch(/^build: ok in [\d,]+ ms \(.*\): wrote [1-9]\d* files?, \d+ unchanged/);
   }
   ac.abort();
   expect(await done).toBe(0);

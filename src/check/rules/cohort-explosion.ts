@@ -1,16 +1,15 @@
+import { MAX_COHORT_FLAGS } from '../../resolve/index.js';
 import type { Rule } from '../rule.js';
 import { cardAt, sortedCards } from '../support.js';
 
-export const MAX_FLAGS_PER_AGENT = 6;
-
-/** An agent's blocks use at most 6 feature flags (at most 64 prompt cohorts). */
+/** An agent's blocks use at most MAX_COHORT_FLAGS (6) known feature flags (at most 64 prompt cohorts): resolve's `cohortLimitExceeded`. */
 export const cohortExplosion: Rule<'cohort-explosion'> = {
   id: 'cohort-explosion',
   needsConfig: true,
   run(program, report) {
     for (const card of sortedCards(program)) {
       const agent = program.agents.get(card.data.id);
-      if (!agent || agent.flags.length <= MAX_FLAGS_PER_AGENT) continue;
+      if (!agent?.cohortLimitExceeded) continue;
       const flagged = agent.blocks.filter((b) => b.block.data.feature_flag !== undefined);
       report({
         file: card.file.path,
@@ -21,7 +20,7 @@ export const cohortExplosion: Rule<'cohort-explosion'> = {
           count: agent.flags.length,
           flags: agent.flags.join(', '),
           cohorts: 2 ** agent.flags.length,
-          max: MAX_FLAGS_PER_AGENT,
+          max: MAX_COHORT_FLAGS,
         },
         hint: { id: 'prune' },
         related: flagged.map((b) => ({

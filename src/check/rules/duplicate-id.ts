@@ -1,11 +1,11 @@
 import type { Range } from '../../diagnostics/diagnostic.js';
+import { sourceDir } from '../../load/layout.js';
 import type { Program } from '../../resolve/types.js';
 import { stemOf } from '../../parse/util.js';
 import type { Rule } from '../rule.js';
 import { blockIdAt } from '../support.js';
 
 const KIND = { card: 'Card', block: 'Block', tool: 'Tool' } as const;
-const DIR = { card: 'cards/', block: 'blocks/', tool: 'schemas/tools/' } as const;
 
 /** No two cards, two blocks or two tools share an id (every duplicate after the first is reported). */
 export const duplicateId: Rule<'duplicate-id'> = {
@@ -20,7 +20,7 @@ export const duplicateId: Rule<'duplicate-id'> = {
         range: d.range,
         message: 'duplicate',
         data: { kind: KIND[d.kind], id: d.id },
-        hint: { id: 'rename', data: { dir: DIR[d.kind] } },
+        hint: { id: 'rename', data: { dir: `${sourceDir(d.kind, program.layout).dir}/` } },
         related: [{ file: d.first.path, ...(range ? { range } : {}), message: 'firstDeclaredHere' }],
       });
     }

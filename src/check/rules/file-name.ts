@@ -14,7 +14,7 @@ export const fileName: Rule<'file-name'> = {
     for (const card of sortedCards(program)) {
       const id = card.data.id;
       if (isWindowsReservedName(id)) {
-        const files = [card.file.path, `generated/${PROMPTS_DIR}/${promptFileName(id, '')}`].join(' and ');
+        const files = [card.file.path, `${program.layout.generated}/${PROMPTS_DIR}/${promptFileName(id, '')}`].join(' and ');
         report({ file: card.file.path, range: cardAt(card, ['id']), message: 'reserved', data: { kind: 'Card', id, files }, hint: { id: 'renameCard' } });
       }
       const agent = program.agents.get(id);

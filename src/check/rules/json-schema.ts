@@ -31,7 +31,7 @@ export const jsonSchema: Rule<'json-schema'> = {
     }
     for (const card of sortedCards(program)) {
       // An `input` that failed validation was replaced by the default: its fields are unknown, say nothing.
-      if (!card.explicitInput && /^["']?input["']?[ \t]*:/m.test(card.file.text)) continue;
+      if (!card.explicitInput && card.find(['input'], 'key') !== undefined) continue;
       const declared = Object.keys(card.data.input);
       card.data.input_required.forEach((name, i) => {
         if (Object.prototype.hasOwnProperty.call(card.data.input, name)) return;

@@ -6,7 +6,7 @@ export const relayStructuredAnswer: Rule<'relay-structured-answer'> = {
   id: 'relay-structured-answer',
   run(program, report) {
     for (const card of sortedCards(program)) {
-      if (card.data.dispatch?.stream !== 'relay') continue;
+      if (program.agents.get(card.data.id)?.dispatch.stream !== 'relay') continue;
       card.data.sub_agents.forEach((id, i) => {
         const sub = program.cards.get(id);
         if (sub?.data.output === undefined) return;

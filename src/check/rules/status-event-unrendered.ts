@@ -6,7 +6,7 @@ export const statusEventUnrendered: Rule<'status-event-unrendered'> = {
   id: 'status-event-unrendered',
   run(program, report) {
     for (const card of sortedCards(program)) {
-      const rendering = card.data.dispatch?.status_rendering ?? {};
+      const rendering = program.agents.get(card.data.id)?.dispatch.statusRendering ?? {};
       card.data.sub_agents.forEach((id, i) => {
         const sub = program.cards.get(id);
         if (!sub) return;

@@ -13,10 +13,10 @@ export const toolName: Rule<'tool-name'> = {
   id: 'tool-name',
   needsConfig: true,
   run(program, report) {
-    const prefix = program.config.data.dispatch.toolPrefix;
     for (const card of sortedCards(program)) {
       const agent = program.agents.get(card.data.id);
       if (!agent) continue;
+      const prefix = agent.dispatch.toolPrefix;
       for (const t of agent.tools) {
         if (t.kind !== 'sub_agent' || TOOL_NAME.test(t.name)) continue;
         const names = { card: card.data.id, agent: t.agent?.data.id ?? t.name, name: t.name };

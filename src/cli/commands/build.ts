@@ -19,6 +19,7 @@ import { plural } from '../../diagnostics/render/common.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
 import type { FileContent } from '../../emit/content.js';
 import type { SourceFile } from '../../load/source.js';
+import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { startProgress, type ProgressHandle } from '../progress.js';
@@ -33,7 +34,7 @@ export interface BuildOptions {
   format?: ReportFormat;
 }
 
-export const DEFAULT_OUT_DIR = 'generated';
+export const DEFAULT_OUT_DIR = WORKSPACE_LAYOUT.generated;
 
 export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<number> {
   // One progress line from the first read to the last write (cleared to print, stopped before the summary).

@@ -15,6 +15,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { DEFAULT_FAN_OUT_CAP, DEFAULT_TOOL_PREFIX } from '../../bundle/defaults.js';
 import type { Bundle } from '../../bundle/types.js';
 import { compile, type CompileResult } from '../../compile.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
@@ -229,7 +230,7 @@ function emptyBundle(): Bundle {
     models: {},
     flags: [],
     dynamicContext: { fields: [], template: '' },
-    dispatchDefaults: { toolPrefix: 'ask_', fanOutCap: 3 },
+    dispatchDefaults: { toolPrefix: DEFAULT_TOOL_PREFIX, fanOutCap: DEFAULT_FAN_OUT_CAP },
     tools: {},
     agents: {},
   };

@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { compile } from '../../compile.js';
-import { sortKeysDeep } from '../../emit/canonical-json.js';
+import { sortKeysDeep } from '../../bundle/canonical-json.js';
 import { orchestratorIds, toA2ACard } from '../../export/a2a.js';
 import { validateAgentCard } from '../../export/validate.js';
 import { EXIT, type CliIO } from '../io.js';

@@ -24,7 +24,7 @@ import type { Bundle } from '../../bundle/types.js';
 import type { CompileOptions, CompileResult } from '../../compile.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { renderText } from '../../diagnostics/render/text.js';
-import { sortKeysDeep } from '../../emit/canonical-json.js';
+import { sortKeysDeep } from '../../bundle/canonical-json.js';
 import { SourceFile } from '../../load/source.js';
 import { parseYaml, type Locator } from '../../parse/yaml.js';
 import {

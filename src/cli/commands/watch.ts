@@ -26,6 +26,7 @@ import { createEmitCache } from '../../emit/cache.js';
 import { emitFiles } from '../../emit/files.js';
 import { settled, writeOutput } from '../../emit/write.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
+import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
 import { TreeWatcher } from '../watch-tree.js';
@@ -42,7 +43,7 @@ export interface WatchOptions {
   mode?: 'build' | 'check';
 }
 
-const WATCHED_DIRS = ['cards', 'blocks', 'schemas/tools'];
+const WATCHED_DIRS = [WORKSPACE_LAYOUT.cards.dir, WORKSPACE_LAYOUT.blocks.dir, WORKSPACE_LAYOUT.tools.dir];
 
 export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);

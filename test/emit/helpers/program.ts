@@ -5,13 +5,16 @@
  * cohorts with their flag; default cohort first, then by size, then by name).
  */
 import { resolveSuffix } from '../../../src/resolve/suffix.js';
+import { WORKSPACE_LAYOUT } from '../../../src/load/layout.js';
 import { SourceFile } from '../../../src/load/source.js';
+import { effectiveDispatch } from '../../../src/resolve/dispatch.js';
 import type { Block, BlockCategory, Card, CardData, ConfigFile, JsonSchema, ResolvedConfig, Tool, ToolData } from '../../../src/parse/types.js';
 import type { Agent, AgentTool, Cohort, Program, RenderedBlock } from '../../../src/resolve/types.js';
 import { countTokens, type Encoding } from '../../../src/tokenize/index.js';
 
 const RANGE = { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
 const locate = () => RANGE;
+const find = () => RANGE;
 
 export interface BlockSpec {
   id: string;
@@ -47,7 +50,7 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
 
 export function makeProgram(spec: ProgramSpec): Program {
   const config: ResolvedConfig = { ...DEFAULT_CONFIG, ...spec.config };
-  const configFile: ConfigFile = { kind: 'config', file: undefined, data: config, locate };
+  const configFile: ConfigFile = { kind: 'config', file: undefined, data: config, find, locate };
   const files = new Map<string, SourceFile>();
 
   const blocks = new Map<string, Block>();
@@ -62,6 +65,7 @@ export function makeProgram(spec: ProgramSpec): Program {
       body: b.text,
       bodyOffset: 8,
       template: undefined,
+      find,
       locate,
     });
   }
@@ -76,6 +80,7 @@ export function makeProgram(spec: ProgramSpec): Program {
       file,
       stem: t.name,
       data: { description: `Tool ${t.name}.`, parameters: { type: 'object', properties: {} }, envelope: false, status_events: [], ...t },
+      find,
       locate,
     });
   }
@@ -103,10 +108,10 @@ export function makeProgram(spec: ProgramSpec): Program {
       policy: {},
       ...c,
     };
-    cards.set(c.id, { kind: 'card', file, stem: c.id, data, explicitInput: c.input !== undefined, locate });
+    cards.set(c.id, { kind: 'card', file, stem: c.id, data, explicitInput: c.input !== undefined, find, locate });
   }
 
-  const program: Program = { root: '/ws', config: configFile, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map(), suffix: resolveSuffix(configFile) };
+  const program: Program = { root: '/ws', config: configFile, configStatus: 'loaded', layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map(), suffix: resolveSuffix(configFile) };
   for (const card of [...cards.values()].sort((a, b) => (a.data.id < b.data.id ? -1 : 1))) {
     for (const sub of card.data.sub_agents) program.parents.set(sub, [...(program.parents.get(sub) ?? []), card.data.id]);
   }
@@ -127,7 +132,8 @@ function makeAgent(program: Program, card: Card): Agent {
   const flags = [...new Set(refs.map((r) => r.block.data.feature_flag).filter((f): f is string => f !== undefined))].sort();
   const cohorts = subsets(flags).map((on) => assemble(on, refs, encoding));
 
-  const failsafe = card.data.dispatch?.intent_count_failsafe ?? false;
+  const dispatch = effectiveDispatch(card.data, config);
+  const failsafe = dispatch.intentCountFailsafe;
   const tools: AgentTool[] = [];
   for (const name of card.data.tools) {
     const tool = program.tools.get(name);
@@ -155,6 +161,8 @@ function makeAgent(program: Program, card: Card): Agent {
     blocks: refs,
     flags,
     cohorts,
+    cohortLimitExceeded: false,
+    dispatch,
     tools,
     subAgents,
     handoffTokens: 0,

@@ -1,21 +1,29 @@
 /**
- * Canonical JSON: the one serialization of bundle data. Object keys sorted
- * recursively (by UTF-16 code unit, never by locale), 2-space indent, LF line
- * endings, one trailing newline. Array order is meaningful and kept.
+ * Canonical JSON: the one serialization of bundle data, and the one way agentc
+ * compares JSON values. Object keys sorted recursively (by UTF-16 code unit,
+ * never by locale); array order is meaningful and kept; `undefined` members
+ * dropped. Two spellings of the same value:
+ *
+ * - `canonicalJson`: 2-space indent, LF line endings, one trailing newline (bundle.json, reports);
+ * - `canonicalJsonLine`: one line, no spaces (equality keys, the runtime's handoff text).
  *
  * Invariant: canonicalJson(x) === canonicalJson(JSON.parse(canonicalJson(x))),
- * so the bundle hash is stable across a write/read round trip.
+ * so the bundle hash is stable across a write/read round trip; two values have
+ * the same canonical text exactly when they are structurally equal.
+ *
+ * Node builtins only: the runtime imports this module too.
  */
 import { createHash } from 'node:crypto';
 
-/** Deep copy with every object's keys in sorted order; `undefined` members dropped. */
+/** Deep copy with every object's keys in sorted order; `undefined` members dropped. Throws on what JSON cannot represent (non-finite numbers, cycles): bundle data never holds them. */
 export function sortKeysDeep<T>(value: T): T {
-  return sortValue(value, new Set()) as T;
+  return sortValue(value, new Set(), true) as T;
 }
 
-function sortValue(value: unknown, ancestors: Set<object>): unknown {
+function sortValue(value: unknown, ancestors: Set<object>, strict: boolean): unknown {
   if (value === null || typeof value !== 'object') {
     if (typeof value === 'number' && !Number.isFinite(value)) {
+      if (!strict) return null;
       throw new Error(`canonical JSON cannot represent the number ${String(value)}`);
     }
     return value;
@@ -24,7 +32,7 @@ function sortValue(value: unknown, ancestors: Set<object>): unknown {
   ancestors.add(value);
   let out: unknown;
   if (Array.isArray(value)) {
-    out = value.map((item) => (item === undefined ? null : sortValue(item, ancestors)));
+    out = value.map((item) => (item === undefined ? null : sortValue(item, ancestors, strict)));
   } else {
     const record = value as Record<string, unknown>;
     const sorted: Record<string, unknown> = {};
@@ -32,7 +40,7 @@ function sortValue(value: unknown, ancestors: Set<object>): unknown {
       const member = record[key];
       if (member === undefined || typeof member === 'function') continue;
       // defineProperty: a key named "__proto__" (legal in JSON Schema properties) stays an own member.
-      Object.defineProperty(sorted, key, { value: sortValue(member, ancestors), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(sorted, key, { value: sortValue(member, ancestors, strict), enumerable: true, writable: true, configurable: true });
     }
     out = sorted;
   }
@@ -47,6 +55,15 @@ export function compareCodeUnits(a: string, b: string): number {
 /** Canonical JSON text (ends with "\n"). */
 export function canonicalJson(value: unknown): string {
   return `${JSON.stringify(sortKeysDeep(value), null, 2)}\n`;
+}
+
+/**
+ * Canonical JSON on one line, for equality keys and the runtime's handoff text.
+ * Lenient where `JSON.stringify` is (a model's `1e999` parses to Infinity and
+ * prints as `null`); a top-level `undefined` prints as `null`.
+ */
+export function canonicalJsonLine(value: unknown): string {
+  return JSON.stringify(sortValue(value, new Set(), false)) ?? 'null';
 }
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of `text`, or of the bytes of `chunks` in order. */

@@ -1,0 +1,60 @@
+/**
+ * The one canonical JSON (src/bundle/canonical-json.ts), used by emit (bundle.json,
+ * hashes), diff (equality keys) and the runtime (handoff text, intent keys).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, canonicalJsonLine, sortKeysDeep } from '../../src/bundle/canonical-json.js';
+import { deepEqual } from '../../src/diff/json.js';
+import { intentKey } from '../../src/runtime/calls.js';
+
+/** The same members in reverse insertion order, at every level. */
+function reversed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversed);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).reverse()) Object.defineProperty(out, key, { value: reversed((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return value;
+}
+
+describe('canonical JSON', () => {
+  it('one line and the indented form are the same value; key order never matters', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const line = canonicalJsonLine(v);
+        expect(line).toBe(JSON.stringify(JSON.parse(canonicalJson(v))));
+        expect(canonicalJsonLine(reversed(v))).toBe(line);
+        expect(canonicalJson(JSON.parse(canonicalJson(v)))).toBe(canonicalJson(v));
+        expect(deepEqual(v, reversed(v))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('sorts keys by UTF-16 code unit, keeps array order, drops undefined members', () => {
+    expect(canonicalJsonLine({ b: 1, a: [3, 1, { d: undefined, c: 'é' }], B: null, ä: 0 })).toBe('{"B":null,"a":[3,1,{"c":"é"}],"b":1,"ä":0}');
+    expect(canonicalJson({ b: 1, a: 2 })).toBe('{\n  "a": 2,\n  "b": 1\n}\n');
+  });
+
+  it('keeps a "__proto__" key as a member (legal in JSON Schema properties and in model arguments)', () => {
+    const parsed = JSON.parse('{"z":1,"__proto__":{"x":1}}') as unknown;
+    expect(canonicalJsonLine(parsed)).toBe('{"__proto__":{"x":1},"z":1}');
+    expect(canonicalJson(sortKeysDeep(parsed))).toBe('{\n  "__proto__": {\n    "x": 1\n  },\n  "z": 1\n}\n');
+    expect(deepEqual(parsed, JSON.parse('{"z":1}'))).toBe(false);
+  });
+
+  it('bundle data is strict (a non-finite number is an agentc bug); the one-line form is lenient like JSON.stringify (a model may send 1e999)', () => {
+    expect(() => canonicalJson({ n: Infinity })).toThrow(/cannot represent the number Infinity/);
+    const args = JSON.parse('{"n":1e999}') as unknown;
+    expect(canonicalJsonLine(args)).toBe('{"n":null}');
+    expect(intentKey({ id: 'c1', name: 'ask_x', arguments: '{"b":1e999,"a":"q","intent_count":2}' })).toBe('ask_x\u0000{"a":"q","b":null}');
+  });
+
+  it('diff equality: absent equals only absent', () => {
+    expect(deepEqual(undefined, undefined)).toBe(true);
+    expect(deepEqual(undefined, null)).toBe(false);
+    expect(deepEqual({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+  });
+});
