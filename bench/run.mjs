@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // agentc benchmarks (`npm run bench`, which builds dist/ first).
 //
-//   node bench/run.mjs [--runs N] [--json] [--no-watch] [--no-runtime] [--regen] [--strict]
+//   node bench/run.mjs [--runs N] [--json] [--no-watch] [--no-runtime] [--no-service] [--regen] [--strict]
 //
 // 1. Generates the synthetic workspace (bench/synth.mjs → bench/.work/ws) when it
 //    is missing or was made by another generator version.
@@ -11,6 +11,10 @@
 //      check        agentc check                  target ≤ 1.5× floor, peak RSS < 400 MB
 //      build        agentc build --out <fresh>    full build into a new directory
 //      rebuild      agentc build --out <same>     nothing changed since the last build
+//      tscRepo/tsc1000    a service's tsc --strict --noEmit over generated/   target ≤ 1.3× (1,000 cards vs this repo)
+//      loadRepo/load1000  loading the bundle at service start               target ≤ 2× node -e 0 (1,000 cards)
+//    (bench/service.mjs; skipped with --no-service), and bundle.json's size at
+//    1,000 cards against format 1's (target ≤ 1/3).
 //    Each child runs under bench/measure.mjs, which reports its wall time and the
 //    child's own peak RSS.
 // 3. Incremental rebuild (when `agentc build --watch` exists): one watcher, N
@@ -28,6 +32,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildInto, FORMAT_1_BUNDLE_JSON_BYTES, prepareServices, serviceCommands } from './service.mjs';
 import { DEFAULT_OUT, generatorVersion, isFresh, synthesize } from './synth.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -40,6 +45,9 @@ const TARGET_CHECK_RSS_MB = 400;
 const TARGET_INCREMENTAL_RATIO = 0.1;
 const TARGET_WARM_CHECK_RATIO = 0.4; // warm check ≤ 0.4× the floor (issue 14)
 const TARGET_NOCHANGE_RATIO = 1.2; // no-change build ≤ 1.2× warm check (issue 14)
+const TARGET_SERVICE_TSC_RATIO = 1.3; // service tsc at 1,000 cards ≤ 1.3× on this repo (issue 14)
+const TARGET_BUNDLE_SIZE_RATIO = 1 / 3; // bundle.json ≤ 1/3 of format 1's at 1,000 cards (issue 14)
+const TARGET_BUNDLE_LOAD_RATIO = 2; // bundle load at service start ≤ 2× node -e 0 (issue 14)
 const REBUILD_TIMEOUT_MS = 180_000;
 
 const args = parseArgs(process.argv.slice(2));
@@ -92,6 +100,13 @@ const COMMANDS = [
   },
   { key: 'rebuild', label: 'agentc build (no change, warm cache)', argv: () => [agentc, 'build', '--cwd', ws, '--out', nochangeOut], env: () => ({ AGENTC_CACHE_DIR: warmCache }) },
 ];
+
+let services;
+if (args.service) {
+  log('bench: preparing the services (generated/ of the 1,000-card workspace and of this repo) …');
+  services = prepareServices({ repo, build: (out) => buildInto(agentc, ws, out) });
+  COMMANDS.push(...serviceCommands(services));
+}
 
 const env = { cpus: cpus().length, node: process.version, loadavgAtStart: loadavg().map((x) => Math.round(x * 100) / 100) };
 log(`bench: ${args.runs} runs + 1 warm-up of ${COMMANDS.map((c) => c.key).join(', ')} (node ${env.node}, ${env.cpus} CPUs, load ${env.loadavgAtStart.join(' ')})`);
@@ -146,6 +161,20 @@ const targets = [
   target('warm check vs node -e 0', `${round2(results.checkWarm.medianMs / results.node.medianMs).toFixed(2)}× node`, 'informational', true),
   target('no-change build', `${round2(results.rebuild.medianMs / results.checkWarm.medianMs).toFixed(2)}× warm check`, `≤ ${TARGET_NOCHANGE_RATIO}× warm check`, results.rebuild.medianMs / results.checkWarm.medianMs <= TARGET_NOCHANGE_RATIO),
 ];
+
+if (services) {
+  const r = results;
+  const tscRatio = round2(r.tsc1000.medianMs / r.tscRepo.medianMs);
+  const tscPaired = round2(median(samples.tsc1000.map((x, i) => x.ms / samples.tscRepo[i].ms)));
+  const sizeRatio = round2(services.synthetic.bundleJsonBytes / FORMAT_1_BUNDLE_JSON_BYTES);
+  const loadRatio = round2(r.load1000.medianMs / r.node.medianMs);
+  targets.push(
+    target('service tsc, 1,000 cards vs this repo', `${tscRatio.toFixed(2)}× (per round ${tscPaired.toFixed(2)}×; CPU ${round2(r.tsc1000.medianCpuMs / r.tscRepo.medianCpuMs).toFixed(2)}×)`, `≤ ${TARGET_SERVICE_TSC_RATIO}×`, tscRatio <= TARGET_SERVICE_TSC_RATIO),
+    target('service tsc peak RSS, 1,000 cards vs this repo', `${round2(r.tsc1000.peakRssMb / r.tscRepo.peakRssMb).toFixed(2)}× (${Math.round(r.tsc1000.peakRssMb)} MB vs ${Math.round(r.tscRepo.peakRssMb)} MB)`, 'informational', true),
+    target('bundle.json size, 1,000 cards', `${(services.synthetic.bundleJsonBytes / 1e6).toFixed(1)} MB = ${sizeRatio.toFixed(2)}× format 1's ${(FORMAT_1_BUNDLE_JSON_BYTES / 1e6).toFixed(1)} MB (this repo: ${(services.repo.bundleJsonBytes / 1e3).toFixed(0)} kB)`, '≤ 0.33×', services.synthetic.bundleJsonBytes <= FORMAT_1_BUNDLE_JSON_BYTES * TARGET_BUNDLE_SIZE_RATIO),
+    target('bundle load at service start, 1,000 cards', `${loadRatio.toFixed(2)}× node -e 0 (this repo ${round2(r.loadRepo.medianMs / r.node.medianMs).toFixed(2)}×)`, `≤ ${TARGET_BUNDLE_LOAD_RATIO}× node -e 0`, loadRatio <= TARGET_BUNDLE_LOAD_RATIO),
+  );
+}
 
 const watch = args.watch ? await benchWatch(results.build.medianMs) : { skipped: 'disabled with --no-watch' };
 if (watch.medianMs !== undefined) {
@@ -428,7 +457,7 @@ function passFail(ok) {
 // ---------------------------------------------------------------------------
 
 function parseArgs(argv) {
-  const a = { runs: 7, json: false, watch: true, runtime: true, regen: false, strict: false };
+  const a = { runs: 7, json: false, watch: true, runtime: true, service: true, regen: false, strict: false };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i];
     if (x === '--runs') {
@@ -437,6 +466,7 @@ function parseArgs(argv) {
     } else if (x === '--json') a.json = true;
     else if (x === '--no-watch') a.watch = false;
     else if (x === '--no-runtime') a.runtime = false;
+    else if (x === '--no-service') a.service = false;
     else if (x === '--regen') a.regen = true;
     else if (x === '--strict') a.strict = true;
     else if (x === '--help' || x === '-h') usage();
@@ -446,7 +476,7 @@ function parseArgs(argv) {
 }
 
 function usage(problem) {
-  const text = 'usage: node bench/run.mjs [--runs N] [--json] [--no-watch] [--no-runtime] [--regen] [--strict]\n';
+  const text = 'usage: node bench/run.mjs [--runs N] [--json] [--no-watch] [--no-runtime] [--no-service] [--regen] [--strict]\n';
   if (problem) {
     process.stderr.write(`bench: ${problem}\n${text}`);
     process.exit(2);

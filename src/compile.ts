@@ -6,7 +6,7 @@
 import type { Bundle } from './bundle/types.js';
 import { runChecks } from './check/index.js';
 import { unrenderedBlocks } from './check/render-guard.js';
-import { isConfigurable, isRuleId } from './diagnostics/catalog.js';
+import { isConfigurable, isDefaultOff, isRuleId } from './diagnostics/catalog.js';
 import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { createBundle } from './emit/bundle.js';
 import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './load/config.js';
@@ -140,7 +140,7 @@ async function compileLoaded(options: CommonOptions & Partial<Pick<CompileOption
   const { loaded, config } = load;
   const ws = loaded.workspace;
   const bag: DiagnosticBag = loaded.diagnostics;
-  for (const f of [...ws.cards, ...ws.blocks, ...ws.tools]) files.set(f.path, f);
+  for (const f of [...ws.cards, ...ws.blocks, ...ws.tools, ...(ws.evals ?? [])]) files.set(f.path, f);
   if (config?.file) files.set(config.file.path, config.file);
   progress?.add('files read', files.size);
   progress?.phase('parsing');
@@ -205,12 +205,12 @@ async function loadConfigCached(root: string, path: string, cache: CompileCache 
   return load;
 }
 
-/** `rules: { 'volatile-in-prefix': 'off' | 'warning' | 'error' }` in the config. */
-function applyRuleSettings(ds: Diagnostic[], rules: Record<string, RuleSetting>): Diagnostic[] {
+/** `rules: { 'volatile-in-prefix': 'off' | 'warning' | 'error' }` in the config (also applied to suites `agentc eval` names). */
+export function applyRuleSettings(ds: Diagnostic[], rules: Record<string, RuleSetting>): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const d of ds) {
     const setting = isRuleId(d.rule) && isConfigurable(d.rule) ? rules[d.rule] : undefined;
-    if (setting === 'off') continue;
+    if (setting === 'off' || (setting === undefined && isRuleId(d.rule) && isDefaultOff(d.rule))) continue;
     out.push(setting ? { ...d, severity: setting } : d);
   }
   return out;

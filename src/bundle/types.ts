@@ -51,16 +51,28 @@ export interface HistoryPolicy {
   summary_model?: string;
 }
 
-export const BUNDLE_FORMAT_VERSION = '1';
+/**
+ * Version of the stored bundle (bundle.json, see StoredBundle and
+ * docs/formats/bundle.md). "2": prompt text stored once per block rendering, as
+ * lines; prefixes refer to it. The runtime refuses any other version.
+ */
+export const BUNDLE_FORMAT_VERSION = '2';
 
+/**
+ * The bundle in memory: what the compiler makes and the runtime runs (every
+ * prefix joined, tool shapes inline). bundle.json stores it as a StoredBundle;
+ * `loadBundle` (@agentc/runtime) turns one into the other.
+ */
 export interface Bundle {
   formatVersion: typeof BUNDLE_FORMAT_VERSION;
   agentcVersion: string;
-  /** SHA-256 (hex) of the canonical JSON of the bundle with `hash` set to "". */
+  /** SHA-256 (hex) of bundle.json's text (the StoredBundle) with `hash` set to "". */
   hash: string;
   models: Record<string, BundleModel>;
   flags: string[];
   dynamicContext: { fields: string[]; template: string };
+  /** `dynamicContext.template` as the template language's AST (an agent's `suffix_ast` unless its suffix differs). */
+  dynamicContextAst: TemplateNode[];
   dispatchDefaults: { toolPrefix: string; fanOutCap: number };
   /** Every tool contract used by some agent, by name. */
   tools: Record<string, BundleToolContract>;
@@ -182,4 +194,69 @@ export interface BundleDispatch {
   table: Record<string, DispatchEntry>;
   /** The card's query guards, when it declares any. */
   guards?: GuardSpec;
+}
+
+/**
+ * bundle.json (format "2"): the Bundle with each block rendering's text stored
+ * once (`texts`, as lines) and each distinct tool shape once (`toolShapes`);
+ * agents refer to them by key. A prefix is its blocks' texts, each followed by
+ * "\n\n", in order; its `sha256` is checked when the bundle is loaded.
+ */
+export interface StoredBundle {
+  formatVersion: typeof BUNDLE_FORMAT_VERSION;
+  agentcVersion: string;
+  hash: string;
+  models: Record<string, BundleModel>;
+  flags: string[];
+  dynamicContext: { fields: string[]; template: string };
+  /** `dynamicContext.template` as the template language's AST, stored once: the loader gives it to every agent that stores none. */
+  dynamicContextAst: TemplateNode[];
+  dispatchDefaults: { toolPrefix: string; fanOutCap: number };
+  tools: Record<string, BundleToolContract>;
+  agents: Record<string, StoredAgent>;
+  /** Per block id: what every use of the block shares. */
+  blocks: Record<string, StoredBlockInfo>;
+  /** Rendered block text by key, split at "\n": the block id, or `<block>@<agent>[@<cohort>]` for a block that renders differently per agent. */
+  texts: Record<string, string[]>;
+  /** Tool shapes by key `<name>~<sha256 prefix of the neutral shape>`. */
+  toolShapes: Record<string, StoredToolShape>;
+}
+
+export interface StoredAgent extends Omit<BundleAgent, 'prefixes' | 'tools' | 'suffix_template' | 'suffix_ast'> {
+  /** Absent when it is `dynamicContext.template`. */
+  suffix_template?: string;
+  /** Absent when it is `dynamicContextAst`. */
+  suffix_ast?: TemplateNode[];
+  prefixes: StoredPrefix[];
+  /** Keys into `toolShapes`, in tool order. */
+  tools: string[];
+}
+
+export interface StoredPrefix {
+  cohort: string[];
+  key: string;
+  tokens: number;
+  sha256: string;
+  blocks: StoredPrefixBlock[];
+}
+
+export interface StoredPrefixBlock {
+  id: string;
+  tokens: number;
+  /** Key into `texts`; absent when it is the block id. */
+  text?: string;
+}
+
+export interface StoredBlockInfo {
+  owner: string;
+  category: string;
+  file: string;
+  required: boolean;
+}
+
+export interface StoredToolShape {
+  neutral: NeutralTool;
+  openai: OpenAITool;
+  /** Absent when it is the neutral tool with `input_schema` = `parameters`. */
+  anthropic?: AnthropicTool;
 }

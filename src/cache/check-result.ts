@@ -62,8 +62,9 @@ export function sha256(data: string | Uint8Array): string {
 export function workspaceKey(loaded: LoadResult, configText: string | undefined): string {
   const ws = loaded.workspace;
   const hash = createHash('sha256');
-  const files = [...ws.cards, ...ws.blocks, ...ws.tools].map((f) => f.path).sort();
-  const texts = new Map([...ws.cards, ...ws.blocks, ...ws.tools].map((f) => [f.path, f.text]));
+  const read = [...ws.cards, ...ws.blocks, ...ws.tools, ...(ws.evals ?? [])];
+  const files = read.map((f) => f.path).sort();
+  const texts = new Map(read.map((f) => [f.path, f.text]));
   for (const path of files) hash.update(`${path}\0${sha256(texts.get(path)!)}\0`);
   hash.update(
     JSON.stringify({

@@ -9,7 +9,7 @@ import { suggestions } from '../diagnostics/did-you-mean.js';
 import type { Block, Card, Tool } from '../parse/types.js';
 import type { PathSegment } from '../parse/yaml.js';
 import { effectiveDispatch } from '../resolve/dispatch.js';
-import type { Program } from '../resolve/types.js';
+import type { Agent, Program } from '../resolve/types.js';
 
 /**
  * Range of a card's key (`part` 'key') or value where it is written; where it is
@@ -197,4 +197,26 @@ export function mismatchedStems(program: Program): { cards: Set<string>; tools: 
  */
 export function cardsIncomplete(program: Program): boolean {
   return program.unparsed.cards.size > 0 || program.duplicates.some((d) => d.kind === 'card');
+}
+
+/** Ids of the cards that declare sub-agents (the agents an eval suite can test), sorted. */
+export function orchestratorIds(program: Program): string[] {
+  return [...program.cards.values()].filter((c) => c.data.sub_agents.length > 0).map((c) => c.data.id).sort(cmp);
+}
+
+/**
+ * The orchestrator an eval suite tests, when the suite's names can be checked
+ * against it: it exists, has resolved sub-agents, and none of its declared
+ * sub-agents is missing (an unknown one is unknown-sub-agent's error; the suite
+ * may name it correctly).
+ */
+export function evalOrchestrator(program: Program, name: string): Agent | undefined {
+  const agent = program.agents.get(name);
+  if (agent === undefined || agent.subAgents.length === 0) return undefined;
+  return agent.subAgents.length === agent.card.data.sub_agents.length ? agent : undefined;
+}
+
+/** A case's label in messages: `#3` (1-based), with its name when it has one. */
+export function caseLabel(index: number, name: string | undefined): string {
+  return name === undefined ? `#${index + 1}` : `#${index + 1} ("${name}")`;
 }

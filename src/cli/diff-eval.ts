@@ -8,6 +8,7 @@
  */
 import { resolve } from 'node:path';
 import type { Bundle } from '../bundle/types.js';
+import type { Program } from '../resolve/types.js';
 import { renderEvalComparison, type EvalSideSummary } from '../eval/compare.js';
 import { loadSuites } from '../eval/load.js';
 import { EXIT, type CliIO } from './io.js';
@@ -20,11 +21,16 @@ export interface DiffEvalOptions {
   endpoint?: string;
 }
 
-export async function diffEvalSection(root: string, o: DiffEvalOptions, sides: { before: { bundle: Bundle; label: string }; after: { bundle: Bundle; label: string } }, io: CliIO): Promise<string | { exit: number }> {
+type DiffSide = { bundle: Bundle; label: string; program?: Program };
+
+export async function diffEvalSection(root: string, o: DiffEvalOptions, sides: { before: DiffSide; after: DiffSide }, io: CliIO): Promise<string | { exit: number }> {
   const file = resolve(io.cwd, o.suite);
-  const run = async (side: { bundle: Bundle; label: string }): Promise<EvalSideSummary> => {
-    const { suites, problems } = await loadSuites(root, [file], side.bundle);
-    if (problems.length > 0) return { label: side.label, problem: problems[0]!.message };
+  const run = async (side: DiffSide): Promise<EvalSideSummary> => {
+    // The working tree's suite, checked against this side's program by the same rules as `agentc check`.
+    if (side.program === undefined) return { label: side.label, problem: 'there is no agentc workspace on this side' };
+    const { suites, diagnostics } = await loadSuites(side.program, io.cwd, [file], { root, reread: true });
+    const problem = diagnostics.find((d) => d.severity === 'error');
+    if (problem !== undefined) return { label: side.label, problem: problem.message };
     const client = await evalClient(side.bundle, suites, o, io, {});
     if ('problem' in client) return { label: side.label, problem: client.problem };
     const options: EvalOptions = { cwd: root, suites: [file], format: 'markdown', concurrency: 4 };

@@ -179,7 +179,8 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .option('--min-accuracy <x>', 'exit 1 when accuracy (0..1) is below this', parseRatio)
       .option('--concurrency <n>', 'routing calls in flight at once', parsePositiveInt, 4)
       .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
-      .option('--seed <n>', 'seed recorded in the cache key (live runs)', parsePositiveInt)
+      .option('--seed <n>', 'sampling seed sent to the provider where its API has one (Chat Completions), part of the cache key, shown in the report', parsePositiveInt)
+      .option('--full', 'run whole turns through the runtime (specialists included) and check what sub-agents received')
       .option('--cache-dir <dir>', 'where cached live replies are kept (default node_modules/.cache/agentc/eval)')
       .option('--no-cache', 'always call the model')
       .option('--scaffold <agent>', 'print a starter suite for this orchestrator (single- and mixed-intent placeholders) and exit')
@@ -188,7 +189,7 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
   ).action(async (suites: string[], opts) => {
     const { evalCommand } = await import('./commands/eval.js');
     const cacheDir = opts.cache === false ? false : opts.cacheDir;
-    setExit(await evalCommand({ cwd: root(opts), suites, script: opts.script, endpoint: opts.endpoint, format: opts.format, minAccuracy: opts.minAccuracy, concurrency: opts.concurrency, flags: opts.flags, seed: opts.seed, cacheDir, scaffold: opts.scaffold }, io));
+    setExit(await evalCommand({ cwd: root(opts), suites, script: opts.script, endpoint: opts.endpoint, format: opts.format, minAccuracy: opts.minAccuracy, concurrency: opts.concurrency, flags: opts.flags, seed: opts.seed, full: opts.full === true, cacheDir, scaffold: opts.scaffold }, io));
   });
 
   withExample(

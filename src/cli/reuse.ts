@@ -33,7 +33,7 @@ export async function lookupResult(root: string, env: NodeJS.ProcessEnv): Promis
   const loaded = await loadWorkspace(root);
   if (loaded.fatal !== undefined) return undefined;
   const files = new Map<string, SourceFile>();
-  for (const f of [...loaded.workspace.cards, ...loaded.workspace.blocks, ...loaded.workspace.tools]) files.set(f.path, f);
+  for (const f of [...loaded.workspace.cards, ...loaded.workspace.blocks, ...loaded.workspace.tools, ...(loaded.workspace.evals ?? [])]) files.set(f.path, f);
   let configText: string | undefined;
   const configPath = loaded.workspace.configPath;
   if (configPath !== undefined) {

@@ -28,6 +28,8 @@ export interface CatalogEntry {
    * changes what `build` would emit is an error whatever the settings).
    */
   readonly configurable?: false;
+  /** true: reported only when `rules:` in the config sets a severity for it (opt-in rules). */
+  readonly defaultOff?: true;
 }
 
 /** The one did-you-mean hint; `{suggestions}` comes from did-you-mean.ts (up to three, quoted). */
@@ -75,9 +77,11 @@ export const CATALOG = {
   },
   schema: {
     code: 'AGC1003', group: 'parsing', severity: 'error',
-    summary: 'Cards, blocks, tools and the config match their JSON Schemas.',
+    summary: 'Cards, blocks, tools, eval suites and the config match their JSON Schemas.',
     messages: {
       cardEmpty: 'Card file {file} is empty.',
+      suiteEmpty: 'Eval suite {file} is empty.',
+      suiteNotMapping: 'Eval suite {file} must hold a mapping with agent and cases, not {what}.',
       cardNotMapping: 'Card file {file} must hold a mapping of fields, not {what}.',
       toolEmpty: 'Tool contract {file} is empty.',
       toolNotMapping: 'Tool contract {file} must hold a mapping with name, description and parameters, not {what}.',
@@ -614,6 +618,63 @@ export const CATALOG = {
     messages: { unused: 'Model "{name}" is not used by any card.' },
     hints: { use: 'Use "{name}" as a card\'s model, fallback_model or history.summary_model, or remove it from config.models.' },
   },
+
+  // Eval suites: evals/*.yaml against the workspace (AGC8xxx)
+  'eval-agent': {
+    code: 'AGC8001', group: 'eval-suites', severity: 'error',
+    summary: "An eval suite's agent is an orchestrator of the workspace (a card with sub-agents).",
+    messages: {
+      unknown: 'Eval suite {file} tests agent "{name}", which no card defines.',
+      notOrchestrator: 'Eval suite {file} tests agent "{name}", which has no sub-agents: it routes nothing.',
+    },
+    hints: { didYouMean: DID_YOU_MEAN, orchestrators: 'Orchestrators in this workspace: {names}.', noOrchestrator: 'This workspace has no orchestrator: give a card sub_agents first.' },
+  },
+  'eval-expect': {
+    code: 'AGC8002', group: 'eval-suites', severity: 'error',
+    summary: "Every name a case's expectations use is a sub-agent or an own tool of the suite's orchestrator.",
+    messages: {
+      notSubAgent: 'Case {case} of {file} expects "{name}" to be asked, but it is not a sub-agent of "{agent}".',
+      notTool: 'Case {case} of {file} expects tool "{name}" to be called, but it is not a tool of "{agent}".',
+      handoffNotExpected: 'Case {case} of {file} checks the handoff to "{name}", which its expect.agents does not list.',
+      fieldNotDeclared: 'Case {case} of {file} checks the {field} that "{name}" receives, but "{name}" declares no {field} in its input: the check can never pass.',
+    },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      subAgents: 'Sub-agents of "{agent}": {names}.',
+      tools: 'Tools of "{agent}": {names}.',
+      noTools: '"{agent}" has no tools of its own; sub-agents go in expect.agents.',
+      addExpected: 'Add "{name}" to expect.agents, or remove its handoff check.',
+      declared: 'The handoff fields of "{name}": {fields}. Remove the check, or declare {field} in the input of "{name}".',
+    },
+  },
+  'eval-unknown-flag': {
+    code: 'AGC8003', group: 'eval-suites', severity: 'error',
+    summary: 'Every feature flag an eval suite switches on is declared in config.flags.',
+    messages: { unknown: 'Eval suite {file} switches on feature flag "{name}", which is not in config.flags.' },
+    hints: { didYouMean: DID_YOU_MEAN, declare: 'Add "{name}" to flags in agentc.config.ts, or remove it from the suite.' },
+  },
+  'eval-history': {
+    code: 'AGC8004', group: 'eval-suites', severity: 'error',
+    summary: "A case's history is whole earlier turns: user and assistant alternate, from a user turn to an assistant turn.",
+    messages: {
+      firstNotUser: 'Case {case} of {file}: its history starts with an assistant turn; a conversation starts with the user.',
+      repeatedRole: 'Case {case} of {file}: history turn {index} is a second {role} turn in a row; user and assistant turns alternate.',
+      endsWithUser: 'Case {case} of {file}: its history ends with a user turn, so the case message would be a second user turn in a row.',
+    },
+    hints: { pair: 'Write each earlier turn as a user message followed by the assistant\'s answer.' },
+  },
+  'eval-coverage': {
+    code: 'AGC8005', group: 'eval-suites', severity: 'warning', defaultOff: true,
+    summary: "Off by default: an orchestrator's suites have a single-intent case per sub-agent and a mixed-intent case per pair of sub-agents.",
+    messages: {
+      noSingle: 'The eval suites of "{agent}" have no single-intent case for sub-agent "{name}".',
+      noPair: 'The eval suites of "{agent}" have no mixed-intent case for "{first}" and "{second}".',
+    },
+    hints: {
+      addSingle: 'Add a case with expect: { agents: [{name}] } (agentc eval --scaffold {agent} writes placeholders for every case).',
+      addPair: 'Add a case with expect: { agents: [{first}, {second}] } (agentc eval --scaffold {agent} writes placeholders for every pair).',
+    },
+  },
 } as const satisfies Record<string, CatalogEntry>;
 
 /**
@@ -661,6 +722,11 @@ export const RULE_IDS = Object.keys(CATALOG) as RuleId[];
 /** Whether `rules:` in the config may change the rule's severity. */
 export function isConfigurable(id: RuleId): boolean {
   return (CATALOG[id] as CatalogEntry).configurable !== false;
+}
+
+/** Whether the rule reports only when `rules:` in the config sets it (opt-in). */
+export function isDefaultOff(id: RuleId): boolean {
+  return (CATALOG[id] as CatalogEntry).defaultOff === true;
 }
 
 export function isRuleId(id: string): id is RuleId {

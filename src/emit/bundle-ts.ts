@@ -1,18 +1,32 @@
 /**
- * generated/bundle.ts: the bundle as a typed module. A service imports its
- * `ToolHandlers` and implements one handler per tool contract; adding a tool to a
- * card adds a required member there, so an unimplemented tool fails to compile.
+ * generated/bundle.ts: the bundle's types, and the bundle itself read from the
+ * data module bundle-data.ts. A service imports its `ToolHandlers` and
+ * implements one handler per tool contract; adding a tool to a card adds a
+ * required member there, so an unimplemented tool fails to compile.
  *
- * The generated text depends only on the bundle (deterministic), imports only
- * types from '@agentc/runtime', and passes `tsc --strict` (also with
- * exactOptionalPropertyTypes, noUncheckedIndexedAccess and noUnused*).
+ * The bundle's type is a declaration (interface `Bundle`), never inferred from a
+ * literal: agent ids, tool names, dispatch settings, handoff schemas and every
+ * other field keep their literal types, while prompt prefixes are typed
+ * `BundlePrefix`, suffix ASTs `TemplateNode[]` (their template's text is typed
+ * literally beside them), the hash `string` and tools by name (their arguments
+ * are typed once, in ToolArgsByName), so a prompt edit leaves bundle.ts
+ * unchanged and a service's type-check does not grow with prompt text. The data
+ * is bundle.json's text in one string literal (bundle-data.ts): a single
+ * token for tsc, compiled along with the service (no file to copy next to it),
+ * and line for line the same as bundle.json, so a one-line prompt edit is a
+ * one-line change there too. At run time `loadBundleJson` (@agentc/runtime/bundle)
+ * joins the prefixes and checks their hashes.
+ *
+ * The generated text depends only on the bundle (deterministic) and passes
+ * `tsc --strict` (also with exactOptionalPropertyTypes, noUncheckedIndexedAccess
+ * and noUnused*).
  */
 import type { Bundle, NeutralTool } from '../bundle/types.js';
 import type { JsonSchema } from '../parse/types.js';
 import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
 import { canonicalJson, compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
-import { fragmentsOf, frameOf, jsonKeyOrder, literalChunks, tsPiece } from './fragments.js';
+import { fragmentsOf } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
 import { jsDoc, objectMembers, schemaToType } from './schema-to-ts.js';
 
@@ -29,20 +43,110 @@ export function renderBundleTs(bundle: Bundle): string {
 }
 
 /**
- * bundle.ts as UTF-8 chunks: the declarations, then the bundle literal made of
- * the per-agent pieces in `cache` (see fragments.ts), then the helpers.
+ * bundle.ts as UTF-8 chunks: the declarations, the bundle's type (one line per
+ * field of each agent, tool shapes once each), the bundle read from
+ * bundle-data.ts, then the helpers.
  */
 export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] {
   const agentIds = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
   const declarations = declarationsBytes(bundle, agents, cache);
-  const before = `/** The canonical bundle (identical to bundle.json). */\nexport const bundle = `;
-  const literal = literalChunks(frameOf(bundle, cache), jsonKeyOrder(agentIds).map((id) => tsPiece(fragmentsOf(cache, id, bundle.agents[id]!))));
-  let after = ` as const;\n\n`;
-  after += `export type Bundle = typeof bundle;\n\n`;
-  after += PROVIDER_TOOLS;
-  if (agentIds.length > 0) after += PROVIDER_TOOL_FUNCTIONS;
-  return [declarations, Buffer.from(before, 'utf8'), ...literal, Buffer.from(after, 'utf8')];
+  let out = bundleType(bundle, agents);
+  out += `/** The bundle: bundle.json's data, every prefix joined and checked against its sha256 when this module loads. */\n`;
+  out += `export const bundle: Bundle = loadBundleJson(bundleJson) as unknown as Bundle;\n\n`;
+  out += PROVIDER_TOOLS;
+  if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
+  return [declarations, Buffer.from(out, 'utf8')];
+}
+
+/**
+ * generated/bundle-data.ts: bundle.json's text as one string literal, one JSON
+ * line per source line (each ends with `\n` and a line continuation; `\` and
+ * `"` escaped). One token for tsc; cheaper for V8 to parse than a template literal.
+ */
+export function bundleDataContent(json: readonly Uint8Array[]): Uint8Array[] {
+  const head = `${GENERATED_HEADER}/* eslint-disable */\n/** bundle.json's text (read by bundle.ts). */\nexport const bundleJson: string = "\\\n`;
+  const body = json.map((chunk) => {
+    const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+    const escaped = text.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n\\\n' : `\\${c}`));
+    return Buffer.from(escaped, 'utf8');
+  });
+  return [Buffer.from(head, 'utf8'), ...body, Buffer.from('";\n', 'utf8')];
+}
+
+/**
+ * The bundle's type. Each agent's tools are typed by name (`NeutralToolOf<"x">`…):
+ * their arguments are typed once, in ToolArgsByName; the schemas themselves are
+ * plain JSON objects, so the type does not grow with every agent's copy of them.
+ */
+function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
+  let out = TOOL_TYPES;
+  out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, suffix syntax trees as \`TemplateNode[]\`, tools by name. */\n`;
+  out += `export interface Bundle {\n`;
+  const { agents: _agents, hash: _hash, ...top } = bundle;
+  for (const key of Object.keys(top).sort(compareCodeUnits)) {
+    out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : literalType((top as Record<string, unknown>)[key])};\n`;
+  }
+  out += `  readonly "hash": string;\n`;
+  out += `  readonly "agents": {\n`;
+  for (const a of agents) {
+    out += `    readonly ${JSON.stringify(a.id)}: {\n`;
+    const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
+    for (const key of Object.keys(fields).sort(compareCodeUnits)) {
+      out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
+    }
+    out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
+    const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
+    const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
+    out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
+    out += `    };\n`;
+  }
+  out += `  };\n}\n\n`;
+  return out;
+}
+
+/** The suffix template's AST is typed by its node type, not its literal value (the template's text already is). */
+const TEMPLATE_AST_TYPE = 'readonly TemplateNode[]';
+
+const TOOL_TYPES = `/** A JSON Schema object as the bundle holds it. */
+export interface JsonSchemaObject {
+  readonly [key: string]: unknown;
+}
+
+/** A tool as the bundle holds it, provider-neutral (its arguments: \`ToolArgsByName[N]\`). */
+export interface NeutralToolOf<N extends string> {
+  readonly name: N;
+  readonly description: string;
+  readonly parameters: JsonSchemaObject;
+}
+
+/** A tool as an OpenAI function tool, strict mode. */
+export interface OpenAIToolOf<N extends string> {
+  readonly type: "function";
+  readonly function: { readonly name: N; readonly description: string; readonly parameters: JsonSchemaObject; readonly strict: true };
+}
+
+/** A tool as an Anthropic tool. */
+export interface AnthropicToolOf<N extends string> {
+  readonly name: N;
+  readonly description: string;
+  readonly input_schema: { readonly type: "object"; readonly [key: string]: unknown };
+}
+
+`;
+
+/** A JSON value's literal type, readonly at every depth, on one line. */
+function literalType(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return `readonly [${value.map((v) => literalType(v)).join(', ')}]`;
+  if (typeof value === 'object') {
+    const keys = Object.keys(value).sort(compareCodeUnits);
+    if (keys.length === 0) return '{}';
+    return `{ ${keys.map((k) => `readonly ${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k])}`).join('; ')} }`;
+  }
+  return 'unknown';
 }
 
 /**
@@ -71,7 +175,10 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
 
   let out = GENERATED_HEADER;
   out += `/* eslint-disable */\n`;
-  if (contractNames.length > 0) out += `import type { ToolContext } from '@agentc/runtime';\n`;
+  out += `import { loadBundleJson } from '@agentc/runtime/bundle';\n`;
+  const types = [...(agentIds.length > 0 ? ['BundlePrefix'] : []), 'TemplateNode', ...(contractNames.length > 0 ? ['ToolContext'] : [])];
+  out += `import type { ${types.join(', ')} } from '@agentc/runtime';\n`;
+  out += `import { bundleJson } from './bundle-data.js';\n`;
   out += '\n';
   out += `/** Every agent of the bundle (one per card). */\n`;
   out += `export type AgentId =${stringUnion(agentIds)};\n\n`;

@@ -1,8 +1,9 @@
 /**
  * Program → Bundle: the canonical, provider-ready description of every agent.
  * Pure and deterministic: agents in id order, every object's keys sorted (so the
- * in-memory bundle and one parsed back from bundle.json are the same value, key
- * order included), no timestamps.
+ * in-memory bundle and one loaded from bundle.json by the runtime's loadBundle
+ * are the same value, key order included), no timestamps. bundle.json stores it
+ * as a StoredBundle (stored.ts); the hash is over that text.
  *
  * Tolerates an incomplete program (unknown model, unknown sub-agent, no cohorts):
  * `agentc prompt` and `agentc graph` show what there is even while `check` fails.
@@ -26,9 +27,10 @@ import type { JsonSchema, ModelEntry, Tool } from '../parse/types.js';
 import { handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
 import { hashPieces } from './bundle-hash.js';
-import { agentInputsKey, createEmitCache, identity, useConfig, type EmitCache } from './cache.js';
-import { canonicalJson, compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
-import { fragmentsOf, jsonPiece, makeFrame, withHash } from './fragments.js';
+import { agentInputsKey, createEmitCache, useConfig, type EmitCache } from './cache.js';
+import { compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
+import { layoutOf, withHash } from './fragments.js';
+import { storeBundle, storedJson } from './stored.js';
 import { toAnthropicInputSchema, toOpenAIStrictParameters } from '../contracts/openai-strict.js';
 
 /**
@@ -83,27 +85,24 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     agents,
     dispatchDefaults: sortKeysDeep({ toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap }),
     dynamicContext: sortKeysDeep({ fields: [...config.dynamicContext.fields], template: config.dynamicContext.template }),
+    dynamicContextAst: sortKeysDeep(suffixAst(program)),
     flags: [...config.flags],
     formatVersion: BUNDLE_FORMAT_VERSION,
     hash: '',
     models,
     tools,
   };
-  const ids = Object.keys(agents);
-  // The frame is made from the config (configKey), the models (fixed per config) and the contracts.
-  const frameKey = `${cache.configKey}\u0000${ids.length > 0}\u0000${Object.keys(models).join(',')}\u0000${Object.values(tools).map(identity).join(',')}`;
-  if (cache.frameMemo?.key !== frameKey) cache.frameMemo = { key: frameKey, frame: makeFrame(unhashed, ids.length) };
-  const frame = cache.frameMemo.frame;
-  const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, agents[id]!)));
-  const hash = hashPieces(frame, pieces, cache);
+  // bundle.json's frame and pieces (stored.ts), hashed with `hash` = ""; the hashed bundle gets the same layout with its hash set.
+  const layout = layoutOf(unhashed, cache);
+  const hash = hashPieces(layout.frame, layout.pieces, cache);
   const bundle: Bundle = { ...unhashed, hash };
-  cache.frames.set(bundle, withHash(frame, hash));
+  cache.frames.set(bundle, { frame: withHash(layout.frame, hash), pieces: layout.pieces });
   return bundle;
 }
 
-/** SHA-256 of the canonical JSON of the bundle with `hash` set to "". */
+/** SHA-256 of bundle.json's text (the stored bundle) with `hash` = "". */
 export function bundleHash(bundle: Bundle): string {
-  return sha256Hex(canonicalJson({ ...bundle, hash: '' }));
+  return sha256Hex(storedJson(storeBundle({ ...bundle, hash: '' })));
 }
 
 export function bundleModel(entry: ModelEntry): BundleModel {

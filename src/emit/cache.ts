@@ -13,7 +13,7 @@
  * - Bundle entries, models and contracts the cache hands out are never mutated;
  *   fragments made from an entry are looked up by the entry's identity.
  */
-import type { Bundle, BundleAgent, BundleModel, BundleToolContract } from '../bundle/types.js';
+import type { Bundle, BundleAgent, BundleModel, BundleToolContract, StoredToolShape } from '../bundle/types.js';
 import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
 import type { HashCheckpoints } from './bundle-hash.js';
@@ -32,10 +32,8 @@ export interface EmitCache {
   fragments: WeakMap<BundleAgent, AgentFragments>;
   /** Canonical JSON of a schema object (bundle.ts groups tools by parameter shape). */
   shapes: WeakMap<object, string>;
-  /** bundle.json around the agents member, per bundle createBundle made. */
-  frames: WeakMap<Bundle, BundleFrame>;
-  /** Frames by the identities they are made from (see createBundle). */
-  frameMemo: { key: string; frame: BundleFrame } | undefined;
+  /** bundle.json as frame and per-agent pieces, per bundle (see fragments.ts). */
+  frames: WeakMap<Bundle, StoredLayout>;
   /** Hash states in front of every 16th piece of the last bundle (see bundle-hash.ts). */
   hashCheckpoints: HashCheckpoints | undefined;
   /** bundle.ts declarations (see bundle-ts.ts). */
@@ -54,10 +52,16 @@ export interface TsDeclarationsMemo {
   declarations: Map<string, string>;
 }
 
-/** canonicalJson(bundle) === head + pieces joined by ",\n" + tail (pieces: one per agent, see fragments.ts). */
+/** bundle.json === head + pieces joined by ",\n" + tail (pieces: one per agent, see fragments.ts). */
 export interface BundleFrame {
   head: string;
   tail: string;
+}
+
+/** bundle.json's bytes: frame.head + pieces joined by ",\n" + frame.tail. */
+export interface StoredLayout {
+  frame: BundleFrame;
+  pieces: Buffer[];
 }
 
 export interface AgentFragments {
@@ -65,8 +69,10 @@ export interface AgentFragments {
   entry: BundleAgent;
   /** `    "<id>": {…}`: the agent's member of bundle.json's `agents`, UTF-8. */
   json?: Buffer;
-  /** The same for the bundle.ts literal ("__proto__" keys computed); `=== json` when there are none. */
-  ts?: Buffer;
+  /** The text and tool-shape keys `json` was made with. */
+  jsonKeys?: string;
+  /** Tool-shape keys and shapes of the entry (stored.ts). */
+  toolKeys?: { keys: string[]; shapes: StoredToolShape[] };
   /** Canonical JSON of each neutral tool's parameters, in tool order. */
   shapes?: string[];
   /** This agent's members of AgentStatusEvents and AgentToolNames in bundle.ts. */
@@ -87,7 +93,6 @@ export function createEmitCache(): EmitCache {
     fragments: new WeakMap(),
     shapes: new WeakMap(),
     frames: new WeakMap(),
-    frameMemo: undefined,
     hashCheckpoints: undefined,
     tsDeclarations: undefined,
     written: createWriteCache(),

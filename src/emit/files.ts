@@ -8,11 +8,11 @@
  * time proportional to what changed.
  */
 import type { Bundle } from '../bundle/types.js';
-import { bundleTsContent } from './bundle-ts.js';
+import { bundleDataContent, bundleTsContent } from './bundle-ts.js';
 import { createEmitCache, type EmitCache } from './cache.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString, type FileContent } from './content.js';
-import { fragmentsOf, frameOf, jsonChunks, jsonKeyOrder, jsonPiece } from './fragments.js';
+import { fragmentsOf, jsonChunks, layoutOf } from './fragments.js';
 import { renderOrchestratorTs } from './orchestrator-ts.js';
 import { promptFilePath, renderPromptFile } from './prompts.js';
 
@@ -23,8 +23,10 @@ export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileCo
   const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = ids.map((id) => fragmentsOf(memo, id, bundle.agents[id]!));
   const files = new Map<string, FileContent>();
-  const pieces = jsonKeyOrder(ids).map((id) => jsonPiece(fragmentsOf(memo, id, bundle.agents[id]!)));
-  files.set('bundle.json', jsonChunks(frameOf(bundle, memo), pieces));
+  const layout = layoutOf(bundle, memo);
+  const json = jsonChunks(layout.frame, layout.pieces);
+  files.set('bundle.json', json);
+  files.set('bundle-data.ts', bundleDataContent(json));
   files.set('bundle.ts', bundleTsContent(bundle, memo));
   files.set('orchestrator.ts', renderOrchestratorTs(bundle));
   for (const a of agents) {

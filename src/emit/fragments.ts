@@ -1,17 +1,17 @@
 /**
- * bundle.json and the bundle.ts literal as pieces: a frame (everything but the
- * agents' members) and one piece per agent, each made once per bundle entry and
- * kept in the EmitCache by the entry's identity.
+ * bundle.json as pieces: a frame (the stored bundle without its agents' entries)
+ * and one piece per agent, each made once per bundle entry and set of keys
+ * (see stored.ts) and kept in the EmitCache by the entry's identity.
  *
- * Invariant: canonicalJson(bundle) === frame.head + pieces.join(',\n') + frame.tail.
- * It holds because JSON.stringify(x, null, 2) writes an object member as
- * `<indent>"key": <value>` with the value's inner lines indented one level
- * deeper, and never writes a raw line break inside a string: re-indenting an
- * agent's own serialization by two levels gives exactly its lines in the whole.
+ * Invariant: storedJson(storeBundle(bundle)) === frame.head + pieces.join(',\n') + frame.tail.
+ * It holds because storedJson writes the `agents` table one member per line at
+ * a fixed indent, and an agent's member is `    "<id>": ` followed by
+ * storedValue(entry, 2), exactly as it stands in the whole.
  */
 import type { Bundle, BundleAgent } from '../bundle/types.js';
-import type { AgentFragments, BundleFrame, EmitCache } from './cache.js';
-import { canonicalJson, sortKeysDeep } from '../bundle/canonical-json.js';
+import type { AgentFragments, BundleFrame, EmitCache, StoredLayout } from './cache.js';
+import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
+import { agentToolKeys, configSuffix, storeAgent, storedJson, storedTop, storedValue, storeKeys, type ConfigSuffix } from './stored.js';
 
 export const PIECE_SEPARATOR = Buffer.from(',\n', 'utf8');
 const AGENTS_MEMBER = '\n  "agents": {}';
@@ -38,50 +38,46 @@ export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
   return Object.keys(o);
 }
 
-/** `    "<id>": {…}`, the agent's member of the top-level `agents` object. */
-export function jsonPiece(f: AgentFragments): Buffer {
-  if (f.json === undefined) {
-    const body = JSON.stringify(sortKeysDeep(f.entry), null, 2).replaceAll('\n', '\n    ');
+/** `    "<id>": {…}`, the agent's member of the top-level `agents` object, for the given keys. */
+export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): Buffer {
+  const keys = JSON.stringify([blockKeys, toolKeys, suffix.template, suffix.astJson]);
+  if (f.json === undefined || f.jsonKeys !== keys) {
+    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix)), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
+    f.jsonKeys = keys;
   }
   return f.json;
 }
 
-/** The piece as it stands in bundle.ts's object literal. */
-export function tsPiece(f: AgentFragments): Buffer {
-  if (f.ts === undefined) {
-    const json = jsonPiece(f).toString('utf8');
-    const ts = protoSafe(json);
-    f.ts = ts === json ? jsonPiece(f) : Buffer.from(ts, 'utf8');
-  }
-  return f.ts;
+/** The tool-shape keys of an agent's entry, memoized with its fragments. */
+export function toolKeysOf(f: AgentFragments): ReturnType<typeof agentToolKeys> {
+  return (f.toolKeys ??= agentToolKeys(f.entry));
 }
 
 /**
- * In an object literal `"__proto__": x` would set the prototype; a computed key
- * keeps it data. Line-based, so applying it to line-aligned pieces equals
- * applying it to the whole text.
+ * bundle.json's frame and pieces for `bundle` (its `hash` as it is), made once
+ * per bundle object. createBundle makes them for the unhashed bundle and
+ * registers the hashed one (see `registerLayout`).
  */
-export function protoSafe(json: string): string {
-  return json.replace(/^(\s*)"__proto__": /gm, '$1["__proto__"]: ');
-}
-
-/** bundle.json around the agents' members, for a bundle whose `hash` is already set. */
-export function frameOf(bundle: Bundle, cache: EmitCache): BundleFrame {
-  let frame = cache.frames.get(bundle);
-  if (frame === undefined) {
-    frame = makeFrame({ ...bundle, agents: {} }, Object.keys(bundle.agents).length);
-    cache.frames.set(bundle, frame);
+export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
+  let layout = cache.frames.get(bundle);
+  if (layout === undefined) {
+    const ids = jsonKeyOrder(Object.keys(bundle.agents).sort(compareCodeUnits));
+    const keys = storeKeys(bundle, (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)));
+    const frame = makeFrame(storedJson(storedTop(bundle, keys)), ids.length);
+    const suffix = configSuffix(bundle);
+    const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, bundle.agents[id]!), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix));
+    layout = { frame, pieces };
+    cache.frames.set(bundle, layout);
   }
-  return frame;
+  return layout;
 }
 
-/** The frame of `bundle` with its agents' members left out; `agentCount` 0 gives the whole text as head. */
-export function makeFrame(bundle: Bundle, agentCount: number): BundleFrame {
-  const text = canonicalJson({ ...bundle, agents: {} });
+/** The frame of a stored bundle's text whose `agents` table is empty; `agentCount` 0 gives the whole text as head. */
+export function makeFrame(text: string, agentCount: number): BundleFrame {
   if (agentCount === 0) return { head: text, tail: '' };
   const at = text.indexOf(AGENTS_MEMBER);
-  if (at === -1) throw new Error('agentc bug: no agents member in the canonical bundle');
+  if (at === -1) throw new Error('agentc bug: no agents member in the stored bundle');
   return { head: `${text.slice(0, at)}\n  "agents": {\n`, tail: `\n  }${text.slice(at + AGENTS_MEMBER.length)}` };
 }
 
@@ -94,14 +90,6 @@ export function withHash(frame: BundleFrame, hash: string): BundleFrame {
 /** bundle.json's bytes: head, pieces, tail. */
 export function jsonChunks(frame: BundleFrame, pieces: readonly Buffer[]): Buffer[] {
   return [Buffer.from(frame.head, 'utf8'), ...joined(pieces), Buffer.from(frame.tail, 'utf8')];
-}
-
-/** The bundle.ts literal: canonical JSON without its final newline, "__proto__" keys computed. */
-export function literalChunks(frame: BundleFrame, pieces: readonly Buffer[]): Buffer[] {
-  const head = protoSafe(frame.head);
-  const tail = protoSafe(frame.tail);
-  if (pieces.length === 0) return [Buffer.from(head.trimEnd(), 'utf8')];
-  return [Buffer.from(head, 'utf8'), ...joined(pieces), Buffer.from(tail.trimEnd(), 'utf8')];
 }
 
 function joined(pieces: readonly Buffer[]): Buffer[] {

@@ -33,6 +33,8 @@ function renderJson(result: EvalResult, minAccuracy: number | undefined): string
     formatVersion: EVAL_FORMAT_VERSION,
     accuracy: s.accuracy,
     min_accuracy: minAccuracy ?? null,
+    mode: result.mode,
+    seed: result.seed,
     summary: s,
     cases: result.cases,
   };
@@ -54,6 +56,7 @@ function renderPretty(result: EvalResult, minAccuracy: number | undefined): stri
   lines.push('');
   lines.push(`accuracy ${pct(s.accuracy)} (${s.passed_runs}/${s.runs} runs; ${s.passed_cases}/${s.cases} cases)${minAccuracy !== undefined ? `, minimum ${pct(minAccuracy)}` : ''}`);
   lines.push(`intent-count accuracy ${pct(s.intent_count_accuracy)}, fastpath precision ${pct(s.fastpath_precision)}`);
+  lines.push(`${result.mode === 'full' ? 'whole turns (--full)' : 'routing calls'}, seed ${result.seed ?? 'none'}`);
   lines.push(`tokens ${s.tokens.input} in / ${s.tokens.output} out${s.cost_usd !== null ? `, cost $${s.cost_usd.toFixed(4)}` : ''}${result.cached > 0 ? ` (${result.cached} runs from cache)` : ''}`);
   lines.push('');
   lines.push('sub-agent            precision  recall');
@@ -81,6 +84,8 @@ function renderMarkdown(result: EvalResult): string {
     `| accuracy | ${pct(s.accuracy)} |`,
     `| intent-count accuracy | ${pct(s.intent_count_accuracy)} |`,
     `| fastpath precision | ${pct(s.fastpath_precision)} |`,
+    `| runs | ${result.mode === 'full' ? 'whole turns (--full)' : 'routing calls'} |`,
+    `| seed | ${result.seed ?? '–'} |`,
     `| tokens (in / out) | ${s.tokens.input} / ${s.tokens.output} |`,
     `| cost | ${s.cost_usd === null ? '–' : `$${s.cost_usd.toFixed(4)}`} |`,
     '',

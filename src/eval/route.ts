@@ -22,6 +22,8 @@ export interface RouteObservation {
   /** Sub-agents asked, sorted, without duplicates. */
   agents: string[];
   handoffs: HandoffCall[];
+  /** The orchestrator's own tools it called (not sub-agents), sorted, without duplicates. */
+  tools?: string[];
   /** The first `intent_count` argument among the calls, or null. */
   intent_count: number | null;
   usage: Usage;
@@ -69,9 +71,11 @@ export async function routeOnce(bundle: Bundle, llm: LlmClient, req: LlmRequest)
   }
   const table = bundle.agents[req.agent]?.dispatch.table ?? {};
   const handoffs: HandoffCall[] = [];
+  const tools = new Set<string>();
   let intentCount: number | null = null;
   for (const call of reply.toolCalls ?? []) {
     const entry = Object.prototype.hasOwnProperty.call(table, call.name) ? table[call.name] : undefined;
+    if (entry?.kind === 'tool') tools.add(call.name);
     if (entry?.kind !== 'sub_agent') continue;
     const args = parseArgs(call.arguments);
     handoffs.push({ agent: entry.agent, args });
@@ -83,6 +87,7 @@ export async function routeOnce(bundle: Bundle, llm: LlmClient, req: LlmRequest)
   return {
     agents: [...new Set(handoffs.map((h) => h.agent))].sort(),
     handoffs,
+    tools: [...tools].sort(),
     intent_count: intentCount,
     usage,
     cost_usd: costUsd(req.model, usage),

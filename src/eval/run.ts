@@ -13,6 +13,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Bundle } from '../bundle/types.js';
 import type { LlmClient, LlmRequest } from '../runtime/index.js';
+import { runFullTurn } from './full.js';
 import { buildRoutingRequest, routeOnce, type RouteObservation } from './route.js';
 import { caseResult, scoreRun, summarize, type CaseResult, type EvalSummary } from './score.js';
 import { routedAgents, type EvalSuite } from './suite.js';
@@ -26,8 +27,10 @@ export interface RunSuitesOptions {
   concurrency?: number;
   /** Directory for cached replies; undefined: no cache. */
   cacheDir?: string;
-  /** Cache namespace and provider seed note (part of the key). */
+  /** Sent to the provider as its sampling seed where the API has one (Chat Completions); part of the cache key. */
   seed?: number;
+  /** Run whole turns through the runtime (src/eval/full.ts) instead of the routing call alone; never cached. */
+  full?: boolean;
   /** Called after each finished run (done, total). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -37,15 +40,23 @@ export interface EvalResult {
   summary: EvalSummary;
   /** Runs answered from the cache. */
   cached: number;
+  /** The seed sent to the provider, or null. */
+  seed: number | null;
+  /** `routing`: the orchestrator's routing call only; `full`: whole turns. */
+  mode: 'routing' | 'full';
 }
 
 export async function runSuites(o: RunSuitesOptions): Promise<EvalResult> {
-  const jobs: { suite: EvalSuite; index: number; repeat: number; req: LlmRequest }[] = [];
+  const jobs: { suite: EvalSuite; index: number; repeat: number; flags: string[]; req: LlmRequest }[] = [];
   const controller = new AbortController();
   for (const suite of o.suites) {
     suite.cases.forEach((c, index) => {
       const flags = [...new Set([...suite.flags, ...(c.flags ?? []), ...(o.flags ?? [])])].sort();
-      for (let r = 0; r < suite.repeat; r++) jobs.push({ suite, index, repeat: r, req: buildRoutingRequest(o.bundle, suite.agent, c, flags, controller.signal) });
+      for (let r = 0; r < suite.repeat; r++) {
+        const req = buildRoutingRequest(o.bundle, suite.agent, c, flags, controller.signal);
+        if (o.seed !== undefined) req.seed = o.seed;
+        jobs.push({ suite, index, repeat: r, flags, req });
+      }
     });
   }
   const observations: RouteObservation[] = new Array(jobs.length);
@@ -56,10 +67,13 @@ export async function runSuites(o: RunSuitesOptions): Promise<EvalResult> {
     while (next < jobs.length) {
       const i = next++;
       const job = jobs[i]!;
-      const key = o.cacheDir !== undefined ? cacheKey(job.req, job.repeat, o.seed) : undefined;
+      const key = o.cacheDir !== undefined && !o.full ? cacheKey(job.req, job.repeat, o.seed) : undefined;
       let obs = key !== undefined ? await readCache(o.cacheDir!, key) : undefined;
       if (obs !== undefined) cached++;
-      else {
+      else if (o.full) {
+        const episode = `eval-${i}`;
+        obs = await runFullTurn({ bundle: o.bundle, llm: o.llm, agent: job.suite.agent, case: job.suite.cases[job.index]!, flags: job.flags, episode, ...(o.seed !== undefined ? { seed: o.seed } : {}) });
+      } else {
         obs = await routeOnce(o.bundle, o.llm, job.req);
         if (key !== undefined && obs.error === undefined) await writeCache(o.cacheDir!, key, obs);
       }
@@ -79,7 +93,7 @@ export async function runSuites(o: RunSuitesOptions): Promise<EvalResult> {
     });
   }
   const subAgents = [...new Set(o.suites.flatMap((s) => routedAgents(o.bundle, s.agent)))].sort();
-  return { cases, summary: summarize(cases, o.suites, observations, subAgents), cached };
+  return { cases, summary: summarize(cases, o.suites, observations, subAgents), cached, seed: o.seed ?? null, mode: o.full ? 'full' : 'routing' };
 }
 
 export function cacheKey(req: LlmRequest, repeat: number, seed: number | undefined): string {

@@ -65,6 +65,9 @@ export function scoreRun(c: EvalCase, obs: RouteObservation): RunResult {
   if (obs.error === undefined && (missing.length > 0 || extra.length > 0)) {
     reasons.push(`asked ${list(obs.agents)}, expected ${list(expected)}`);
   }
+  const calledTools = obs.tools ?? [];
+  const notCalled = (c.expect.tools ?? []).filter((tool) => !calledTools.includes(tool));
+  if (obs.error === undefined && notCalled.length > 0) reasons.push(`did not call ${list(notCalled)}`);
   if (c.expect.intent_count !== undefined && obs.intent_count !== c.expect.intent_count) {
     reasons.push(`intent_count ${obs.intent_count ?? 'missing'}, expected ${c.expect.intent_count}`);
   }

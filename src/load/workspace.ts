@@ -6,6 +6,7 @@
  *   blocks/**\/<id>.md
  *   schemas/tools/<name>.{yaml,yml,json}
  *   agentc.config.ts                     (also .mts, .js, .mjs)
+ *   evals/<name>.yaml                    (also .yml; eval suites, top level only)
  *
  * Invariants: file lists are sorted by path (output never depends on the file
  * system's order); a file that is not text or is too large becomes a diagnostic
@@ -42,6 +43,8 @@ export interface Workspace {
   cards: SourceFile[];
   blocks: SourceFile[];
   tools: SourceFile[];
+  /** Eval suites (evals/*.yaml, not sub-folders: evals/scripts/ holds route scripts). */
+  evals?: SourceFile[];
   /** Workspace-relative path of the config file, if there is one. */
   configPath: string | undefined;
   /** When there is none: a root entry named like a config that agentc does not read (e.g. agentc.config.cjs). */
@@ -96,19 +99,20 @@ export async function loadWorkspace(from: string | WorkspaceSource, cache?: File
     // Checking the wrong directory must not read as "No problems found".
     return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };
   }
-  const [cards, blocks, tools] = await Promise.all([
+  const [cards, blocks, tools, evals] = await Promise.all([
     listFiles(source, layout.cards),
     listFiles(source, layout.blocks),
     listFiles(source, layout.tools),
+    listFiles(source, layout.evals),
   ]);
-  const unreadable = [cards, blocks, tools].find((l) => l.unreadable !== undefined)?.unreadable;
+  const unreadable = [cards, blocks, tools, evals].find((l) => l.unreadable !== undefined)?.unreadable;
   if (unreadable) return { workspace, diagnostics, fatal: unreadable };
   for (const sub of blocks.unreadableSubdirs) {
     // Its blocks are unknown: references to them are not reported as unknown (see Workspace.unreadDirs).
     diagnostics.add({ rule: 'frontmatter', file: sub.path, message: 'unreadableFolder', data: { folder: sub.path, code: sub.code }, hint: { id: 'makeReadable' } });
   }
   workspace.unreadDirs = blocks.unreadableSubdirs.map((d) => d.path);
-  for (const [listing, rule] of [[cards, 'yaml-syntax'], [blocks, 'frontmatter'], [tools, 'yaml-syntax']] as const) {
+  for (const [listing, rule] of [[cards, 'yaml-syntax'], [blocks, 'frontmatter'], [tools, 'yaml-syntax'], [evals, 'yaml-syntax']] as const) {
     for (const nf of listing.notFiles) {
       const report = { file: nf.path, message: 'notRegularFile', data: { file: nf.path, kind: nf.kind }, hint: { id: 'notAFile' } } as const;
       if (rule === 'yaml-syntax') diagnostics.add({ rule, ...report });
@@ -121,13 +125,14 @@ export async function loadWorkspace(from: string | WorkspaceSource, cache?: File
     const files = await Promise.all(paths.map((p) => (overlay?.has(p) ? fromOverlay(p, overlay.get(p)!, cache) : cache ? readCached(source, p, kind, diagnostics, cache) : readSource(source, p, kind, diagnostics))));
     return files.filter((f): f is SourceFile => f !== undefined);
   };
-  [workspace.cards, workspace.blocks, workspace.tools] = await Promise.all([
+  [workspace.cards, workspace.blocks, workspace.tools, workspace.evals] = await Promise.all([
     read(cardPaths, 'yaml'),
     read(blockPaths, 'block'),
     read(toolPaths, 'yaml'),
+    read(evals.paths, 'yaml'),
   ]);
   if (cache) {
-    const live = new Set([...cardPaths, ...blockPaths, ...toolPaths]);
+    const live = new Set([...cardPaths, ...blockPaths, ...toolPaths, ...evals.paths]);
     for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
   }
   return { workspace, diagnostics, fatal: undefined };

@@ -6,6 +6,7 @@ import type { ConfigLoad } from '../load/config.js';
 import { sourceKindOf } from '../load/layout.js';
 import { parseBlock } from './block.js';
 import { parseCard } from './card.js';
+import { parseEvalSuite, type EvalSuiteFile } from './eval-suite.js';
 import { parseConfig } from './config.js';
 import { parseTool } from './tool.js';
 import type { Block, Card, ConfigFile, Tool } from './types.js';
@@ -16,6 +17,8 @@ export interface ParsedWorkspace {
   blocks: Block[];
   tools: Tool[];
   config: ConfigFile;
+  /** Eval suites that validated (evals/*.yaml); names in them are resolved by the check phase. */
+  evals: EvalSuiteFile[];
   /** Workspace-relative path of the config file found, whether or not it loaded; absent when there is none. */
   configPath: string | undefined;
   /**
@@ -39,7 +42,7 @@ export interface Unparsed {
  * mode). Each entry keeps the diagnostics its file produced, so a cached file
  * reports exactly what a fresh parse would.
  */
-export type ParseCache = Map<string, { text: string; result: Card | Block | Tool | undefined; diagnostics: Diagnostic[] }>;
+export type ParseCache = Map<string, { text: string; result: Card | Block | Tool | EvalSuiteFile | undefined; diagnostics: Diagnostic[] }>;
 
 export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, bag: DiagnosticBag, cache?: ParseCache): ParsedWorkspace {
   if (config?.error) {
@@ -52,7 +55,7 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
       bag.add({ rule: 'config-load', file, message: 'unsupportedName', data: { file }, hint: { id: 'rename', data: { file } } });
     } else bag.add({ rule: 'config-load', message: 'notFound', hint: { id: 'create' } });
   }
-  const cached = <T extends Card | Block | Tool>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined) => (f: SourceFile): T | undefined => {
+  const cached = <T extends Card | Block | Tool | EvalSuiteFile>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined) => (f: SourceFile): T | undefined => {
     if (!cache) return parse(f, bag);
     const hit = cache.get(f.path);
     if (hit && hit.text === f.text) {
@@ -66,7 +69,7 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     return result;
   };
   if (cache) {
-    const live = new Set([...ws.cards, ...ws.blocks, ...ws.tools].map((f) => f.path));
+    const live = new Set([...ws.cards, ...ws.blocks, ...ws.tools, ...(ws.evals ?? [])].map((f) => f.path));
     for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
   }
   const unparsed: Unparsed = { cards: new Set(), blocks: new Set(), tools: new Set(), someBlocksUnread: (ws.unreadDirs?.length ?? 0) > 0 };
@@ -87,6 +90,7 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     cards: all(ws.cards, cached(parseCard), unparsed.cards),
     blocks: all(ws.blocks, cached(parseBlock), unparsed.blocks),
     tools: all(ws.tools, cached(parseTool), unparsed.tools),
+    evals: (ws.evals ?? []).flatMap((f) => cached(parseEvalSuite)(f) ?? []),
     // A config that did not load keeps no file: resolve's configStatus reads that.
     config: parseConfig(config?.error ? undefined : config?.file, config?.value, bag),
     configPath: ws.configPath,

@@ -65,7 +65,7 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     }
   }
 
-  const program: Program = { root, config: parsed.config, configStatus: configStatusOf(parsed), layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed, suffix: resolveSuffix(parsed.config) };
+  const program: Program = { root, config: parsed.config, configStatus: configStatusOf(parsed), layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed, evals: parsed.evals, suffix: resolveSuffix(parsed.config) };
   const renderCache = new Map<string, { text: string } | RenderError>();
   for (const card of [...cards.values()].sort(byId)) {
     program.agents.set(card.data.id, resolveAgent(program, card, renderCache, tokens));

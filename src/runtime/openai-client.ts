@@ -58,6 +58,8 @@ export interface ChatRequestBody {
   max_completion_tokens?: number;
   /** The card's value, passed through as written. */
   reasoning_effort?: string;
+  /** Best-effort determinism (`agentc eval --seed`); the Responses and Anthropic Messages APIs have no such field. */
+  seed?: number;
   stream?: true;
   stream_options?: { include_usage: boolean };
 }
@@ -83,6 +85,7 @@ export function toChatRequest(req: LlmRequest): ChatRequestBody {
   }
   if (req.maxOutputTokens !== undefined) body.max_completion_tokens = req.maxOutputTokens;
   if (req.reasoningEffort !== undefined) body.reasoning_effort = req.reasoningEffort;
+  if (req.seed !== undefined) body.seed = req.seed;
   return body;
 }
 

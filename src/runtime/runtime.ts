@@ -29,6 +29,7 @@ import { createSchemaValidator } from './schema.js';
 import { newFrame, type Frame, type TurnState } from './state.js';
 import { loadHistory } from './sub-agent.js';
 import { createRuntimeMemory, notePreviousTurn, recordTurn, startTurnMemory } from './turn-memory.js';
+import { loadBundle } from './load-bundle.js';
 import { parseTraceparent } from './traceparent.js';
 import { UserText } from './user-text.js';
 import type {
@@ -47,10 +48,11 @@ import type {
 const INHERITED = ['principal', 'episode', 'locale', 'location'];
 
 export function createRuntime(options: RuntimeOptions): Runtime {
-  const { bundle } = options;
-  if (bundle === null || typeof bundle !== 'object' || bundle.agents === null || typeof bundle.agents !== 'object') {
-    throw new RuntimeUsageError('createRuntime needs a bundle with agents (generated/bundle.json or compile({ bundle: true })).');
+  if (options.bundle === null || typeof options.bundle !== 'object' || options.bundle.agents === null || typeof options.bundle.agents !== 'object') {
+    throw new RuntimeUsageError('createRuntime needs a bundle with agents (generated/bundle.ts, readBundle("generated/bundle.json") or compile({ bundle: true })).');
   }
+  // A bundle.json parsed by the caller is loaded here; an unknown format version is a BundleLoadError.
+  const bundle = loadBundle(options.bundle);
   const security = { principalMismatches: 0 };
   const validator = createSchemaValidator();
   const memory = createRuntimeMemory(options);

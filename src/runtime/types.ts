@@ -7,9 +7,10 @@
  *   travel as a `FailureKind` plus a fixed plain-words message.
  * - Every model call gets an AbortSignal; every tool handler gets one too.
  */
-import type { AnthropicTool, Bundle, BundleModel, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool } from '../bundle/types.js';
+import type { AnthropicTool, Bundle, BundleModel, BundlePrefix, BundlePrefixBlock, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool, StoredBundle } from '../bundle/types.js';
+import type { TemplateNode } from '../bundle/template/ast.js';
 
-export type { AnthropicTool, Bundle, BundleModel, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool };
+export type { AnthropicTool, Bundle, BundleModel, BundlePrefix, BundlePrefixBlock, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool, StoredBundle, TemplateNode };
 export type { GuardContext, GuardNote, QueryGuard } from './guards.js';
 export type { HistorySummary, JsonValue, MetaOptions, StoreOptions, TurnRecord, TurnStore, TurnSubAgent, TurnToolResult } from './sessions/types.js';
 export type { CountTokens } from './tokens.js';
@@ -67,6 +68,11 @@ export interface LlmRequest {
   parallelToolCalls: boolean;
   maxOutputTokens?: number;
   reasoningEffort?: string;
+  /**
+   * Sampling seed, sent where the wire API has one (Chat Completions `seed`);
+   * the Responses and Anthropic Messages APIs ignore it. Set by `agentc eval --seed`.
+   */
+  seed?: number;
   signal: AbortSignal;
 }
 

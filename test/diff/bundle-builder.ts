@@ -103,7 +103,7 @@ export function agent(id: string, spec: TestAgent, all: Record<string, TestAgent
 
 export function bundle(agents: Record<string, TestAgent>): Bundle {
   const out: Bundle = {
-    formatVersion: '1',
+    formatVersion: '2',
     agentcVersion: '0.0.0-test',
     hash: '',
     models: {
@@ -112,6 +112,7 @@ export function bundle(agents: Record<string, TestAgent>): Bundle {
     },
     flags: ['v2'],
     dynamicContext: { fields: ['date'], template: '<context>{{date}}</context>' },
+    dynamicContextAst: [],
     dispatchDefaults: { toolPrefix: 'ask_', fanOutCap: 3 },
     tools: {},
     agents: {},

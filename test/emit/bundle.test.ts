@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { bundleHash, createBundle } from '../../src/emit/bundle.js';
 import { canonicalJson, sortKeysDeep } from '../../src/bundle/canonical-json.js';
 import { emitFiles } from '../../src/emit/files.js';
+import { storeBundle, storedJson } from '../../src/emit/stored.js';
+import { loadBundleJson } from '../../src/runtime/load-bundle.js';
 import { makeProgram, sampleProgram } from './helpers/program.js';
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -11,7 +13,7 @@ describe('createBundle', () => {
   const bundle = createBundle(sampleProgram(), '9.9.9');
 
   it('has the top-level fields, with only the models the agents use', () => {
-    expect(bundle.formatVersion).toBe('1');
+    expect(bundle.formatVersion).toBe('2');
     expect(bundle.agentcVersion).toBe('9.9.9');
     expect(Object.keys(bundle.agents)).toEqual(['billing', 'concierge', 'travel']);
     expect(Object.keys(bundle.models)).toEqual(['claude-model', 'main-model']);
@@ -147,9 +149,9 @@ describe('createBundle', () => {
     });
   });
 
-  it('hashes the canonical JSON with an empty hash', () => {
+  it("hashes bundle.json's text (the stored bundle) with an empty hash", () => {
     expect(bundle.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(bundle.hash).toBe(sha(canonicalJson({ ...bundle, hash: '' })));
+    expect(bundle.hash).toBe(sha(storedJson(storeBundle({ ...bundle, hash: '' }))));
     expect(bundleHash(bundle)).toBe(bundle.hash);
     expect(createBundle(sampleProgram(), '9.9.10').hash).not.toBe(bundle.hash);
   });
@@ -158,8 +160,8 @@ describe('createBundle', () => {
     const again = createBundle(sampleProgram(), '9.9.9');
     expect(canonicalJson(again)).toBe(canonicalJson(bundle));
     expect(JSON.stringify(bundle)).toBe(JSON.stringify(sortKeysDeep(bundle)));
-    // A bundle parsed back from bundle.json is the same value, key order included.
-    expect(JSON.stringify(JSON.parse(canonicalJson(bundle)))).toBe(JSON.stringify(bundle));
+    // A bundle loaded back from bundle.json is the same value.
+    expect(loadBundleJson(storedJson(storeBundle(bundle)))).toEqual(bundle);
   });
 
   it('does not depend on the insertion order of the program maps', () => {
@@ -212,7 +214,10 @@ describe('keys named __proto__', () => {
     expect(Object.keys(b.tools.t!.parameters.properties as object)).toEqual(['__proto__']);
     const { renderBundleTs } = await import('../../src/emit/bundle-ts.js');
     const ts = renderBundleTs(b);
-    expect(ts).toContain('["__proto__"]: {');
+    expect(ts).toContain('readonly "__proto__": {');
+    const loaded = loadBundleJson(storedJson(storeBundle(b)));
+    expect(Object.keys(loaded.agents.solo!.tools.neutral[0]!.parameters.properties as object)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(loaded.agents.solo!.tools.neutral[0]!.parameters.properties)).toBe(Object.prototype);
     expect(ts).toContain('  __proto__?: string;');
   });
 });

@@ -7,11 +7,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../src/bundle/types.js';
 import { bundleHash } from '../../src/emit/bundle.js';
-import { canonicalJson } from '../../src/bundle/canonical-json.js';
 import { emitFiles } from '../../src/emit/files.js';
 import { renderGraph } from '../../src/emit/graph.js';
 import { boundaryLine, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';
 import { fixtureBundle } from './helpers/workspace.js';
+import { storeBundle, storedJson } from '../../src/emit/stored.js';
+import { loadBundleJson } from '../../src/runtime/load-bundle.js';
+
+/** The value of bundle-data.ts's string literal. */
+function dataModuleText(data: string): string {
+  const body = data.slice(data.indexOf('= "\\\n') + 5, data.lastIndexOf('"'));
+  return body.replace(/\\n\\\n|\\([\\"])/g, (m: string, c: string | undefined) => c ?? '\n');
+}
 
 let bundle: Bundle;
 let files: Map<string, string>;
@@ -29,6 +36,7 @@ const snapshotPath = (path: string) => `./__snapshots__/ws/${path}${path.endsWit
 describe('emitFiles', () => {
   it('emits the bundle, the typed modules and one prompt file per cohort, in sorted order', () => {
     expect([...files.keys()]).toEqual([
+      'bundle-data.ts',
       'bundle.json',
       'bundle.ts',
       'orchestrator.ts',
@@ -49,13 +57,22 @@ describe('emitFiles', () => {
       expect(content.endsWith('\n'), path).toBe(true);
       expect(content.endsWith('\n\n'), path).toBe(false);
     }
-    expect(files.get('bundle.json')).toBe(canonicalJson(bundle));
+    expect(files.get('bundle.json')).toBe(storedJson(storeBundle(bundle)));
   });
 
-  it('bundle.ts embeds exactly the bundle.json data', () => {
+  it("bundle-data.ts holds exactly bundle.json's text, line for line, and it loads back to the bundle", () => {
+    const data = files.get('bundle-data.ts')!;
+    expect(dataModuleText(data)).toBe(files.get('bundle.json'));
+    // Four lines before the JSON's first (header, eslint, doc, declaration) and the closing `";` after its last.
+    expect(data.split('\n').length).toBe(files.get('bundle.json')!.split('\n').length + 5);
+    expect(loadBundleJson(files.get('bundle.json')!)).toEqual(bundle);
+  });
+
+  it('bundle.ts declares the type and holds no prompt text', () => {
     const ts = files.get('bundle.ts')!;
-    const literal = ts.slice(ts.indexOf('export const bundle = ') + 'export const bundle = '.length, ts.indexOf(' as const;'));
-    expect(`${literal}\n`).toBe(files.get('bundle.json'));
+    expect(ts).toContain("import { bundleJson } from './bundle-data.js';");
+    expect(ts).toContain('export const bundle: Bundle = loadBundleJson(bundleJson) as unknown as Bundle;');
+    for (const agent of Object.values(bundle.agents)) for (const p of agent.prefixes) for (const b of p.blocks) expect(ts).not.toContain(p.text.slice(b.start, b.start + b.length));
   });
 
   it('each prompt file holds every block of its prefix verbatim, in order, then the suffix template', () => {

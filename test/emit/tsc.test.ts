@@ -174,7 +174,7 @@ beforeAll(async () => {
   const roots: string[] = [];
   const emit = async (sub: string, files: Map<string, string>) => {
     await mkdir(join(dir, sub), { recursive: true });
-    for (const name of ['bundle.ts', 'orchestrator.ts']) {
+    for (const name of ['bundle.ts', 'bundle-data.ts', 'orchestrator.ts']) {
       await writeFile(join(dir, sub, name), files.get(name)!);
       roots.push(join(dir, sub, name));
     }
@@ -239,7 +239,7 @@ export const h: ToolHandlers = {
 
   // The generated modules compile against the real runtime library, not a stand-in.
   const runtime = join(REPO_ROOT, 'src', 'runtime', 'index.ts');
-  const program = ts.createProgram(roots, { ...OPTIONS, paths: { '@agentc/runtime': [runtime] } });
+  const program = ts.createProgram(roots, { ...OPTIONS, paths: { '@agentc/runtime': [runtime], '@agentc/runtime/bundle': [join(REPO_ROOT, 'src', 'runtime', 'load-bundle.ts')] } });
   errorsByFile = new Map();
   globalErrors = [];
   for (const d of ts.getPreEmitDiagnostics(program)) {

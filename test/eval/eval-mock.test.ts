@@ -99,18 +99,30 @@ describe('agentc eval against a mock model', () => {
 });
 
 describe('suite problems', () => {
-  it('reports unknown agents, sub-agents and flags with positions and runs nothing', async () => {
+  it('reports unknown agents, sub-agents and flags with positions and runs nothing (the diagnostics of agentc check)', async () => {
     const bad = await chatWorkspace('eval-bad');
     await write(bad, 'evals/bad.yaml', 'agent: fetch_assistant\nflags: [offer_stackng]\ncases:\n  - message: "points?"\n    expect: { agents: [reward] }\n    extra: 1\n');
     const before = mock.seen.length;
     const run = await runCli(['eval', '--cwd', bad, '--endpoint', mock.url], { env });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('evals/bad.yaml:6:5 - error: cases.0: unknown key "extra"\nagentc eval: 1 problem in the suites; nothing was run.\n');
+    expect(run.stderr).toContain('evals/bad.yaml:6:5 - error AGC1003 schema: Unknown field "cases[0].extra" in eval suite evals/bad.yaml.');
+    expect(run.stderr).toContain('agentc eval: the workspace has errors; fix them before evaluating.');
     await write(bad, 'evals/bad.yaml', 'agent: fetch_assistant\nflags: [offer_stackng]\ncases:\n  - message: "points?"\n    expect: { agents: [reward] }\n');
     const again = await runCli(['eval', '--cwd', bad, '--endpoint', mock.url], { env });
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('evals/bad.yaml:2:9 - error: unknown feature flag "offer_stackng".');
-    expect(again.stderr).toContain('evals/bad.yaml:5:24 - error: "reward" is not a sub-agent of fetch_assistant.');
+    expect(again.stderr).toContain('evals/bad.yaml:2:9 - error AGC8003 eval-unknown-flag: Eval suite evals/bad.yaml switches on feature flag "offer_stackng", which is not in config.flags. (Did you mean "offer_stacking"?)');
+    expect(again.stderr).toContain('evals/bad.yaml:5:24 - error AGC8002 eval-expect: Case #1 of evals/bad.yaml expects "reward" to be asked, but it is not a sub-agent of "fetch_assistant". (Did you mean "rewards"?)');
+    // `agentc check` reports exactly the same.
+    const check = await runCli(['check', '--cwd', bad, '--format', 'text']);
+    expect(check.code).toBe(1);
+    for (const line of again.stderr.split('\n').filter((l) => l.includes('evals/bad.yaml'))) expect(check.stdout).toContain(line);
+    // A suite named on the command line, outside evals/, goes through the same rules.
+    await write(bad, 'evals/bad.yaml', 'agent: fetch_assistant\ncases:\n  - message: "points?"\n    expect: { agents: [rewards] }\n');
+    await write(bad, 'other/outside.yaml', 'agent: fetch_asistant\ncases:\n  - message: "points?"\n    expect: { agents: [rewards] }\n');
+    const named = await runCli(['eval', join(bad, 'other/outside.yaml'), '--cwd', bad, '--endpoint', mock.url], { env });
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain('other/outside.yaml:1:8 - error AGC8001 eval-agent: Eval suite other/outside.yaml tests agent "fetch_asistant", which no card defines. (Did you mean "fetch_assistant"?)');
+    expect(named.stderr).toContain('agentc eval: the suites have errors; nothing was run.');
     expect(mock.seen.length).toBe(before);
   }, 60_000);
 });

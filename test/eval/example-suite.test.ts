@@ -2,7 +2,8 @@
  * The repo's own routing suite (evals/routing.yaml) passes against its route
  * script, and its JSON report matches schemas/eval-report.schema.json.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
@@ -40,12 +41,25 @@ describe('agentc eval --scaffold', () => {
     expect(singles).toBe(8);
     expect(pairs).toBe(28); // 8 choose 2
     expect(run.stdout).toContain('  - message: "TODO: one request for offer_details and one for rewards"\n    expect: { agents: [offer_details, rewards], intent_count: 2 }\n');
-    const { parseSuite, checkSuite } = await import('../../src/eval/suite.js');
+    // Checked by the same rules as `agentc check`, eval-coverage included: the scaffold is the coverage matrix.
     const { compile } = await import('../../src/compile.js');
-    const parsed = parseSuite('evals/scaffold.yaml', run.stdout);
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    const bundle = (await compile({ root: REPO, bundle: true })).bundle!;
-    expect(checkSuite(parsed.suite, parsed.locate, bundle)).toEqual([]);
+    const { runChecks } = await import('../../src/check/index.js');
+    const { evalCoverage } = await import('../../src/check/rules/eval-coverage.js');
+    const { loadSuites } = await import('../../src/eval/load.js');
+    const { parseEvalSuite } = await import('../../src/parse/eval-suite.js');
+    const { SourceFile } = await import('../../src/load/source.js');
+    const { DiagnosticBag } = await import('../../src/diagnostics/diagnostic.js');
+    const program = (await compile({ root: REPO })).program!;
+    const dir = await mkdtemp(join(tmpdir(), 'agentc-scaffold-'));
+    await writeFile(join(dir, 'scaffold.yaml'), run.stdout);
+    const loaded = await loadSuites(program, dir, ['scaffold.yaml']);
+    expect(loaded.diagnostics).toEqual([]);
+    expect(loaded.suites).toHaveLength(1);
+    const bag = new DiagnosticBag();
+    const parsed = parseEvalSuite(new SourceFile('evals/scaffold.yaml', run.stdout), bag);
+    expect(bag.items).toEqual([]);
+    expect(runChecks({ ...program, evals: [parsed!] }, [evalCoverage])).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
   }, 60_000);
 
   it('refuses an agent without sub-agents, with a did-you-mean', async () => {

@@ -21,7 +21,7 @@ async function tree(dir: string): Promise<Map<string, Buffer>> {
 }
 
 async function exampleFiles(): Promise<Map<string, Buffer>> {
-  const files = new Map([...(await tree('cards')), ...(await tree('blocks')), ...(await tree('schemas/tools'))]);
+  const files = new Map([...(await tree('cards')), ...(await tree('blocks')), ...(await tree('schemas/tools')), ...(await tree('evals'))]);
   files.set('agentc.config.ts', await readFile(join(REPO, 'agentc.config.ts')));
   return files;
 }

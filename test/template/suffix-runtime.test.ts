@@ -4,14 +4,12 @@
  * config's template text (the reference), over generated templates and over
  * the repository's own built bundle.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import Handlebars from 'handlebars';
 import { expect, test } from 'vitest';
-import type { Bundle } from '../../src/bundle/types.js';
 import { analyzeTemplate, standalonePlacer } from '../../src/parse/template.js';
-import { renderAgentSuffix, renderSuffix, SuffixRenderError } from '../../src/runtime/index.js';
+import { readBundle, renderAgentSuffix, renderSuffix, SuffixRenderError } from '../../src/runtime/index.js';
 
 const FIELDS = ['date', 'locale', 'location', 'user_id'];
 /** A request's context: some fields given, some not; keys beyond the fields are the request's own. */
@@ -66,7 +64,7 @@ test('runtime suffix (bundle AST, after JSON) equals Handlebars on generated tem
 });
 
 test("the repository's bundle: every agent's suffix_ast renders what Handlebars renders from dynamicContext.template", () => {
-  const bundle = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'generated', 'bundle.json'), 'utf8')) as Bundle;
+  const bundle = readBundle(join(import.meta.dirname, '..', '..', 'generated', 'bundle.json'));
   const { fields, template } = bundle.dynamicContext;
   expect(template).toContain('{{');
   for (const ctx of [{ date: '2026-01-15', locale: 'en-US', location: 'Rome' }, { locale: 'fr' }, {}]) {

@@ -8,6 +8,11 @@ import { blockOwnership } from './block-ownership.js';
 import { cohortExplosion } from './cohort-explosion.js';
 import { descriptionBudget } from './description-budget.js';
 import { duplicateId } from './duplicate-id.js';
+import { evalAgent } from './eval-agent.js';
+import { evalCoverage } from './eval-coverage.js';
+import { evalExpect } from './eval-expect.js';
+import { evalHistory } from './eval-history.js';
+import { evalUnknownFlag } from './eval-unknown-flag.js';
 import { dynamicInPrefix } from './dynamic-in-prefix.js';
 import { fanOutCap } from './fan-out-cap.js';
 import { jsonSchema } from './json-schema.js';
@@ -83,4 +88,12 @@ export const RULES: readonly Rule[] = [
   unusedBlock,
   unusedTool,
   unusedModel,
+  evalAgent,
+  evalExpect,
+  evalUnknownFlag,
+  evalHistory,
+  evalCoverage,
 ];
+
+/** The rules that make an eval suite runnable: `agentc eval` runs them on suites named outside evals/ (eval-coverage is about the set of suites, not one). */
+export const SUITE_RULES: readonly Rule[] = [evalAgent, evalExpect, evalUnknownFlag, evalHistory];

@@ -16,7 +16,8 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile 
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { DEFAULT_FAN_OUT_CAP, DEFAULT_TOOL_PREFIX } from '../../bundle/defaults.js';
-import type { Bundle } from '../../bundle/types.js';
+import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../bundle/types.js';
+import type { Program } from '../../resolve/types.js';
 import { compile, type CompileResult } from '../../compile.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { renderText as renderDiagnostics } from '../../diagnostics/render/text.js';
@@ -45,7 +46,7 @@ export interface DiffOptions {
 }
 
 /** A side that compiled, or the exit code to stop with. */
-type Side = { bundle: Bundle; label: string } | { exit: number };
+type Side = { bundle: Bundle; label: string; program?: Program } | { exit: number };
 
 export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);
@@ -204,7 +205,7 @@ async function compileSide(root: string, side: 'before' | 'after', label: string
     for (const line of lines) io.stderr(`${side}: ${line}\n`);
     return { exit: EXIT.findings };
   }
-  return { bundle: result.bundle, label };
+  return { bundle: result.bundle, label, ...(result.program ? { program: result.program } : {}) };
 }
 
 /** Trees of commits not diffed against for a day, and staging left by an interrupted run (a kill skips `finally`): removed. */
@@ -224,12 +225,13 @@ async function sweepStale(parent: string): Promise<void> {
 
 function emptyBundle(): Bundle {
   return {
-    formatVersion: '1',
+    formatVersion: BUNDLE_FORMAT_VERSION,
     agentcVersion: AGENTC_VERSION,
     hash: '',
     models: {},
     flags: [],
     dynamicContext: { fields: [], template: '' },
+    dynamicContextAst: [],
     dispatchDefaults: { toolPrefix: DEFAULT_TOOL_PREFIX, fanOutCap: DEFAULT_FAN_OUT_CAP },
     tools: {},
     agents: {},

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { CompileOptions, CompileResult } from '../../compile.js';
 import { renderText } from '../../diagnostics/render/text.js';
-import { loadSuites, formatProblem, suiteFiles } from '../../eval/load.js';
+import { loadSuites } from '../../eval/load.js';
 import { renderEval, type EvalFormat } from '../../eval/report.js';
 import { runSuites, type EvalResult } from '../../eval/run.js';
 import { createRouteScriptClient, parseRouteScript } from '../../eval/script.js';
@@ -22,6 +22,7 @@ import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { SourceFile } from '../../load/source.js';
 import { parseYaml } from '../../parse/yaml.js';
 import type { Bundle } from '../../bundle/types.js';
+import type { Program } from '../../resolve/types.js';
 import type { LlmClient } from '../../runtime/index.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
@@ -38,6 +39,8 @@ export interface EvalOptions {
   concurrency: number;
   flags?: string[];
   seed?: number;
+  /** `--full`: run whole turns (specialists included) and check what sub-agents received. */
+  full?: boolean;
   /** `--scaffold AGENT`: print a starter suite for this orchestrator instead of running. */
   scaffold?: string;
   /** Cache directory; false disables the cache. Default: node_modules/.cache/agentc/eval in the workspace (live runs only). */
@@ -50,7 +53,7 @@ export interface EvalDeps {
 }
 
 /** What both `eval` and `diff --eval` need: a model client for a bundle, or a usage problem. */
-export async function evalClient(bundle: Bundle, suites: EvalSuite[], o: Pick<EvalOptions, 'script' | 'endpoint'>, io: CliIO, deps: EvalDeps): Promise<{ llm: LlmClient; live: boolean } | { problem: string }> {
+export async function evalClient(bundle: Bundle, suites: EvalSuite[], o: Pick<EvalOptions, 'script' | 'endpoint' | 'full'>, io: CliIO, deps: EvalDeps): Promise<{ llm: LlmClient; live: boolean } | { problem: string }> {
   if (o.script !== undefined) {
     const file = resolve(io.cwd, o.script);
     let text: string;
@@ -63,18 +66,19 @@ export async function evalClient(bundle: Bundle, suites: EvalSuite[], o: Pick<Ev
     if (parsed.errors.length > 0) return { problem: `invalid script ${o.script}: ${parsed.errors[0]!.message}` };
     const routes = parseRouteScript(parsed.value);
     if (!routes.ok) return { problem: `invalid script ${o.script}: ${routes.problem}.` };
-    return { llm: createRouteScriptClient(routes.routes), live: false };
+    const roots = o.full ? new Set(suites.map((s) => s.agent)) : undefined;
+    return { llm: createRouteScriptClient(routes.routes, routes.specialists, roots), live: false };
   }
-  // Warn only about the models eval calls: the orchestrators' own.
-  const used = new Set(suites.map((s) => bundle.agents[s.agent]?.model ?? ''));
+  // Warn only about the models eval calls: the orchestrators' own (and, with --full, every agent's).
+  const used = new Set(o.full ? Object.values(bundle.agents).flatMap((a) => [a.model, ...(a.fallback_model !== undefined ? [a.fallback_model] : [])]) : suites.map((s) => bundle.agents[s.agent]?.model ?? ''));
   const models = Object.fromEntries(Object.entries(bundle.models).filter(([id]) => used.has(id)));
   const providers = setupProviders({ bundle: { ...bundle, models }, env: io.env, ...(o.endpoint !== undefined ? { endpoint: o.endpoint } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}), stderr: () => {} });
   for (const w of providers.warnings) io.stderr(w);
   return { llm: providers.llm, live: true };
 }
 
-/** Compiles the workspace at `root`; diagnostics on stderr when it has errors. */
-export async function compileForEval(root: string, io: CliIO, deps: EvalDeps): Promise<Bundle | { exit: number }> {
+/** Compiles the workspace at `root` (its evals/*.yaml included); diagnostics on stderr when it has errors. */
+export async function compileForEval(root: string, io: CliIO, deps: EvalDeps): Promise<{ bundle: Bundle; program: Program } | { exit: number }> {
   const compile = deps.compile ?? (await import('../../compile.js')).compile;
   const result = await withProgress(io, 'Compiling workspace', () => compile({ root, bundle: true }));
   if (result.fatal) {
@@ -86,11 +90,11 @@ export async function compileForEval(root: string, io: CliIO, deps: EvalDeps): P
     io.stderr('agentc eval: the workspace has errors; fix them before evaluating.\n');
     return { exit: EXIT.findings };
   }
-  if (result.bundle === undefined) {
+  if (result.bundle === undefined || result.program === undefined) {
     io.stderr('agentc eval: the compiler produced no bundle.\n');
     return { exit: EXIT.failure };
   }
-  return result.bundle;
+  return { bundle: result.bundle, program: result.program };
 }
 
 /** Runs suites on one bundle with the options' client and cache; progress on stderr (terminals only). */
@@ -104,6 +108,7 @@ export async function evaluate(bundle: Bundle, suites: EvalSuite[], llm: LlmClie
     concurrency: o.concurrency,
     ...(o.flags !== undefined ? { flags: o.flags } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.full ? { full: true } : {}),
     ...(cacheDir !== undefined ? { cacheDir } : {}),
     onProgress: bar
       ? (done, total) => {
@@ -126,17 +131,17 @@ export async function evalCommand(o: EvalOptions, io: CliIO, deps: EvalDeps = {}
   if (o.minAccuracy !== undefined && !(o.minAccuracy >= 0 && o.minAccuracy <= 1)) return usage('--min-accuracy takes a number between 0 and 1.');
   const root = resolve(io.cwd, o.cwd);
   if (o.scaffold !== undefined) return scaffold(root, o.scaffold, io, deps);
-  const files = await suiteFiles(root, io.cwd, o.suites);
-  if (files.length === 0) return usage('no suites: pass SUITE files or add evals/*.yaml to the workspace (agentc eval --help).');
-  const bundle = await compileForEval(root, io, deps);
-  if ('exit' in bundle) return bundle.exit;
+  const compiled = await compileForEval(root, io, deps);
+  if ('exit' in compiled) return compiled.exit;
+  const { bundle, program } = compiled;
   for (const flag of o.flags ?? []) if (!bundle.flags.includes(flag)) return usage(`unknown feature flag "${flag}".`);
-  const { suites, problems } = await loadSuites(root, files, bundle);
-  if (problems.length > 0) {
-    for (const p of problems) io.stderr(formatProblem(p));
-    io.stderr(`agentc eval: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the suites; nothing was run.\n`);
+  const { suites, diagnostics } = await loadSuites(program, io.cwd, o.suites);
+  if (diagnostics.some((d) => d.severity === 'error')) {
+    io.stderr(renderText(diagnostics, { color: useColor(io), cwd: io.cwd, root, toolVersion: AGENTC_VERSION }));
+    io.stderr('agentc eval: the suites have errors; nothing was run.\n');
     return EXIT.findings;
   }
+  if (suites.length === 0) return usage('no suites: pass SUITE files or add evals/*.yaml to the workspace (agentc eval --help).');
   const client = await evalClient(bundle, suites, o, io, deps);
   if ('problem' in client) return usage(client.problem);
   const result = await evaluate(bundle, suites, client.llm, client.live, root, o, io);
@@ -146,8 +151,9 @@ export async function evalCommand(o: EvalOptions, io: CliIO, deps: EvalDeps = {}
 }
 
 async function scaffold(root: string, agent: string, io: CliIO, deps: EvalDeps): Promise<number> {
-  const bundle = await compileForEval(root, io, deps);
-  if ('exit' in bundle) return bundle.exit;
+  const compiled = await compileForEval(root, io, deps);
+  if ('exit' in compiled) return compiled.exit;
+  const bundle = compiled.bundle;
   const orchestrators = Object.keys(bundle.agents).filter((a) => routedAgents(bundle, a).length > 0).sort();
   if (!orchestrators.includes(agent)) {
     const hint = didYouMean(agent, orchestrators);

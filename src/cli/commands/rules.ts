@@ -26,6 +26,7 @@ const GROUP_TITLES: Record<string, string> = {
   budgets: 'Budgets',
   templates: 'Templates and caching',
   hygiene: 'Hygiene',
+  'eval-suites': 'Eval suites',
 };
 
 export interface RuleGroup {

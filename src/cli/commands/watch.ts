@@ -43,7 +43,7 @@ export interface WatchOptions {
   mode?: 'build' | 'check';
 }
 
-const WATCHED_DIRS = [WORKSPACE_LAYOUT.cards.dir, WORKSPACE_LAYOUT.blocks.dir, WORKSPACE_LAYOUT.tools.dir];
+const WATCHED_DIRS = [WORKSPACE_LAYOUT.cards.dir, WORKSPACE_LAYOUT.blocks.dir, WORKSPACE_LAYOUT.tools.dir, WORKSPACE_LAYOUT.evals.dir];
 
 export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);
