@@ -4,7 +4,7 @@
 // far faster than compiling the schemas at start-up. Then the runtime package
 // (packages/runtime/dist) from the same sources: src/runtime + src/bundle.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,9 +13,33 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
 const tsc = require.resolve('typescript/bin/tsc');
+// The build keeps its own incremental state, apart from the tsconfig's (which a
+// `tsc --noEmit` type-check writes without emitting: sharing it made the next build
+// skip files it never wrote). An output that is missing is rebuilt from scratch:
+// tsc's incremental state never looks at the output files themselves.
+const projects = [
+  { config: join(root, 'tsconfig.json'), dist: join(root, 'dist'), dirs: [''], info: 'agentc-build-tsbuildinfo' },
+  { config: join(root, 'packages', 'runtime', 'tsconfig.json'), dist: join(root, 'packages', 'runtime', 'dist'), dirs: ['runtime', 'bundle'], info: 'agentc-runtime-build-tsbuildinfo' },
+];
+/** Whether every src/<dir>/**.ts has its .js in `dist`. */
+const outputsPresent = (dist, dirs) => {
+  const walk = (rel) => {
+    for (const e of readdirSync(join(root, 'src', rel), { withFileTypes: true })) {
+      const child = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!walk(child)) return false;
+      } else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !existsSync(join(dist, child.replace(/\.ts$/, '.js')))) return false;
+    }
+    return true;
+  };
+  return dirs.every((d) => walk(d));
+};
 try {
-  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
-  execFileSync(process.execPath, [tsc, '-p', join(root, 'packages', 'runtime', 'tsconfig.json')], { stdio: 'inherit', cwd: root });
+  for (const p of projects) {
+    const info = join(root, 'node_modules', '.cache', p.info);
+    if (!outputsPresent(p.dist, p.dirs)) rmSync(info, { force: true });
+    execFileSync(process.execPath, [tsc, '-p', p.config, '--tsBuildInfoFile', info], { stdio: 'inherit', cwd: root });
+  }
 } catch {
   process.exit(1);
 }

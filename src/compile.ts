@@ -21,6 +21,10 @@ import { resolveProgram } from './resolve/index.js';
 import type { Program } from './resolve/types.js';
 import { AGENTC_VERSION } from './version.js';
 import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createEmitCache, type EmitCache } from './emit/cache.js';
+import { PersistentBlockMemos } from './resolve/block-memo.js';
 import { TokenCounter } from './tokenize/counter.js';
 
 /** A workspace on disk (the CLI, the language server, watch mode). */
@@ -68,17 +72,88 @@ export interface ProgressSink {
   add(counter: 'files read' | 'agents compiled' | 'files written', n?: number): void;
 }
 
-/** State kept between compiles of the same workspace (watch mode). */
+/**
+ * Everything kept between compiles of one workspace (watch mode, the language
+ * server) — the only place memos survive a compile; derived data of one run
+ * lives on its Program (`program.memo`). Each store names its key, and a
+ * compile with a cache equals a fresh compile (test/compile-cache.test.ts):
+ * - `files`: by path, valid while size, mtime, ctime and inode are unchanged;
+ * - `parsed`: by path, valid while the file's text is unchanged (parsing reads no config);
+ * - `config`: by the config fingerprint — SHA-256 of the config's text and of
+ *   every file it read while loading (its imports, see config-worker.ts);
+ * - `blocks`: per-block derived data (context roots read, stable
+ *   render and counts) by path + SHA-256 of the text (reads no config);
+ * - `emit`: bundle entries by their inputs' identities under one config key
+ *   (the resolved config + agentc version, src/emit/cache.ts);
+ * - `tokens`: counts by (encoding, text), backed by the persistent store.
+ * `invalidate` forgets what is known about some paths, or everything.
+ */
 export interface CompileCache {
   files: FileCache;
   parsed: ParseCache;
-  config?: { text: string; load: ConfigLoad };
+  config?: CachedConfig;
+  blocks: PersistentBlockMemos;
+  emit: EmitCache;
   /** The session's token counter and its persistent store, made by the first compile. */
   tokens?: { counter: TokenCounter; store: PersistentTokenStore | undefined };
+  /**
+   * Forgets what is known about these files (workspace-relative, or absolute for
+   * files the config imports), or everything when none are given. Never needed for
+   * correctness (every key is checked on use); frees memory and forces re-reading.
+   */
+  invalidate(paths?: readonly string[]): void;
+}
+
+/** A file the config read while loading, with the SHA-256 of its bytes when the config was evaluated. */
+interface ConfigImport {
+  path: string;
+  sha256: string;
+}
+
+/** The last evaluated config, reusable while its fingerprint holds (`imports` known: it loaded). */
+interface CachedConfig {
+  text: string;
+  load: ConfigLoad;
+  /** What the config read (ConfigInputs.files, hashed); undefined when it did not load: then it is evaluated again. */
+  imports: ConfigImport[] | undefined;
+  /** The environment variables it read, with their values then (ConfigInputs.env). */
+  env: ConfigInputs['env'];
+  fingerprint: string;
+  /** Files to watch: these imports, or the last known ones while the config fails to load. */
+  watch: string[];
 }
 
 export function createCompileCache(): CompileCache {
-  return { files: new Map(), parsed: new Map() };
+  const cache: CompileCache = {
+    files: new Map(),
+    parsed: new Map(),
+    blocks: new PersistentBlockMemos(),
+    emit: createEmitCache(),
+    invalidate(paths) {
+      if (!paths) {
+        cache.files.clear();
+        cache.parsed.clear();
+        cache.blocks.invalidate();
+        cache.config = undefined;
+        cache.emit = createEmitCache();
+        cache.tokens = undefined;
+        return;
+      }
+      for (const p of paths) {
+        cache.files.delete(p);
+        cache.parsed.delete(p);
+      }
+      cache.blocks.invalidate(paths);
+      const config = cache.config;
+      if (config && paths.some((p) => p === config.load.file?.path || config.watch.includes(p))) cache.config = undefined;
+    },
+  };
+  return cache;
+}
+
+/** The files (absolute paths) the config read while loading — the last known ones while it fails: watch mode watches them too. */
+export function configImports(cache: CompileCache): string[] {
+  return cache.config?.watch ?? [];
 }
 
 export interface CompileResult {
@@ -151,8 +226,11 @@ async function compileLoaded(options: CommonOptions & Partial<Pick<CompileOption
   const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, options.root !== undefined && (options.persistentCache ?? true));
   if (options.cache) options.cache.tokens = tokens;
   progress?.phase('compiling agents');
-  const program = resolveProgram(root, parsed, files, tokens.counter, progress ? () => progress.add('agents compiled') : undefined);
+  const blocks = options.cache?.blocks.forRun();
+  const program = resolveProgram(root, parsed, files, { tokens: tokens.counter, ...(blocks ? { blocks } : {}) }, progress ? () => progress.add('agents compiled') : undefined);
+  options.cache?.blocks.retain(new Set(ws.blocks.map((f) => f.path)));
   tokens.store?.save();
+  if (options.cache) tokens.counter.endRun();
   await yieldToEventLoop();
   progress?.phase('checking');
   bag.pushAll(runChecks(program));
@@ -162,7 +240,7 @@ async function compileLoaded(options: CommonOptions & Partial<Pick<CompileOption
   settled.push(...unrenderedBlocks(program, settled).map((d) => insideFiles(d, files)));
   const diagnostics = sortDiagnostics(dedupeDiagnostics(settled));
   const hasError = diagnostics.some((d) => d.severity === 'error');
-  const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION) : undefined;
+  const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION, options.cache?.emit) : undefined;
   return { diagnostics, files, program, bundle, fatal: undefined, ...(config?.inputs ? { configInputs: config.inputs } : {}) };
 }
 
@@ -193,16 +271,58 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Re-imports the config only when its text changed (it may import other files: those are not tracked). */
+/**
+ * Re-evaluates the config only when its fingerprint changed: its text, every
+ * file it read while loading (path + content hash) and the environment variables
+ * it read. A config that did not load is evaluated again on every compile (what
+ * it would have read next is unknown).
+ */
 async function loadConfigCached(root: string, path: string, cache: CompileCache | undefined): Promise<ConfigLoad> {
   if (!cache) return loadConfig(root, path);
   const read = readConfigText(root, path);
   if (!read.ok) return { file: undefined, value: undefined, error: read.error };
   const text = read.file.text;
-  if (cache.config?.text === text) return cache.config.load;
+  const hit = cache.config;
+  if (hit?.imports && hit.text === text && envUnchanged(hit.env) && configFingerprint(text, currentHashes(hit.imports.map((i) => i.path))) === hit.fingerprint) return hit.load;
   const load = await evaluateConfig(root, read.file);
-  cache.config = { text, load };
+  // Hashed right after the evaluation (as the result cache does, src/cache/check-result.ts): an edit that lands between the
+  // worker's read and this hash is taken for evaluated until the file changes again.
+  const imports = load.inputs ? currentHashes(load.inputs.files) : undefined;
+  cache.config = {
+    text,
+    load,
+    imports,
+    env: load.inputs?.env ?? {},
+    fingerprint: imports ? configFingerprint(text, imports) : '',
+    watch: imports ? imports.map((i) => i.path) : (hit?.watch ?? []),
+  };
   return load;
+}
+
+/** Whether every environment variable the config read still has its value ('all': the process's own environment, fixed while it runs). */
+function envUnchanged(env: ConfigInputs['env']): boolean {
+  if (env === 'all') return true;
+  return Object.entries(env).every(([k, v]) => (process.env[k] ?? null) === v);
+}
+
+/** SHA-256 over the config's text and its imports (path and content hash each). */
+function configFingerprint(text: string, imports: readonly ConfigImport[]): string {
+  const h = createHash('sha256').update(text, 'utf8');
+  for (const i of imports) h.update(`\u0000${i.path}\u0000${i.sha256}`, 'utf8');
+  return h.digest('hex');
+}
+
+/** The imports with the hashes of their bytes now ('-' for a file that cannot be read). */
+function currentHashes(paths: readonly string[]): ConfigImport[] {
+  return paths.map((path) => {
+    let sha256 = '-';
+    try {
+      sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
+    } catch {
+      // Gone or unreadable: differs from any hash of content, so the config is evaluated again.
+    }
+    return { path, sha256 };
+  });
 }
 
 /** `rules: { 'volatile-in-prefix': 'off' | 'warning' | 'error' }` in the config (also applied to suites `agentc eval` names). */

@@ -3,6 +3,7 @@
  * One depth-first search in id order finds the back edges (each closes a cycle);
  * without them the graph is a DAG, on which tree depths are well defined.
  */
+import { memoSlot } from '../resolve/run-memo.js';
 import type { Program } from '../resolve/types.js';
 import { cmp } from './support.js';
 
@@ -15,11 +16,14 @@ export interface SubAgentGraph {
   depth(id: string): { depth: number; path: string[] };
 }
 
-const cache = new WeakMap<Program, SubAgentGraph>();
+/** One graph per run (several rules and the cascade filter read it). */
+const GRAPH = memoSlot<SubAgentGraph>('sub-agent graph');
 
 export function subAgentGraph(program: Program): SubAgentGraph {
-  const hit = cache.get(program);
-  if (hit) return hit;
+  return program.memo.get(GRAPH, () => buildGraph(program));
+}
+
+function buildGraph(program: Program): SubAgentGraph {
   const ids = [...program.cards.keys()].sort(cmp);
   const edges = new Map<string, [string, number][]>();
   for (const id of ids) {
@@ -94,9 +98,7 @@ export function subAgentGraph(program: Program): SubAgentGraph {
     return memo.get(id) ?? { depth: 0, path: [id] };
   };
 
-  const graph: SubAgentGraph = { edges, cycles, depth };
-  cache.set(program, graph);
-  return graph;
+  return { edges, cycles, depth };
 }
 
 /** Rotation of a cycle that starts at its smallest id (so each cycle has one name). */

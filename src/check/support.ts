@@ -9,6 +9,7 @@ import { suggestions } from '../diagnostics/did-you-mean.js';
 import type { Block, Card, Tool } from '../parse/types.js';
 import type { PathSegment } from '../parse/yaml.js';
 import { effectiveDispatch } from '../resolve/dispatch.js';
+import { memoSlot } from '../resolve/run-memo.js';
 import type { Agent, Program } from '../resolve/types.js';
 
 /**
@@ -67,27 +68,22 @@ export function configRelated(
   return [{ file: at.file, ...(at.range ? { range: at.range } : {}), ...label }];
 }
 
-/** Cards in id order (Map iteration order is insertion order; do not rely on it). */
-/** Memoized per program (rules run in sequence over one program; none mutates these lists). */
-function memo<T>(cache: WeakMap<Program, readonly T[]>, program: Program, make: () => T[]): readonly T[] {
-  let v = cache.get(program);
-  if (!v) cache.set(program, (v = Object.freeze(make())));
-  return v;
-}
-const cardsById = new WeakMap<Program, readonly Card[]>();
-const blocksById = new WeakMap<Program, readonly Block[]>();
-const toolsByName = new WeakMap<Program, readonly Tool[]>();
+/** Per-run sorted lists (rules run in sequence over one program; none mutates these lists). */
+const CARDS_BY_ID = memoSlot<readonly Card[]>('cards by id');
+const BLOCKS_BY_ID = memoSlot<readonly Block[]>('blocks by id');
+const TOOLS_BY_NAME = memoSlot<readonly Tool[]>('tools by name');
 
+/** Cards in id order (Map iteration order is insertion order; do not rely on it). */
 export function sortedCards(program: Program): readonly Card[] {
-  return memo(cardsById, program, () => [...program.cards.values()].sort((a, b) => cmp(a.data.id, b.data.id)));
+  return program.memo.get(CARDS_BY_ID, () => Object.freeze([...program.cards.values()].sort((a, b) => cmp(a.data.id, b.data.id))));
 }
 
 export function sortedBlocks(program: Program): readonly Block[] {
-  return memo(blocksById, program, () => [...program.blocks.values()].sort((a, b) => cmp(a.data.id, b.data.id)));
+  return program.memo.get(BLOCKS_BY_ID, () => Object.freeze([...program.blocks.values()].sort((a, b) => cmp(a.data.id, b.data.id))));
 }
 
 export function sortedTools(program: Program): readonly Tool[] {
-  return memo(toolsByName, program, () => [...program.tools.values()].sort((a, b) => cmp(a.data.name, b.data.name)));
+  return program.memo.get(TOOLS_BY_NAME, () => Object.freeze([...program.tools.values()].sort((a, b) => cmp(a.data.name, b.data.name))));
 }
 
 export function cmp(a: string, b: string): number {

@@ -1,10 +1,15 @@
 /**
- * Every template read of a block, classified once per block against the
- * compile-time context shape (shared by template-unknown-variable and
+ * Every template read of a block, classified once per block and run against
+ * the compile-time context shape (shared by template-unknown-variable and
  * dynamic-in-prefix, which must agree on which reads are which).
+ *
+ * Invariant: a verdict depends on the block AND the config (flags,
+ * `dynamicContext.fields`), so it lives on the run's memo, never beside the
+ * Block (which watch mode reuses across config edits).
  */
 import type { TemplateRef } from '../parse/template.js';
 import type { Block } from '../parse/types.js';
+import { memoSlot } from '../resolve/run-memo.js';
 import type { Program } from '../resolve/types.js';
 import { buildContextShape } from '../resolve/context.js';
 import { classifyRef, type RefVerdict } from './template-scope.js';
@@ -15,10 +20,11 @@ export interface ClassifiedRef {
   verdict: RefVerdict;
 }
 
-const cache = new WeakMap<Block, ClassifiedRef[]>();
+const VERDICTS = memoSlot<Map<Block, ClassifiedRef[]>>('template verdicts by block');
 
 /** The reads of `block` in source order; [] when its template did not parse. */
 export function classifiedRefs(program: Program, block: Block): ClassifiedRef[] {
+  const cache = program.memo.map(VERDICTS);
   const hit = cache.get(block);
   if (hit) return hit;
   const analysis = block.template;

@@ -56,7 +56,7 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     for (const t of agent.tools) {
       if (t.kind === 'tool' && t.tool !== undefined) usedTools.set(t.tool.data.name, t.tool);
     }
-    const key = agentInputsKey(agent);
+    const key = agentInputsKey(cache, agent);
     const hit = cache.entries.get(id);
     const entry = hit !== undefined && hit.key === key ? hit.entry : sortKeysDeep(createAgent(program, agent));
     entries.set(id, { key, entry });

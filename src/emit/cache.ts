@@ -40,6 +40,8 @@ export interface EmitCache {
   tsDeclarations: TsDeclarationsMemo | undefined;
   /** What writeOutput last wrote. */
   written: WriteCache;
+  /** A number per parsed object while it lives (see identity): the keys above are made of these. */
+  identities: { of: WeakMap<object, number>; last: number };
 }
 
 /** The part of bundle.ts before the literal, and what it was made from. */
@@ -96,6 +98,7 @@ export function createEmitCache(): EmitCache {
     hashCheckpoints: undefined,
     tsDeclarations: undefined,
     written: createWriteCache(),
+    identities: { of: new WeakMap(), last: 0 },
   };
 }
 
@@ -108,13 +111,11 @@ export function useConfig(cache: EmitCache, config: ResolvedConfig, agentcVersio
   cache.models.clear();
 }
 
-const identities = new WeakMap<object, number>();
-let lastIdentity = 0;
-
-/** A number per object, for as long as the object lives. */
-export function identity(o: object): number {
-  let n = identities.get(o);
-  if (n === undefined) identities.set(o, (n = ++lastIdentity));
+/** A number per object, for as long as the object lives, unique within `cache`. */
+export function identity(cache: EmitCache, o: object): number {
+  const ids = cache.identities;
+  let n = ids.of.get(o);
+  if (n === undefined) ids.of.set(o, (n = ++ids.last));
   return n;
 }
 
@@ -124,15 +125,15 @@ export function identity(o: object): number {
  * its tool contracts and its sub-agents' cards (ask_* descriptions, handoff
  * schemas, policies). Equal keys under the same config give equal entries.
  */
-export function agentInputsKey(agent: Agent): string {
-  let key = `c${identity(agent.card)}|${agent.modelId ?? ''}|b`;
-  for (const b of agent.blocks) key += `${identity(b.block)}${b.required ? 'r' : ''},`;
+export function agentInputsKey(cache: EmitCache, agent: Agent): string {
+  let key = `c${identity(cache, agent.card)}|${agent.modelId ?? ''}|b`;
+  for (const b of agent.blocks) key += `${identity(cache, b.block)}${b.required ? 'r' : ''},`;
   key += '|t';
   for (const t of agent.tools) {
     const target = t.kind === 'tool' ? t.tool : t.agent;
-    key += `${t.kind === 'tool' ? 'T' : 'A'}${target ? identity(target) : '-'}=${t.name},`;
+    key += `${t.kind === 'tool' ? 'T' : 'A'}${target ? identity(cache, target) : '-'}=${t.name},`;
   }
   key += '|s';
-  for (const s of agent.subAgents) key += `${identity(s)},`;
+  for (const s of agent.subAgents) key += `${identity(cache, s)},`;
   return key;
 }

@@ -4,10 +4,12 @@
  * CompileCache (only changed files are parsed again), at most one compile at a
  * time, and publishes every file's diagnostics, clearing files that became clean.
  */
+import { join } from 'node:path';
 import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection, type WorkspaceEdit } from 'vscode-languageserver/node.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileURLToPath } from 'node:url';
-import { compile, createCompileCache, type CompileResult } from '../compile.js';
+import { compile, configImports, createCompileCache, type CompileResult } from '../compile.js';
+import { FilesWatcher } from '../cli/watch-files.js';
 import { findWorkspaceRoot } from '../load/root.js';
 import { quickFixes } from './code-actions.js';
 import { completions } from './completion.js';
@@ -43,6 +45,9 @@ export function startServer(fallbackRoot: string): Connection {
   const runCompile = async (): Promise<void> => {
     const versions = new Map(documents.all().map((d) => [d.uri, d.version]));
     const result = await compile({ root, cache, overlay: overlay() });
+    // The editor watches cards, blocks and tools; the files the config imports are watched here.
+    const configFile = cache.config?.load.file?.path;
+    configWatcher.set([...configImports(cache), ...(configFile ? [join(root, configFile)] : [])]);
     last = result;
     if (result.fatal) connection.console.error(`agentc: ${result.fatal}`);
     const byFile = new Map<string, ReturnType<typeof toLspDiagnostic>[]>();
@@ -137,6 +142,8 @@ export function startServer(fallbackRoot: string): Connection {
   });
   connection.onInitialized(() => schedule());
   connection.onDidChangeWatchedFiles(() => schedule());
+  const configWatcher = new FilesWatcher(() => schedule());
+  connection.onShutdown(() => configWatcher.close());
   documents.onDidOpen(() => schedule());
   documents.onDidChangeContent(() => schedule());
   documents.onDidClose(() => schedule());

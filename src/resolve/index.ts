@@ -18,6 +18,8 @@ import { isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js'
 import { TokenCounter } from '../tokenize/counter.js';
 import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
+import { runBlockMemos, type BlockDerived, type BlockMemos } from './block-memo.js';
+import { RunMemo } from './run-memo.js';
 import { effectiveDispatch } from './dispatch.js';
 import { resolveSuffix } from './suffix.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, ConfigStatus, EffectiveDispatch, Program, RenderedBlock, RenderError } from './types.js';
@@ -39,8 +41,18 @@ export function exceedsCohortLimit(flags: readonly string[]): boolean {
 }
 export const BLOCK_SEPARATOR = '\n\n';
 
-/** `tokens` is the run's counter (memo + persistent cache); a fresh one counts the same. `onAgent` is called after each agent (progress). */
-export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map<string, SourceFile>, tokens: TokenCounter = new TokenCounter(), onAgent?: () => void): Program {
+/** What a resolve may reuse; every part is optional and a fresh one gives the same Program. */
+export interface ResolveMemos {
+  /** The run's token counter (memo + persistent cache). */
+  tokens?: TokenCounter;
+  /** Per-block derived data (CompileCache keeps it across compiles). */
+  blocks?: BlockMemos;
+}
+
+/** `onAgent` is called after each agent (progress). */
+export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map<string, SourceFile>, memos: ResolveMemos = {}, onAgent?: () => void): Program {
+  const tokens = memos.tokens ?? new TokenCounter();
+  const blockMemos = memos.blocks ?? runBlockMemos();
   const duplicates: Program['duplicates'] = [];
   const index = <T extends Card | Block | Tool>(items: T[], idOf: (t: T) => string, kind: 'card' | 'block' | 'tool', rangeOf: (t: T) => ReturnType<T['locate']>) => {
     const map = new Map<string, T>();
@@ -65,10 +77,10 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     }
   }
 
-  const program: Program = { root, config: parsed.config, configStatus: configStatusOf(parsed), layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed, evals: parsed.evals, suffix: resolveSuffix(parsed.config) };
+  const program: Program = { root, config: parsed.config, configStatus: configStatusOf(parsed), layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed, evals: parsed.evals, memo: new RunMemo(), suffix: resolveSuffix(parsed.config) };
   const renderCache = new Map<string, { text: string } | RenderError>();
   for (const card of [...cards.values()].sort(byId)) {
-    program.agents.set(card.data.id, resolveAgent(program, card, renderCache, tokens));
+    program.agents.set(card.data.id, resolveAgent(program, card, renderCache, tokens, blockMemos));
     onAgent?.();
   }
   return program;
@@ -84,7 +96,7 @@ function byId(a: Card, b: Card): number {
   return a.data.id < b.data.id ? -1 : a.data.id > b.data.id ? 1 : 0;
 }
 
-function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: string } | RenderError>, tokens: TokenCounter): Agent {
+function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: string } | RenderError>, tokens: TokenCounter, memos: BlockMemos): Agent {
   const config = p.config.data;
   const d = card.data;
   const modelId = d.model;
@@ -121,14 +133,25 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
       if (flag !== undefined && !on.includes(flag)) continue;
       // A body that did not parse has its template-syntax error; rendering it would only fail again (slowly).
       if (!ref.block.template) continue;
-      const stable = contextDependencies(ref.block).length === 0;
-      const key = stable ? '' : renderKey(ref.block, card, modelId, on);
-      let r = stable ? stableRenders.get(ref.block) : renderCache.get(key);
-      if (!r) {
-        const res = renderBlock(ref.block, ctx);
-        r = res.ok ? { text: res.text.trim() } : { block: ref.block, message: res.message, range: res.range, kind: res.kind };
-        if (stable) stableRenders.set(ref.block, r);
-        else renderCache.set(key, r);
+      const derived = memos.of(ref.block);
+      const stable = contextDependencies(ref.block, derived).length === 0;
+      let r: { text: string } | RenderError | undefined;
+      if (stable) {
+        // A body that reads nothing renders the same for everyone: once per block text (kept across compiles).
+        if (!derived.stableRender) {
+          const res = renderBlock(ref.block, ctx);
+          derived.stableRender = res.ok ? { text: res.text.trim() } : { message: res.message, range: res.range, kind: res.kind };
+        }
+        const s = derived.stableRender;
+        r = 'text' in s ? s : { block: ref.block, ...s };
+      } else {
+        const key = renderKey(ref.block, card, modelId, on, derived);
+        r = renderCache.get(key);
+        if (!r) {
+          const res = renderBlock(ref.block, ctx);
+          r = res.ok ? { text: res.text.trim() } : { block: ref.block, message: res.message, range: res.range, kind: res.kind };
+          renderCache.set(key, r);
+        }
       }
       if (!('text' in r)) {
         if (!renderErrors.some((e) => e.block === ref.block && e.message === r.message)) renderErrors.push(r);
@@ -137,7 +160,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
       if (r.text === '') continue;
       rendered.push({ block: ref.block, required: ref.required, text: r.text, tokens: 0, start: 0 });
     }
-    cohorts.push(assemble(on, rendered, encoding, tokens));
+    cohorts.push(assemble(on, rendered, encoding, tokens, memos));
   }
 
   const parentIds = p.parents.get(d.id) ?? [];
@@ -164,17 +187,9 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
   };
 }
 
-/**
- * Renders and counts of blocks that read nothing from the context, by Block
- * object: parsed blocks keep their identity while their file is unchanged
- * (watch mode), so these survive across compiles.
- */
-const stableRenders = new WeakMap<Block, { text: string } | RenderError>();
-const stableCounts = new WeakMap<Block, Map<Encoding, number>>();
-
-function stableTokens(block: Block, text: string, encoding: Encoding, tokens: TokenCounter): number {
-  let byEncoding = stableCounts.get(block);
-  if (!byEncoding) stableCounts.set(block, (byEncoding = new Map()));
+/** Tokens of a block that reads nothing from the context: once per block text and encoding (kept across compiles with the block's derived data). */
+function stableTokens(derived: BlockDerived, text: string, encoding: Encoding, tokens: TokenCounter): number {
+  const byEncoding = (derived.stableCounts ??= new Map());
   let n = byEncoding.get(encoding);
   if (n === undefined) byEncoding.set(encoding, (n = tokens.count(text + BLOCK_SEPARATOR, encoding)));
   return n;
@@ -188,8 +203,8 @@ export function flagSubsets(flags: readonly string[]): string[][] {
 }
 
 /** Two renders of a block are equal when the context roots it reads are equal. */
-function renderKey(block: Block, card: Card, modelId: string | undefined, flagsOn: readonly string[]): string {
-  const deps = contextDependencies(block);
+function renderKey(block: Block, card: Card, modelId: string | undefined, flagsOn: readonly string[], derived: BlockDerived): string {
+  const deps = contextDependencies(block, derived);
   const parts = deps.map((dep) => {
     if (dep === 'model') return `model=${modelId ?? ''}`;
     if (dep === 'flags') return `flags=${flagsOn.join('+')}`;
@@ -199,7 +214,7 @@ function renderKey(block: Block, card: Card, modelId: string | undefined, flagsO
   return `${block.file.path}\u0000${[...new Set(parts)].join('\u0000')}`;
 }
 
-function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding, tokens: TokenCounter): Cohort {
+function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding, tokens: TokenCounter, memos: BlockMemos): Cohort {
   let text = '';
   let sum = 0;
   let safe = true;
@@ -209,7 +224,8 @@ function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding
     // A block whose render depends on the agent is counted by paragraph, so its
     // many renders share the counts of their unchanged paragraphs; a block that
     // renders the same for everyone is counted once per encoding.
-    r.tokens = contextDependencies(r.block).length > 0 ? tokens.countByParagraph(r.text + BLOCK_SEPARATOR, encoding) : stableTokens(r.block, r.text, encoding, tokens);
+    const derived = memos.of(r.block);
+    r.tokens = contextDependencies(r.block, derived).length > 0 ? tokens.countByParagraph(r.text + BLOCK_SEPARATOR, encoding) : stableTokens(derived, r.text, encoding, tokens);
     sum += r.tokens;
     if (i > 0 && !isSafeBoundary(r.text)) safe = false;
     text += r.text + BLOCK_SEPARATOR;

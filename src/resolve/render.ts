@@ -10,6 +10,7 @@ import type { TemplateLoc } from '../bundle/template/ast.js';
 import { tryInterpret } from '../bundle/template/interpret.js';
 import type { Range } from '../diagnostics/diagnostic.js';
 import type { Block } from '../parse/types.js';
+import type { BlockDerived } from './block-memo.js';
 
 /** `kind: 'size'`: the render passed RENDER_LIMIT and was stopped (the render-size rule). */
 export type RenderResult = { ok: true; text: string } | { ok: false; message: string; range: Range | undefined; kind: 'failure' | 'size' };
@@ -33,12 +34,8 @@ function locRange(block: Block, loc: TemplateLoc): Range {
 }
 
 /** The roots of the context a block's body reads (all of them when it reads `this` at the top). */
-const dependencies = new WeakMap<Block, string[]>();
-
-export function contextDependencies(block: Block): string[] {
-  let deps = dependencies.get(block);
-  if (!deps) dependencies.set(block, (deps = computeDependencies(block)));
-  return deps;
+export function contextDependencies(block: Block, derived: BlockDerived = {}): string[] {
+  return (derived.dependencies ??= computeDependencies(block));
 }
 
 function computeDependencies(block: Block): string[] {

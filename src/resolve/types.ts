@@ -9,6 +9,7 @@ import type { Block, Card, ConfigFile, GuardSpec, JsonSchema, ModelEntry, Tool }
 import type { Encoding } from '../tokenize/index.js';
 import type { Unparsed } from '../parse/index.js';
 import type { SuffixTemplate } from './suffix.js';
+import type { RunMemo } from './run-memo.js';
 import type { EvalSuiteFile } from '../parse/eval-suite.js';
 import type { WorkspaceLayout } from '../load/layout.js';
 
@@ -42,6 +43,8 @@ export interface Program {
   unparsed: Unparsed;
   /** The config's `dynamicContext.template`, parsed (./suffix.ts). */
   suffix: SuffixTemplate;
+  /** Derived data of this compile (sorted lists, the sub-agent graph, template verdicts…), made on first use. */
+  memo: RunMemo;
   /** Eval suites that validated, in path order (their names are checked by src/check/rules/eval-*.ts). */
   evals: EvalSuiteFile[];
 }

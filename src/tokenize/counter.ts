@@ -2,6 +2,9 @@
  * The per-run token counter: memoizes exact counts by (encoding, text) for one
  * compile (or one watch session), and consults an optional persistent store
  * first, so a warm run whose every count is stored never loads an encoding.
+ * In a watch session `endRun()` after each compile keeps only the counts the
+ * last two compiles used, so the memo follows the workspace instead of growing
+ * with every edit (the persistent store still answers older texts).
  *
  * Invariant: count(text, e) === countTokens(text, e) whatever the store holds —
  * the store is keyed by the sha256 of (encoding, text) and a store that cannot
@@ -18,7 +21,9 @@ export interface TokenStore {
 }
 
 export class TokenCounter {
-  private readonly memo = new Map<Encoding, Map<string, number>>();
+  private memo = new Map<Encoding, Map<string, number>>();
+  /** Counts used by the previous run only (dropped by the next endRun unless used again). */
+  private previous = new Map<Encoding, Map<string, number>>();
   /** Counts computed by the tokenizer in this run (observable for tests and the bench). */
   misses = 0;
 
@@ -28,8 +33,11 @@ export class TokenCounter {
     if (text.length === 0) return 0;
     let byText = this.memo.get(encoding);
     if (!byText) this.memo.set(encoding, (byText = new Map()));
-    const hit = byText.get(text);
-    if (hit !== undefined) return hit;
+    const hit = byText.get(text) ?? this.previous.get(encoding)?.get(text);
+    if (hit !== undefined) {
+      byText.set(text, hit);
+      return hit;
+    }
     const key = this.store?.key(text, encoding);
     let n = key === undefined ? undefined : this.store!.get(key);
     if (n === undefined) {
@@ -39,6 +47,19 @@ export class TokenCounter {
     }
     byText.set(text, n);
     return n;
+  }
+
+  /** Ends a compile: counts neither this run nor the one before used are forgotten. */
+  endRun(): void {
+    this.previous = this.memo;
+    this.memo = new Map();
+  }
+
+  /** Distinct (encoding, text) pairs memoized now (tests). */
+  get size(): number {
+    const all = new Set<string>();
+    for (const m of [this.memo, this.previous]) for (const [e, byText] of m) for (const t of byText.keys()) all.add(`${e}\u0000${t}`);
+    return all.size;
   }
 
   /** countTokensByParagraph through this counter's memo and store. */

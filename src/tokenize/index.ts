@@ -19,17 +19,16 @@ interface Encoder {
 }
 
 const require = createRequire(import.meta.url);
-const encoders = new Map<Encoding, Encoder>();
 const NO_SPECIAL = { disallowedSpecial: new Set<string>(), allowedSpecial: new Set<string>() };
 
+/** The encodings' modules, loaded on first use (library code, the same for every input: not a memo). */
+let o200k: Encoder | undefined;
+let cl100k: Encoder | undefined;
+
 function encoder(encoding: Encoding): Encoder {
-  let enc = encoders.get(encoding);
-  if (!enc) {
-    // CommonJS build: loads synchronously and a little faster than the ESM one.
-    enc = require(`gpt-tokenizer/cjs/encoding/${encoding}`) as Encoder;
-    encoders.set(encoding, enc);
-  }
-  return enc;
+  // CommonJS build: loads synchronously and a little faster than the ESM one.
+  if (encoding === 'o200k_base') return (o200k ??= require('gpt-tokenizer/cjs/encoding/o200k_base') as Encoder);
+  return (cl100k ??= require('gpt-tokenizer/cjs/encoding/cl100k_base') as Encoder);
 }
 
 /** Exact token count of `text` under `encoding` (loads the encoding on first use). */

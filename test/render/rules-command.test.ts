@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOG, RULE_IDS } from '../../src/diagnostics/catalog.js';
+import { CATALOG, isDefaultOff, RULE_IDS } from '../../src/diagnostics/catalog.js';
 import { groupedRules, rulesCommand, type RulesFormat } from '../../src/cli/commands/rules.js';
 import type { CliIO } from '../../src/cli/io.js';
 
@@ -30,7 +30,7 @@ describe('agentc rules', () => {
     expect(stdout).not.toContain('\x1b');
     for (const id of RULE_IDS) {
       const e = CATALOG[id];
-      expect(stdout).toMatch(new RegExp(`^  ${e.code}  ${id} +${e.severity} +${escapeRe(e.summary)}$`, 'm'));
+      expect(stdout).toMatch(new RegExp(`^  ${e.code}  ${id} +${isDefaultOff(id) ? 'off' : e.severity} +${escapeRe(e.summary)}$`, 'm'));
     }
     expect(stdout).toContain('Templates and caching\n');
   });

@@ -1,4 +1,6 @@
 import type { Block } from '../../parse/types.js';
+import { memoSlot } from '../../resolve/run-memo.js';
+import type { Program } from '../../resolve/types.js';
 import type { Rule } from '../rule.js';
 import { sortedBlocks } from '../support.js';
 
@@ -33,7 +35,7 @@ export const volatileInPrefix: Rule<'volatile-in-prefix'> = {
   id: 'volatile-in-prefix',
   run(program, report) {
     for (const block of sortedBlocks(program)) {
-      for (const f of volatileLiterals(block)) {
+      for (const f of volatileLiterals(program, block)) {
         const offset = block.bodyOffset + f.start;
         report({
           file: block.file.path,
@@ -54,10 +56,11 @@ interface Found {
   text: string;
 }
 
-/** The scan depends only on the block's body, so it is memoized by Block (watch mode reuses unchanged blocks). */
-const scanned = new WeakMap<Block, Found[]>();
+/** The scan depends only on the block's body: once per block and run (a block is in many prefixes). */
+const SCANNED = memoSlot<Map<Block, Found[]>>('volatile literals by block');
 
-function volatileLiterals(block: Block): Found[] {
+function volatileLiterals(program: Program, block: Block): Found[] {
+  const scanned = program.memo.map(SCANNED);
   let found = scanned.get(block);
   if (!found) scanned.set(block, (found = scan(block.body)));
   return found;

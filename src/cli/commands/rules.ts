@@ -3,7 +3,7 @@
  * default severity, the invariant each rule enforces, and every message and
  * hint template it can produce (`{key}` is filled from the diagnostic's data).
  */
-import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../../diagnostics/catalog.js';
+import { CATALOG, isDefaultOff, RULE_IDS, type RuleId, ruleTemplates } from '../../diagnostics/catalog.js';
 import { paint } from '../../diagnostics/render/ansi.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { workspaceRuleSettings, type RuleSettings } from '../workspace-rules.js';
@@ -76,10 +76,11 @@ export async function rulesCommand(opts: RulesOptions, io: CliIO): Promise<numbe
   }
 }
 
-/** The severity in effect and whether the workspace's config set it. */
+/** The severity in effect and whether the workspace's config set it (a rule off by default shows `off` until a config turns it on). */
 function effective(id: RuleId, settings: RuleSettings): { severity: string; configured: boolean } {
   const set = settings[id];
-  return set === undefined ? { severity: CATALOG[id].severity, configured: false } : { severity: set, configured: true };
+  if (set !== undefined) return { severity: set, configured: true };
+  return { severity: isDefaultOff(id) ? 'off' : CATALOG[id].severity, configured: false };
 }
 
 function severityNote(settings: RuleSettings): string {

@@ -1,6 +1,6 @@
 /**
  * `agentc build --watch`: build, then rebuild on every change to cards, blocks,
- * tool contracts or the config, until interrupted. `agentc check --watch`: the
+ * tool contracts, the config or a file the config imports, until interrupted. `agentc check --watch`: the
  * same loop, reporting diagnostics and writing nothing (status lines "check:").
  *
  * Invariants:
@@ -17,18 +17,18 @@
  *   in check mode; tools and tests wait for it).
  */
 import { formatInt } from '../../diagnostics/format-number.js';
-import { resolve } from 'node:path';
-import { compile, createCompileCache } from '../../compile.js';
+import { relative, resolve, sep } from 'node:path';
+import { compile, configImports, createCompileCache } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import type { ReportFormat } from '../../diagnostics/render/index.js';
 import { createBundle } from '../../emit/bundle.js';
-import { createEmitCache } from '../../emit/cache.js';
 import { emitFiles } from '../../emit/files.js';
 import { settled, writeOutput } from '../../emit/write.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
+import { FilesWatcher } from '../watch-files.js';
 import { TreeWatcher } from '../watch-tree.js';
 import { DEFAULT_OUT_DIR, displayDir, printDiagnostics, refuseOutDir } from './build.js';
 
@@ -57,13 +57,14 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     return EXIT.failure;
   }
   const cache = createCompileCache();
-  const emitCache = createEmitCache();
   const debounceMs = opts.debounceMs ?? 40;
 
   const build = async (reason: string): Promise<void> => {
     const t0 = performance.now();
     // The bundle is made here, with the emit cache (compile would make it from scratch).
     const result = await compile({ root, cache });
+    // The files the config imports (it may have new ones now) are watched like the config itself.
+    imports.set(configImports(cache));
     if (result.fatal !== undefined) {
       io.stdout(`${mode}: failed (${reason}): ${result.fatal}\n`);
       return;
@@ -80,8 +81,8 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       return;
     }
     try {
-      const bundle = createBundle(result.program, AGENTC_VERSION, emitCache);
-      const w = await writeOutput(outDir, emitFiles(bundle, emitCache), undefined, emitCache.written);
+      const bundle = createBundle(result.program, AGENTC_VERSION, cache.emit);
+      const w = await writeOutput(outDir, emitFiles(bundle, cache.emit), undefined, cache.emit.written);
       const ms = Math.round(performance.now() - t0);
       const warn = warnings > 0 ? `, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'}` : '';
       io.stdout(`build: ok in ${formatInt(ms)} ms (${reason}): wrote ${formatInt(w.written.length)} file${w.written.length === 1 ? '' : 's'}, ${formatInt(w.unchanged.length)} unchanged${warn}.\n`);
@@ -113,6 +114,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   // One watcher per directory, re-synced after every event (see watch-tree.ts): atomic saves,
   // recreated folders and branch switches are seen.
   const tree = new TreeWatcher(root, WATCHED_DIRS, CONFIG_NAMES, schedule);
+  const imports = new FilesWatcher((path) => schedule(relative(root, path).split(sep).join('/')));
 
   const output = mode === 'check' ? 'checking only' : `output in ${shown}`;
   io.stdout(`Watching ${WATCHED_DIRS.map((d) => `${d}/`).join(', ')} and the config; ${output} (Ctrl+C to stop).\n`);
@@ -137,7 +139,8 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   });
   if (timer) clearTimeout(timer);
   tree.close();
+  imports.close();
   await running;
-  await settled(emitCache.written);
+  await settled(cache.emit.written);
   return EXIT.ok;
 }

@@ -1,0 +1,37 @@
+/**
+ * Derived data of one compile (as graphql-js's ValidationContext): computed on
+ * first use and dropped with the run's Program. Nothing derived from the input
+ * lives in a module-level table; what must survive between compiles lives in
+ * `CompileCache` (src/compile.ts), keyed explicitly.
+ *
+ * Invariant: a slot's value is a pure function of this run's Program (which
+ * carries the config), so it needs no key beyond the slot itself.
+ */
+
+/** A named, typed slot; declare one per kind of derived data, next to the code that derives it. */
+export interface MemoSlot<T> {
+  readonly name: string;
+  /** Type marker only (never set). */
+  readonly type?: T;
+}
+
+export function memoSlot<T>(name: string): MemoSlot<T> {
+  return Object.freeze({ name });
+}
+
+export class RunMemo {
+  private readonly values = new Map<MemoSlot<unknown>, unknown>();
+
+  /** The slot's value, made by `make` on first use in this run. */
+  get<T>(slot: MemoSlot<T>, make: () => T): T {
+    if (this.values.has(slot)) return this.values.get(slot) as T;
+    const v = make();
+    this.values.set(slot, v);
+    return v;
+  }
+
+  /** A per-run map in a slot (e.g. derived data by Block), made empty on first use. */
+  map<K, V>(slot: MemoSlot<Map<K, V>>): Map<K, V> {
+    return this.get(slot, () => new Map<K, V>());
+  }
+}
