@@ -326,6 +326,7 @@ function lineReader(child) {
     buf += d;
     let nl;
     while ((nl = buf.indexOf('\n')) !== -1) {
+      // eslint-disable-next-line no-control-regex -- strips the ANSI colour codes vitest writes
       const line = buf.slice(0, nl).replace(/\x1b\[[0-9;]*m/g, '');
       buf = buf.slice(nl + 1);
       if (!line.startsWith('build:')) continue;

@@ -193,7 +193,7 @@ async function loadDisk(options: CompileOptions): Promise<Loaded> {
 
 /** The same load from memory: the config's value is taken as given (it was evaluated by the caller). */
 async function loadMemory(options: MemoryCompileOptions): Promise<Loaded> {
-  const files = new Map(options.files instanceof Map ? options.files : Object.entries(options.files));
+  const files = new Map<string, string | Uint8Array>(options.files instanceof Map ? options.files : Object.entries(options.files));
   const named = CONFIG_NAMES.filter((n) => files.has(n));
   const given = options.config;
   if (!given && named.length > 0) throw new Error(`compile({ files }): ${named[0]} cannot be evaluated in memory; pass its value as \`config\``);

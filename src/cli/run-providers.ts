@@ -107,6 +107,7 @@ function describeSite(info: ErrorInfo): string {
 /** One line: the error's message (HTTP status and provider message, or errno), control characters removed. */
 export function describeError(error: unknown): string {
   const text = error instanceof Error ? error.message || error.name : typeof error === 'string' ? error : safeJson(error);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this strips
   const oneLine = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   return oneLine.length > 600 ? `${oneLine.slice(0, 597)}...` : oneLine;
 }

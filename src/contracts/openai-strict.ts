@@ -35,7 +35,7 @@
  * contract. Annotations (default, examples, $comment, …) are dropped silently:
  * dropping them constrains nothing. Lives outside emit and check so both import it.
  */
-import type { JsonSchema } from '../parse/types.js';
+import type { JsonSchema } from '../bundle/types.js';
 
 export type SchemaPath = readonly (string | number)[];
 
@@ -246,19 +246,19 @@ export function nullable(schema: JsonSchema): JsonSchema {
     out.enum = [out.const, null];
     delete out.const;
   } else if (Array.isArray(out.enum) && !out.enum.includes(null)) {
-    out.enum = [...out.enum, null];
+    out.enum = [...(out.enum as unknown[]), null];
   }
   if (typeof out.type === 'string') {
     if (out.type !== 'null') out.type = [out.type, 'null'];
     return out;
   }
   if (Array.isArray(out.type)) {
-    if (!out.type.includes('null')) out.type = [...out.type, 'null'];
+    if (!out.type.includes('null')) out.type = [...(out.type as unknown[]), 'null'];
     return out;
   }
   if (Array.isArray(out.enum)) return out;
   if (Array.isArray(out.anyOf)) {
-    out.anyOf = [...out.anyOf, NULL_SCHEMA];
+    out.anyOf = [...(out.anyOf as unknown[]), NULL_SCHEMA];
     return out;
   }
   // No simple type to widen ($ref, or an unconstrained schema): wrap it.
@@ -327,8 +327,8 @@ function mergeAllOf(schema: Record<string, unknown>, path: SchemaPath): Merged {
         for (const [k] of added) propOrigin.set(k, branch.propOrigin.get(k) ?? [...path, 'allOf', i, 'properties']);
         merged.properties = { ...current, ...Object.fromEntries(added) };
       } else if (key === 'required' && Array.isArray(value)) {
-        const current = Array.isArray(merged.required) ? merged.required : [];
-        merged.required = [...new Set([...current, ...value])];
+        const current: unknown[] = Array.isArray(merged.required) ? merged.required : [];
+        merged.required = [...new Set([...current, ...(value as unknown[])])];
       } else if (!(key in merged)) {
         merged[key] = value;
         origin.set(key, branch.origin.get(key) ?? [...path, 'allOf', i]);

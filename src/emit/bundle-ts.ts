@@ -288,7 +288,7 @@ function argsTypes(bundle: Bundle, agents: readonly AgentFragments[], cache: Emi
   const variants = new Map<string, Map<string, NeutralTool>>();
   const add = (tool: NeutralTool, shape: string): void => {
     let byShape = variants.get(tool.name);
-    if (!byShape) variants.set(tool.name, (byShape = new Map()));
+    if (!byShape) variants.set(tool.name, (byShape = new Map<string, NeutralTool>()));
     if (!byShape.has(shape)) byShape.set(shape, tool);
   };
   for (const name of Object.keys(bundle.tools).sort(compareCodeUnits)) add(bundle.tools[name]!, shapeOf(bundle.tools[name]!.parameters, cache));

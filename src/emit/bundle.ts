@@ -23,7 +23,7 @@ import {
   type OpenAITool,
 } from '../bundle/types.js';
 import type { TemplateNode } from '../bundle/template/ast.js';
-import type { JsonSchema, ModelEntry, Tool } from '../parse/types.js';
+import type { ModelEntry, Tool } from '../parse/types.js';
 import { handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
 import { hashPieces } from './bundle-hash.js';

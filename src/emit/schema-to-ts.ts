@@ -98,7 +98,7 @@ function primitive(type: string, schema: Record<string, unknown>, indent: string
 }
 
 function arrayType(schema: Record<string, unknown>, indent: string, depth: number, ctx: Ctx): string {
-  const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined;
+  const tuple: unknown[] | undefined = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined;
   if (tuple !== undefined) {
     const rest = isRecord(schema.items) ? [schema.items] : [];
     const all = [...tuple, ...rest];

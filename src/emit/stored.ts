@@ -105,7 +105,7 @@ export function storeKeys(bundle: Bundle, toolKeysOf: (id: string, entry: Bundle
       for (const b of p.blocks) {
         const text = blockSlice(p, b);
         let byText = variants.get(b.id);
-        if (byText === undefined) variants.set(b.id, (byText = new Map()));
+        if (byText === undefined) variants.set(b.id, (byText = new Map<string, string>()));
         if (!byText.has(text)) byText.set(text, `${b.id}@${id}${p.key === '' ? '' : `@${p.key}`}`);
         const info: StoredBlockInfo = { category: b.category, file: b.file, owner: b.owner, required: b.required };
         const known = Object.hasOwn(blocks, b.id) ? blocks[b.id] : undefined;

@@ -59,7 +59,7 @@ export async function runSuites(o: RunSuitesOptions): Promise<EvalResult> {
       }
     });
   }
-  const observations: RouteObservation[] = new Array(jobs.length);
+  const observations = new Array<RouteObservation>(jobs.length);
   let cached = 0;
   let done = 0;
   let next = 0;

@@ -57,9 +57,10 @@ export function toTransferable(value: unknown, copies = new Map<object, unknown>
     for (let i = 0; i < value.length; i++) out.push(toTransferable(value[i], copies));
     return out;
   }
-  const proto = Object.getPrototypeOf(value);
+  const proto = Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null;
   if (proto !== Object.prototype && proto !== null) {
-    const m = marker('instance', typeof proto?.constructor?.name === 'string' ? proto.constructor.name : 'Object');
+    const name = proto.constructor?.name;
+    const m = marker('instance', typeof name === 'string' ? name : 'Object');
     copies.set(value, m);
     return m;
   }
@@ -73,7 +74,7 @@ export function toTransferable(value: unknown, copies = new Map<object, unknown>
 }
 
 /** The function's text as validation messages quote it (bounded). */
-function functionSource(f: Function): string {
+function functionSource(f: object): string {
   try {
     const s = Function.prototype.toString.call(f);
     return s.length > 200 ? `${s.slice(0, 200)}…` : s;

@@ -108,7 +108,7 @@ const trackEnv = (): void => {
   process.env = new Proxy(realEnv, {
     get(target, key) {
       if (typeof key === 'string' && !byLoader()) envRead.set(key, target[key] ?? null);
-      return Reflect.get(target, key);
+      return Reflect.get(target, key) as unknown;
     },
     has(target, key) {
       if (typeof key === 'string' && !byLoader()) envRead.set(key, target[key] ?? null);

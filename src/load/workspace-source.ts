@@ -30,6 +30,7 @@ export interface WorkspaceSource {
   /** Entries of a workspace-relative folder ('' is the root); rejects like fs.readdir (an error with `code`). */
   readDir(rel: string): Promise<DirEntry[]>;
   /** What a symlink leads to: 'file', 'dir', a special file's kind, or undefined (dangling, looping). */
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the literals name the two answers callers branch on
   linkTarget(rel: string): Promise<'file' | 'dir' | string | undefined>;
   /** The file's bytes, or its size when over `max` (then nothing is read); throws like fs (an error with `code`). */
   read(rel: string, max: number): Uint8Array | number;

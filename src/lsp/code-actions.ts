@@ -59,7 +59,10 @@ function addToWhitelist(doc: TextDocument, name: string): TextEdit | undefined {
     if (block) {
       let j = i + 1;
       let indent = `${block[1]}  `;
-      while (j < lines.length && /^\s*-\s/.test(lines[j]!)) indent = /^(\s*)/.exec(lines[j]!)![1]!, j++;
+      while (j < lines.length && /^\s*-\s/.test(lines[j]!)) {
+        indent = /^(\s*)/.exec(lines[j]!)![1]!;
+        j++;
+      }
       return { range: { start: { line: j, character: 0 }, end: { line: j, character: 0 } }, newText: `${indent}- ${name}\n` };
     }
   }

@@ -22,7 +22,7 @@ export interface Place {
 
 /** The id-like word around a 0-based offset (letters, digits, `_`, `-`, `.`, `:`). */
 export function wordAt(text: string, offset: number): { word: string; start: number; end: number } | undefined {
-  const isId = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_.:\-]/.test(c);
+  const isId = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_.:-]/.test(c);
   let start = offset;
   while (start > 0 && isId(text[start - 1])) start--;
   let end = offset;

@@ -160,7 +160,7 @@ function flowDepthExceeded(text: string): number | undefined {
     } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
     else if (c === '"') {
       while (++i < text.length && text[i] !== '"') if (text[i] === '\\') i++;
-    } else if (c === "'" && (i === 0 || /[\s\[{,:]/.test(text[i - 1]!))) {
+    } else if (c === "'" && (i === 0 || /[\s[{,:]/.test(text[i - 1]!))) {
       while (++i < text.length && text[i] !== "'");
     } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
       while (i + 1 < text.length && text[i + 1] !== '\n') i++;

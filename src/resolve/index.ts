@@ -25,7 +25,6 @@ import { resolveSuffix } from './suffix.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, ConfigStatus, EffectiveDispatch, Program, RenderedBlock, RenderError } from './types.js';
 import { WORKSPACE_LAYOUT } from '../load/layout.js';
 import type { SourceFile } from '../load/source.js';
-import type { Range } from '../diagnostics/diagnostic.js';
 
 /**
  * The cohort limit, defined once: an agent whose blocks use more known flags
@@ -189,7 +188,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
 
 /** Tokens of a block that reads nothing from the context: once per block text and encoding (kept across compiles with the block's derived data). */
 function stableTokens(derived: BlockDerived, text: string, encoding: Encoding, tokens: TokenCounter): number {
-  const byEncoding = (derived.stableCounts ??= new Map());
+  const byEncoding = (derived.stableCounts ??= new Map<Encoding, number>());
   let n = byEncoding.get(encoding);
   if (n === undefined) byEncoding.set(encoding, (n = tokens.count(text + BLOCK_SEPARATOR, encoding)));
   return n;

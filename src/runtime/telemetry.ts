@@ -164,7 +164,11 @@ export function createTelemetry(apiModule: unknown, opts: TelemetryOptions = {})
   const closeTurn = (t: TurnSpans, at: number) => {
     for (const s of t.models.values()) s.end(t.epoch + at);
     for (const s of t.tools.values()) s.end(t.epoch + at);
-    for (const [id, a] of t.agents) if (a.span !== t.turn) a.span.end(t.epoch + at), t.agents.delete(id);
+    for (const [id, a] of t.agents) {
+      if (a.span === t.turn) continue;
+      a.span.end(t.epoch + at);
+      t.agents.delete(id);
+    }
     turns.delete(t.traceId);
   };
   /** The routing event: turn attributes, metrics, and — when no agent events came — the sub-agent spans themselves. */

@@ -144,6 +144,7 @@ export interface ToolContext {
   };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-redundant-type-constituents -- `any` lets a handler declare its own args type; the union says a handler may be sync or async
 export type ToolHandler = (args: any, ctx: ToolContext) => Promise<unknown> | unknown;
 
 /** Per-request context. Dynamic fields (date, locale, …) render the suffix template. */

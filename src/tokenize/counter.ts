@@ -32,7 +32,7 @@ export class TokenCounter {
   count(text: string, encoding: Encoding): number {
     if (text.length === 0) return 0;
     let byText = this.memo.get(encoding);
-    if (!byText) this.memo.set(encoding, (byText = new Map()));
+    if (!byText) this.memo.set(encoding, (byText = new Map<string, number>()));
     const hit = byText.get(text) ?? this.previous.get(encoding)?.get(text);
     if (hit !== undefined) {
       byText.set(text, hit);

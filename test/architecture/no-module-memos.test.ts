@@ -63,7 +63,7 @@ function findings(file: string): string[] {
   const out: string[] = [];
   for (const stmt of sf.statements) {
     if (!ts.isVariableStatement(stmt)) continue;
-    const isLet = (stmt.declarationList.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const)) !== ts.NodeFlags.Const;
+    const isLet = (stmt.declarationList.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const)) !== (ts.NodeFlags.Const as number);
     for (const d of stmt.declarationList.declarations) {
       const name = d.name.getText(sf);
       const line = sf.getLineAndCharacterOfPosition(d.getStart(sf)).line + 1;

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffSequences, splitLines, unifiedDiff } from '../../src/diff/unified.js';
+import { unifiedDiff } from '../../src/diff/unified.js';
 
 /** Apply a unified diff to `before` (texts ending in a newline: no "\\ No newline" markers). */
 function applyPatch(before: string, patch: string): string {
   if (patch === '') return before;
-  const a = splitLines(before).lines;
+  const a = before === '' ? [] : before.replace(/\n$/, '').split('\n');
   const out: string[] = [];
   let ai = 0;
   for (const line of patch.split('\n').slice(0, -1)) {
@@ -36,23 +36,33 @@ function lcsLength(a: string[], b: string[]): number {
 const lineArb = fc.constantFrom('a', 'b', 'c', 'd', '', 'e f');
 const textArb = fc.array(lineArb, { maxLength: 25 }).map((ls) => ls.map((l) => `${l}\n`).join(''));
 
-describe('diffSequences', () => {
-  it('is a minimal edit script', () => {
+describe('unifiedDiff', () => {
+  it('is a minimal edit script: deletes and inserts only what the longest common subsequence leaves', () => {
     fc.assert(
       fc.property(fc.array(lineArb, { maxLength: 30 }), fc.array(lineArb, { maxLength: 30 }), (a, b) => {
-        const ops = diffSequences(a.length, b.length, (i, j) => a[i] === b[j]);
-        const equal = ops.filter((o) => o.op === 'equal');
-        expect(equal.length).toBe(lcsLength(a, b));
-        // Rebuild both sides from the script.
-        expect(ops.filter((o) => o.op !== 'insert').map((o) => a[(o as { a: number }).a])).toEqual(a);
-        expect(ops.filter((o) => o.op !== 'delete').map((o) => b[(o as { b: number }).b])).toEqual(b);
+        const text = (ls: string[]) => ls.map((l) => `${l}\n`).join('');
+        const body = unifiedDiff(text(a), text(b), { context: 0 }).split('\n');
+        const lcs = lcsLength(a, b);
+        expect(body.filter((l) => l.startsWith('-')).length).toBe(a.length - lcs);
+        expect(body.filter((l) => l.startsWith('+')).length).toBe(b.length - lcs);
       }),
       { numRuns: 400 },
     );
   });
-});
 
-describe('unifiedDiff', () => {
+  it('puts deletions before insertions within a run of changes', () => {
+    expect(unifiedDiff('a\nb\nc\n', 'a\nB\nC\n')).toBe('@@ -1,3 +1,3 @@\n a\n-b\n-c\n+B\n+C\n');
+  });
+
+  it('degrades to one replace-everything hunk past the edit-distance cap, still correct', () => {
+    const before = Array.from({ length: 600 }, (_, i) => `old ${i}\n`).join('');
+    const after = Array.from({ length: 600 }, (_, i) => `new ${i}\n`).join('');
+    const patch = unifiedDiff(before, after);
+    expect(patch.startsWith('@@ -1,600 +1,600 @@\n-old 0\n')).toBe(true);
+    expect(applyPatch(before, patch)).toBe(after);
+    expect(unifiedDiff('x', 'y'.repeat(1))).toBe('@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+y\n\\ No newline at end of file\n');
+  });
+
   it('is empty for equal texts', () => {
     expect(unifiedDiff('x\n', 'x\n')).toBe('');
   });

@@ -18,7 +18,7 @@ import { compile } from '../../src/compile.js';
 import { createBundle } from '../../src/emit/bundle.js';
 import { emitFiles } from '../../src/emit/files.js';
 import { makeProgram } from './helpers/program.js';
-import { EMIT_FIXTURES, fixtureBundle, REPO_ROOT } from './helpers/workspace.js';
+import { fixtureBundle, REPO_ROOT } from './helpers/workspace.js';
 
 const HANDLERS = `{
   get_invoices: async (args, ctx) => ({ status: 'ok', principal: ctx.principal, payload: { status: args.status ?? 'open', limit: args.limit } }),

@@ -54,7 +54,7 @@ describe('agentc init', () => {
     expect(listFiles(root)).toContain('schemas/agent-card.schema.json');
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(/^# my-agents\n/);
     expect(stdout).toContain('Created an agentc workspace in my-agents (21 files written).');
-    expect(stdout).toMatch(/Next steps:\n  cd my-agents\n/);
+    expect(stdout).toMatch(/Next steps:\n {2}cd my-agents\n/);
     expect(stdout).toContain('npm install ');
     expect(stdout).toContain('npm run check');
     expect(stdout).toContain('npx --no-install agentc prompt concierge');

@@ -172,7 +172,7 @@ describe('starter template', () => {
     for (const model of new Set(cards.flatMap((c) => [c.data.model, c.data.fallback_model].filter(Boolean)))) {
       expect(config).toContain(`'${model}': {`);
     }
-    expect([...config.matchAll(/^    '([^']+)': \{$/gm)].map((m) => m[1]).sort()).toEqual(
+    expect([...config.matchAll(/^ {4}'([^']+)': \{$/gm)].map((m) => m[1]).sort()).toEqual(
       [...new Set(cards.flatMap((c) => [c.data.model, c.data.fallback_model].filter(Boolean)))].sort(),
     );
   });

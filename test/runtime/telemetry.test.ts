@@ -6,7 +6,7 @@
  * runtime without agent events takes (an end-to-end turn of the real runtime).
  */
 import * as api from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { expect, test } from 'vitest';
 import { createRuntime, createScriptedClient, createSpanIdBridge, createTelemetry, loadTelemetry, type RuntimeEvent } from '../../src/runtime/index.js';
@@ -78,8 +78,6 @@ const MIXED: RuntimeEvent[] = [
   },
   { type: 'turn_end', at_ms: 62, agent: 'concierge', trace_id: T, outcome: 'ok', usage: u(3120, 114, 2048), cost_usd: 0.002 },
 ];
-
-const byName = (spans: ReadableSpan[]) => Object.fromEntries(spans.map((s) => [`${s.name}${s.name.startsWith('chat') ? `#${s.attributes['gen_ai.agent.name']}` : ''}`, s]));
 
 test('a mixed-intent turn with a failing sub-agent: span tree, ids, GenAI attributes, metrics', async () => {
   const { exporter, telemetry, metrics } = setup();

@@ -18,10 +18,13 @@ export const GITHUB_ANNOTATION_LIMIT = 10;
 /** Table rows in the job summary (GitHub caps a step summary at 1 MiB). */
 export const GITHUB_SUMMARY_MAX_ROWS = 1000;
 
+/** C0 controls except tab, LF and CR (LF and CR are percent-escaped first), and DEL. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+
 export function escapeData(s: string): string {
   // Control characters from workspace text (ESC, BEL, …) never reach the log raw.
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '\uFFFD');
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(CONTROL, '\uFFFD');
 }
 
 export function escapeProperty(s: string): string {

@@ -7,6 +7,7 @@
  * message — not on line numbers — so a finding keeps its identity when lines move.
  */
 import { createHash } from 'node:crypto';
+import type * as Sarif from 'sarif';
 import { CATALOG, RULE_IDS, ruleTemplates, type RuleId } from '../catalog.js';
 import { ruleDocUrl } from '../docs-url.js';
 import type { Diagnostic, Range } from '../diagnostic.js';
@@ -19,54 +20,13 @@ export const SRCROOT = '%SRCROOT%';
 export const WORKSPACE_ANCHOR = 'agentc.config.ts';
 export const FINGERPRINT_KEY = 'agentc/v1';
 
-export interface SarifRegion {
-  startLine: number;
-  startColumn: number;
-  endLine: number;
-  endColumn: number;
-}
-
-export interface SarifPhysicalLocation {
-  artifactLocation: { uri: string; uriBaseId: string };
-  region?: SarifRegion;
-}
-
-export interface SarifResult {
-  ruleId: string;
-  ruleIndex: number;
-  level: 'error' | 'warning';
-  message: { text: string };
-  locations: { physicalLocation: SarifPhysicalLocation }[];
-  relatedLocations?: { id: number; physicalLocation: SarifPhysicalLocation; message: { text: string } }[];
-  partialFingerprints: Record<string, string>;
-}
-
-export interface SarifRule {
-  id: string;
-  name?: string;
-  shortDescription: { text: string };
-  fullDescription: { text: string };
-  /** The rule's page, docs/rules/<rule-id>.md. */
-  helpUri: string;
-  /** Every message template of the rule, by message id; `{key}` is filled from the diagnostic's data. */
-  messageStrings: Record<string, { text: string }>;
-  /** Every hint template of the rule, one per line. */
-  help?: { text: string };
-  defaultConfiguration: { level: 'error' | 'warning' };
-  properties: { code: string; group: string; tags: string[] };
-}
-
-export interface SarifLog {
-  $schema: string;
-  version: '2.1.0';
-  runs: [
-    {
-      tool: { driver: { name: 'agentc'; version: string; semanticVersion: string; informationUri: string; rules: SarifRule[] } };
-      columnKind: 'utf16CodeUnits';
-      results: SarifResult[];
-    },
-  ];
-}
+/** A rule as agentc writes it (the SARIF types come from `@types/sarif`). */
+export type SarifRule = Sarif.ReportingDescriptor;
+export type SarifPhysicalLocation = Sarif.PhysicalLocation;
+/** A result as agentc writes it: always located, levelled and fingerprinted. */
+export type SarifResult = Sarif.Result & Required<Pick<Sarif.Result, 'ruleId' | 'ruleIndex' | 'level' | 'locations' | 'partialFingerprints'>>;
+/** The log as agentc writes it: exactly one run, with its results. */
+export type SarifLog = Sarif.Log & { runs: [Sarif.Run & { results: SarifResult[] }] };
 
 /** Rules ordered by code, so existing rules keep their relative order as rules are added. */
 export function sarifRuleIds(): RuleId[] {

@@ -75,7 +75,7 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
         const abs = join(dirname(file.abs), agentArg.config_path);
         const sub = visit({ abs, shown: shownPath(cwd, abs) }, file.shown);
         if (sub !== undefined && !agentToolSubs.includes(sub)) agentToolSubs.push(sub);
-        for (const k of Object.keys(t.args as Record<string, unknown>).sort()) {
+        for (const k of Object.keys((t as { args: Record<string, unknown> }).args).sort()) {
           if (k !== 'agent') src.dropped.push({ file: file.shown, field: `tools[${i}].args.${k}`, reason: 'an AgentTool option with no agentc equivalent' });
         }
         continue;

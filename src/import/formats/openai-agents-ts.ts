@@ -118,7 +118,7 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
     const name = nameOf.get(a.node)!;
     const at = (f: string) => `${name}.${f}`;
     const drop = (field: string, reason: string) => src.dropped.push({ file: a.file, field: at(field), reason });
-    let description = stringLiteral(prop(a.options, 'handoffDescription'), ctx);
+    const description = stringLiteral(prop(a.options, 'handoffDescription'), ctx);
     if (prop(a.options, 'handoffDescription') && description === undefined) drop('handoffDescription', 'not a string that can be resolved statically');
 
     let instructions: string | undefined;

@@ -158,7 +158,7 @@ function factory(method: string, args: Expression[], text: string, ctx: ZodConte
 function nullable(s: JsonSchema): JsonSchema {
   if (typeof s.type === 'string') {
     const n: JsonSchema = { ...s, type: [s.type, 'null'] };
-    if (Array.isArray(s.enum)) n.enum = [...s.enum, null];
+    if (Array.isArray(s.enum)) n.enum = [...(s.enum as unknown[]), null];
     return n;
   }
   return { anyOf: [s, { type: 'null' }] };

@@ -26,7 +26,7 @@ export async function* readSse(res: Response, provider: string): AsyncGenerator<
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (m) => void pending.push(m) });
   const decoder = new TextDecoder();
-  const reader = res.body.getReader();
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
