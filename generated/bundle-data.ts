@@ -203,12 +203,21 @@ export const bundleJson: string = "\
     \"fields\": [\"date\",\"locale\",\"location\",\"user_id\"],\n\
     \"template\": \"<context>\\nDate: {{date}}\\nLocale: {{locale}}\\nLocation: {{location}}\\n</context>\"\n\
   },\n\
+  \"dynamicContextAst\": [\n\
+    {\"type\":\"text\",\"value\":\"<context>\\nDate: \"},\n\
+    {\"loc\":{\"end\":{\"column\":14,\"line\":2},\"start\":{\"column\":6,\"line\":2}},\"type\":\"output\",\"value\":{\"data\":false,\"depth\":0,\"loc\":{\"end\":{\"column\":12,\"line\":2},\"start\":{\"column\":8,\"line\":2}},\"original\":\"date\",\"parts\":[\"date\"],\"scoped\":false,\"type\":\"path\"}},\n\
+    {\"type\":\"text\",\"value\":\"\\nLocale: \"},\n\
+    {\"loc\":{\"end\":{\"column\":18,\"line\":3},\"start\":{\"column\":8,\"line\":3}},\"type\":\"output\",\"value\":{\"data\":false,\"depth\":0,\"loc\":{\"end\":{\"column\":16,\"line\":3},\"start\":{\"column\":10,\"line\":3}},\"original\":\"locale\",\"parts\":[\"locale\"],\"scoped\":false,\"type\":\"path\"}},\n\
+    {\"type\":\"text\",\"value\":\"\\nLocation: \"},\n\
+    {\"loc\":{\"end\":{\"column\":22,\"line\":4},\"start\":{\"column\":10,\"line\":4}},\"type\":\"output\",\"value\":{\"data\":false,\"depth\":0,\"loc\":{\"end\":{\"column\":20,\"line\":4},\"start\":{\"column\":12,\"line\":4}},\"original\":\"location\",\"parts\":[\"location\"],\"scoped\":false,\"type\":\"path\"}},\n\
+    {\"type\":\"text\",\"value\":\"\\n</context>\"}\n\
+  ],\n\
   \"flags\": [\n\
     \"receipts_v2\",\n\
     \"offer_stacking\"\n\
   ],\n\
   \"formatVersion\": \"2\",\n\
-  \"hash\": \"90b92adeb9092d0ee2a16d92cc745ab40234a5bb23d20f0f2a25ff1dbbb535da\",\n\
+  \"hash\": \"2fc25433b4843a85de07115e51233de8a3946e7c2a8bfc33d39cce68294350dc\",\n\
   \"models\": {\n\
     \"claude-haiku-4-5\": {\"approximateTokens\":true,\"contextWindow\":200000,\"encoding\":\"o200k_base\",\"model\":\"claude-haiku-4-5\",\"parallelToolCalls\":true,\"pricing\":{\"cachedInput\":0.1,\"input\":1,\"output\":5},\"provider\":\"anthropic\",\"tools\":true},\n\
     \"gpt-4-turbo\": {\"api\":\"openai-chat\",\"approximateTokens\":false,\"contextWindow\":128000,\"encoding\":\"cl100k_base\",\"model\":\"gpt-4-turbo\",\"parallelToolCalls\":true,\"pricing\":{\"input\":10,\"output\":30},\"provider\":\"openai\",\"tools\":true},\n\

@@ -81,7 +81,7 @@ export interface ProgressSink {
  * - `parsed`: by path, valid while the file's text is unchanged (parsing reads no config);
  * - `config`: by the config fingerprint — SHA-256 of the config's text and of
  *   every file it read while loading (its imports, see config-worker.ts);
- * - `blocks`: per-block derived data (analysis, compiled template, stable
+ * - `blocks`: per-block derived data (context roots read, stable
  *   render and counts) by path + SHA-256 of the text (reads no config);
  * - `emit`: bundle entries by their inputs' identities under one config key
  *   (the resolved config + agentc version, src/emit/cache.ts);

@@ -3,6 +3,8 @@
  * execute a workspace, and everything `agentc diff` compares. Plain JSON data;
  * serialized with sorted keys so that the same input gives the same bytes.
  */
+import type { TemplateNode } from './template/ast.js';
+
 // Card and config shapes the bundle carries (src/parse/types.ts re-exports them).
 export type JsonSchema = Record<string, unknown>;
 export type Role = 'orchestrator' | 'native' | 'external-wrapper' | 'internal-helper';
@@ -69,6 +71,8 @@ export interface Bundle {
   models: Record<string, BundleModel>;
   flags: string[];
   dynamicContext: { fields: string[]; template: string };
+  /** `dynamicContext.template` as the template language's AST (an agent's `suffix_ast` unless its suffix differs). */
+  dynamicContextAst: TemplateNode[];
   dispatchDefaults: { toolPrefix: string; fanOutCap: number };
   /** Every tool contract used by some agent, by name. */
   tools: Record<string, BundleToolContract>;
@@ -112,6 +116,8 @@ export interface BundleAgent {
   prefixes: BundlePrefix[];
   /** The dynamic-context template rendered per request and appended after the prefix. */
   suffix_template: string;
+  /** The same template as the template language's AST: what the runtime renders (it never parses Handlebars). */
+  suffix_ast: TemplateNode[];
   /** How this agent's tool calls are executed (every agent with tools has one). */
   dispatch: BundleDispatch;
   /** The card's history compaction policy, when it declares one. */
@@ -203,6 +209,8 @@ export interface StoredBundle {
   models: Record<string, BundleModel>;
   flags: string[];
   dynamicContext: { fields: string[]; template: string };
+  /** `dynamicContext.template` as the template language's AST, stored once: the loader gives it to every agent that stores none. */
+  dynamicContextAst: TemplateNode[];
   dispatchDefaults: { toolPrefix: string; fanOutCap: number };
   tools: Record<string, BundleToolContract>;
   agents: Record<string, StoredAgent>;
@@ -214,9 +222,11 @@ export interface StoredBundle {
   toolShapes: Record<string, StoredToolShape>;
 }
 
-export interface StoredAgent extends Omit<BundleAgent, 'prefixes' | 'tools' | 'suffix_template'> {
+export interface StoredAgent extends Omit<BundleAgent, 'prefixes' | 'tools' | 'suffix_template' | 'suffix_ast'> {
   /** Absent when it is `dynamicContext.template`. */
   suffix_template?: string;
+  /** Absent when it is `dynamicContextAst`. */
+  suffix_ast?: TemplateNode[];
   prefixes: StoredPrefix[];
   /** Keys into `toolShapes`, in tool order. */
   tools: string[];

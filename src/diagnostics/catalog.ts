@@ -504,7 +504,7 @@ export const CATALOG = {
     summary: "A block's Handlebars body parses.",
     messages: {
       syntax: 'Block "{block}" has a template syntax error: {reason}.',
-      unexpected: 'Block "{block}" has a template syntax error: unexpected {found} (expected {expected}).',
+      unexpected: 'Block "{block}" has a template syntax error: unexpected {found}.',
       mismatch: 'Block "{block}" has a template syntax error: "{open}" is closed by "{close}"; close it with "{fix}".',
       neverClosed: 'Block "{block}" has a template syntax error: "{open}" on line {line} is never closed: add "{close}".',
       tooDeep: 'Block "{block}" has a template syntax error: blocks or subexpressions are nested more than {max} levels deep here; flatten the template.',
@@ -524,6 +524,7 @@ export const CATALOG = {
       scalarHasNoField: 'Block "{block}" reads {ref}, but "{parent}" is {kind}, which has no field "{name}".',
       unknownHelper: 'Block "{block}" calls helper "{name}", which agentc does not provide (helpers: {helpers}).',
       partial: 'Block "{block}" uses a partial or decorator; agentc does not support partials in blocks.',
+      unsupported: 'Block "{block}" uses {what}, which is outside the template language (paths, #if, #unless, #each, #with, else, lookup, comments).',
       renderFailed: 'Block "{block}" failed to render for "{card}": {reason}.',
       printsObject: 'Block "{block}" renders {ref}, which is an object: it would print "[object Object]".',
       printsList: 'Block "{block}" renders {ref}, which is a list: it would print its items joined by commas.',
@@ -575,6 +576,27 @@ export const CATALOG = {
     summary: 'A block renders to at most 1 MiB (1,048,576 characters); rendering stops at the limit (not configurable).',
     messages: { tooLarge: 'Block "{block}" renders to more than 1 MiB ({limit} characters) for "{card}"; rendering stopped there.' },
     hints: { nestedEach: 'Nested {{#each}} multiplies the output: iterate one level, or keep large data out of the prompt (read it through a tool).' },
+  },
+  'suffix-template': {
+    code: 'AGC6008', group: 'templates', severity: 'error',
+    summary: "The config's dynamicContext.template parses, stays inside the template language and reads only dynamicContext.fields.",
+    messages: {
+      syntax: 'dynamicContext.template has a template syntax error: {reason}.',
+      unexpected: 'dynamicContext.template has a template syntax error: unexpected {found}.',
+      mismatch: 'dynamicContext.template has a template syntax error: "{open}" is closed by "{close}"; close it with "{fix}".',
+      neverClosed: 'dynamicContext.template has a template syntax error: "{open}" on line {line} of the template is never closed: add "{close}".',
+      tooDeep: 'dynamicContext.template has a template syntax error: blocks or subexpressions are nested more than {max} levels deep; flatten the template.',
+      unknownField: 'dynamicContext.template reads "{ref}", which is not one of dynamicContext.fields ({fields}).',
+      badRead: 'dynamicContext.template reads "{ref}", which the per-request context cannot provide: it holds one string per dynamicContext.fields entry ({fields}).',
+      unknownHelper: 'dynamicContext.template calls helper "{name}", which the template language does not have (helpers: {helpers}).',
+      partial: 'dynamicContext.template uses a partial or decorator; the template language has none.',
+      unsupported: 'dynamicContext.template uses {what}, which is outside the template language.',
+    },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      declare: 'Add "{name}" to dynamicContext.fields, or remove the read.',
+      noHelper: 'Compute the value in the service and pass it as a dynamicContext field, or branch with {{#if}}.',
+    },
   },
 
   // Hygiene (AGC7xxx)

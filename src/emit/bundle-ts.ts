@@ -7,8 +7,9 @@
  * The bundle's type is a declaration (interface `Bundle`), never inferred from a
  * literal: agent ids, tool names, dispatch settings, handoff schemas and every
  * other field keep their literal types, while prompt prefixes are typed
- * `BundlePrefix`, the hash `string` and tools by name (their arguments are
- * typed once, in ToolArgsByName), so a prompt edit leaves bundle.ts
+ * `BundlePrefix`, suffix ASTs `TemplateNode[]` (their template's text is typed
+ * literally beside them), the hash `string` and tools by name (their arguments
+ * are typed once, in ToolArgsByName), so a prompt edit leaves bundle.ts
  * unchanged and a service's type-check does not grow with prompt text. The data
  * is bundle.json's text in one string literal (bundle-data.ts): a single
  * token for tsc, compiled along with the service (no file to copy next to it),
@@ -80,11 +81,11 @@ export function bundleDataContent(json: readonly Uint8Array[]): Uint8Array[] {
  */
 function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
   let out = TOOL_TYPES;
-  out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, tools by name. */\n`;
+  out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, suffix syntax trees as \`TemplateNode[]\`, tools by name. */\n`;
   out += `export interface Bundle {\n`;
   const { agents: _agents, hash: _hash, ...top } = bundle;
   for (const key of Object.keys(top).sort(compareCodeUnits)) {
-    out += `  readonly ${JSON.stringify(key)}: ${literalType((top as Record<string, unknown>)[key])};\n`;
+    out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : literalType((top as Record<string, unknown>)[key])};\n`;
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
@@ -92,7 +93,7 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
     out += `    readonly ${JSON.stringify(a.id)}: {\n`;
     const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
     for (const key of Object.keys(fields).sort(compareCodeUnits)) {
-      out += `      readonly ${JSON.stringify(key)}: ${literalType((fields as Record<string, unknown>)[key])};\n`;
+      out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
     }
     out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
     const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
@@ -103,6 +104,9 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
   out += `  };\n}\n\n`;
   return out;
 }
+
+/** The suffix template's AST is typed by its node type, not its literal value (the template's text already is). */
+const TEMPLATE_AST_TYPE = 'readonly TemplateNode[]';
 
 const TOOL_TYPES = `/** A JSON Schema object as the bundle holds it. */
 export interface JsonSchemaObject {
@@ -172,8 +176,8 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
   let out = GENERATED_HEADER;
   out += `/* eslint-disable */\n`;
   out += `import { loadBundleJson } from '@agentc/runtime/bundle';\n`;
-  const types = [...(agentIds.length > 0 ? ['BundlePrefix'] : []), ...(contractNames.length > 0 ? ['ToolContext'] : [])];
-  if (types.length > 0) out += `import type { ${types.join(', ')} } from '@agentc/runtime';\n`;
+  const types = [...(agentIds.length > 0 ? ['BundlePrefix'] : []), 'TemplateNode', ...(contractNames.length > 0 ? ['ToolContext'] : [])];
+  out += `import type { ${types.join(', ')} } from '@agentc/runtime';\n`;
   out += `import { bundleJson } from './bundle-data.js';\n`;
   out += '\n';
   out += `/** Every agent of the bundle (one per card). */\n`;

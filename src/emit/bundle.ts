@@ -22,6 +22,7 @@ import {
   type NeutralTool,
   type OpenAITool,
 } from '../bundle/types.js';
+import type { TemplateNode } from '../bundle/template/ast.js';
 import type { ModelEntry, Tool } from '../parse/types.js';
 import { handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
@@ -84,6 +85,7 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     agents,
     dispatchDefaults: sortKeysDeep({ toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap }),
     dynamicContext: sortKeysDeep({ fields: [...config.dynamicContext.fields], template: config.dynamicContext.template }),
+    dynamicContextAst: sortKeysDeep(suffixAst(program)),
     flags: [...config.flags],
     formatVersion: BUNDLE_FORMAT_VERSION,
     hash: '',
@@ -133,6 +135,7 @@ function createAgent(program: Program, agent: Agent): BundleAgent {
     flags: [...agent.flags],
     prefixes: agent.cohorts.map(prefix),
     suffix_template: program.config.data.dynamicContext.template,
+    suffix_ast: suffixAst(program),
     dispatch: dispatch(agent),
   };
   if (card.fallback_model !== undefined) out.fallback_model = card.fallback_model;
@@ -238,4 +241,10 @@ function toolContract(tool: Tool): BundleToolContract {
 /** `record[key] = value` that also works for the key "__proto__" (an own data property, never the prototype). */
 function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The suffix template's AST; a build stops before emit when it did not parse or is outside the language (suffix-template). */
+function suffixAst(program: Program): TemplateNode[] {
+  const parsed = program.suffix.parsed;
+  return parsed.ok ? (parsed.analysis.nodes ?? []) : [];
 }

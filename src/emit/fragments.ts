@@ -11,7 +11,7 @@
 import type { Bundle, BundleAgent } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache, StoredLayout } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
-import { agentToolKeys, storeAgent, storedJson, storedTop, storedValue, storeKeys } from './stored.js';
+import { agentToolKeys, configSuffix, storeAgent, storedJson, storedTop, storedValue, storeKeys, type ConfigSuffix } from './stored.js';
 
 export const PIECE_SEPARATOR = Buffer.from(',\n', 'utf8');
 const AGENTS_MEMBER = '\n  "agents": {}';
@@ -39,10 +39,10 @@ export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
 }
 
 /** `    "<id>": {…}`, the agent's member of the top-level `agents` object, for the given keys. */
-export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffixTemplate: string): Buffer {
-  const keys = JSON.stringify([blockKeys, toolKeys, suffixTemplate]);
+export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): Buffer {
+  const keys = JSON.stringify([blockKeys, toolKeys, suffix.template, suffix.astJson]);
   if (f.json === undefined || f.jsonKeys !== keys) {
-    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffixTemplate)), 2, 'agents');
+    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix)), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
     f.jsonKeys = keys;
   }
@@ -65,7 +65,8 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const ids = jsonKeyOrder(Object.keys(bundle.agents).sort(compareCodeUnits));
     const keys = storeKeys(bundle, (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)));
     const frame = makeFrame(storedJson(storedTop(bundle, keys)), ids.length);
-    const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, bundle.agents[id]!), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, bundle.dynamicContext.template));
+    const suffix = configSuffix(bundle);
+    const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, bundle.agents[id]!), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix));
     layout = { frame, pieces };
     cache.frames.set(bundle, layout);
   }

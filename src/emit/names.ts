@@ -20,6 +20,7 @@ export const RESERVED_TYPE_NAMES = new Set([
   'NeutralToolOf',
   'OpenAIToolOf',
   'StatusEvent',
+  'TemplateNode',
   'ToolArgsByName',
   'ToolContext',
   'ToolHandlers',

@@ -12,7 +12,8 @@
  * - What every use of a block shares (owner, category, file, required) is in `blocks`.
  * - Copies are left out where the loader restores them: an Anthropic tool whose
  *   name, description and input_schema equal the neutral tool's, an agent's
- *   `suffix_template` equal to `dynamicContext.template`.
+ *   `suffix_template` equal to `dynamicContext.template` and its `suffix_ast`
+ *   equal to `dynamicContextAst` (the config's, stored once).
  *
  * The text is canonical (keys sorted by code unit, LF, one final newline) and
  * line-oriented: containers down to depth 2 (the top-level object, its tables,
@@ -147,12 +148,23 @@ export function storeKeys(bundle: Bundle, toolKeysOf: (id: string, entry: Bundle
   return { blockKeys, toolKeys, texts, toolShapes, blocks };
 }
 
-/** An agent's stored entry. */
-export function storeAgent(entry: BundleAgent, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffixTemplate: string): StoredAgent {
-  const { prefixes, tools: _tools, suffix_template, ...rest } = entry;
+/** The config's suffix as an agent's entry is compared with: its template, and its AST's canonical JSON. */
+export interface ConfigSuffix {
+  template: string;
+  astJson: string;
+}
+
+export function configSuffix(bundle: Bundle): ConfigSuffix {
+  return { template: bundle.dynamicContext.template, astJson: canonicalJson(bundle.dynamicContextAst) };
+}
+
+/** An agent's stored entry: its suffix template and AST only where they differ from the config's. */
+export function storeAgent(entry: BundleAgent, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): StoredAgent {
+  const { prefixes, tools: _tools, suffix_template, suffix_ast, ...rest } = entry;
   return {
     ...rest,
-    ...(suffix_template === suffixTemplate ? {} : { suffix_template }),
+    ...(suffix_template === suffix.template ? {} : { suffix_template }),
+    ...(canonicalJson(suffix_ast) === suffix.astJson ? {} : { suffix_ast }),
     tools: [...toolKeys],
     prefixes: prefixes.map((p, i) => ({
       cohort: p.cohort,
@@ -170,9 +182,10 @@ export function storeAgent(entry: BundleAgent, blockKeys: readonly (readonly str
 /** The whole stored bundle (tests, `bundleHash`); emission streams the same bytes from pieces. */
 export function storeBundle(bundle: Bundle): StoredBundle {
   const keys = storeKeys(bundle);
+  const suffix = configSuffix(bundle);
   const agents: Record<string, StoredAgent> = {};
   for (const id of Object.keys(bundle.agents).sort(compareCodeUnits)) {
-    setOwn(agents, id, storeAgent(bundle.agents[id]!, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, bundle.dynamicContext.template));
+    setOwn(agents, id, storeAgent(bundle.agents[id]!, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix));
   }
   return { ...storedTop(bundle, keys), agents };
 }
@@ -185,6 +198,7 @@ export function storedTop(bundle: Bundle, keys: StoreKeys): StoredBundle {
     blocks: keys.blocks,
     dispatchDefaults: bundle.dispatchDefaults,
     dynamicContext: bundle.dynamicContext,
+    dynamicContextAst: bundle.dynamicContextAst,
     flags: bundle.flags,
     formatVersion: bundle.formatVersion,
     hash: bundle.hash,

@@ -4,12 +4,12 @@
  * runtime would send, and the sub-agents its tool calls ask for.
  *
  * Invariants: built only from the runtime's public pieces (selectPrefix,
- * renderSuffix, costUsd, the LlmClient contract); nothing is executed — tool
+ * renderAgentSuffix, costUsd, the LlmClient contract); nothing is executed — tool
  * calls are read, not run; a failed call is an observation with `error`, never
  * a throw.
  */
 import type { Bundle } from '../bundle/types.js';
-import { costUsd, renderSuffix, selectPrefix, type LlmClient, type LlmRequest, type Message, type Usage } from '../runtime/index.js';
+import { costUsd, renderAgentSuffix, selectPrefix, type LlmClient, type LlmRequest, type Message, type Usage } from '../runtime/index.js';
 import type { EvalCase } from './suite.js';
 
 export interface HandoffCall {
@@ -46,7 +46,7 @@ export function buildRoutingRequest(bundle: Bundle, agentId: string, c: EvalCase
   const req: LlmRequest = {
     agent: agentId,
     model: { ...model, id: agent.model },
-    system: { prefix: prefix.text, suffix: renderSuffix(agent.suffix_template ?? '', EVAL_CONTEXT), prefixSha256: prefix.sha256 },
+    system: { prefix: prefix.text, suffix: renderAgentSuffix(agent, EVAL_CONTEXT, bundle.dynamicContext?.fields ?? []), prefixSha256: prefix.sha256 },
     messages,
     tools,
     toolShapes: { openai: agent.tools?.openai ?? [], anthropic: agent.tools?.anthropic ?? [] },

@@ -62,7 +62,7 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
   if (ok('feature_flag')) data.feature_flag = raw.feature_flag as string;
   if (ok('max_tokens')) data.max_tokens = raw.max_tokens as number;
   const body = text.slice(bodyOffset);
-  const parsed = analyzeTemplate(file, body, bodyOffset);
+  const parsed = analyzeTemplate({ rangeAt: (start, end) => file.rangeAt(bodyOffset + start, bodyOffset + end) }, body);
   if (!parsed.ok) {
     const related = parsed.related?.map((r) => ({ file: file.path, range: r.range, message: 'openedHere' as const, data: { open: r.open } }));
     bag.add({ rule: 'template-syntax', file: file.path, range: parsed.range, ...syntaxMessage(data.id, parsed.problem), ...(related ? { related } : {}) });

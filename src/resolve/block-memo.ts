@@ -1,8 +1,8 @@
 /**
  * What resolve derives from one block's text alone — never from the config or
- * the agent: the context roots its body reads, whether the interpreter can run
- * it, its compiled Handlebars template, and (for a body that reads nothing) its
- * render and token counts.
+ * the agent: the context roots its body reads and (for a body that reads
+ * nothing) its render and token counts. (Rendering itself is the template
+ * interpreter over the AST the parse phase built: nothing to compile or keep.)
  *
  * A compile finds this data through `BlockMemos`: a fresh one per run by
  * default; `CompileCache` (src/compile.ts) keeps it across compiles, keyed by
@@ -20,8 +20,6 @@ export type StableRender = { text: string } | { message: string; range: Range | 
 export interface BlockDerived {
   /** Sorted context roots the body reads (see contextDependencies). */
   dependencies?: string[];
-  interpretable?: boolean;
-  compiled?: (context: unknown) => string;
   /** Only for bodies with no dependencies. */
   stableRender?: StableRender;
   /** Tokens of stableRender's text + separator, by encoding. */

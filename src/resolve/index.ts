@@ -21,6 +21,7 @@ import { contextDependencies, renderBlock } from './render.js';
 import { runBlockMemos, type BlockDerived, type BlockMemos } from './block-memo.js';
 import { RunMemo } from './run-memo.js';
 import { effectiveDispatch } from './dispatch.js';
+import { resolveSuffix } from './suffix.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, ConfigStatus, EffectiveDispatch, Program, RenderedBlock, RenderError } from './types.js';
 import { WORKSPACE_LAYOUT } from '../load/layout.js';
 import type { SourceFile } from '../load/source.js';
@@ -75,7 +76,7 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     }
   }
 
-  const program: Program = { root, config: parsed.config, configStatus: configStatusOf(parsed), layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed, evals: parsed.evals, memo: new RunMemo() };
+  const program: Program = { root, config: parsed.config, configStatus: configStatusOf(parsed), layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed, evals: parsed.evals, memo: new RunMemo(), suffix: resolveSuffix(parsed.config) };
   const renderCache = new Map<string, { text: string } | RenderError>();
   for (const card of [...cards.values()].sort(byId)) {
     program.agents.set(card.data.id, resolveAgent(program, card, renderCache, tokens, blockMemos));
@@ -137,7 +138,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
       if (stable) {
         // A body that reads nothing renders the same for everyone: once per block text (kept across compiles).
         if (!derived.stableRender) {
-          const res = renderBlock(ref.block, ctx, derived);
+          const res = renderBlock(ref.block, ctx);
           derived.stableRender = res.ok ? { text: res.text.trim() } : { message: res.message, range: res.range, kind: res.kind };
         }
         const s = derived.stableRender;
@@ -146,7 +147,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
         const key = renderKey(ref.block, card, modelId, on, derived);
         r = renderCache.get(key);
         if (!r) {
-          const res = renderBlock(ref.block, ctx, derived);
+          const res = renderBlock(ref.block, ctx);
           r = res.ok ? { text: res.text.trim() } : { block: ref.block, message: res.message, range: res.range, kind: res.kind };
           renderCache.set(key, r);
         }

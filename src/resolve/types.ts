@@ -8,6 +8,7 @@ import type { SourceFile } from '../load/source.js';
 import type { Block, Card, ConfigFile, GuardSpec, JsonSchema, ModelEntry, Tool } from '../parse/types.js';
 import type { Encoding } from '../tokenize/index.js';
 import type { Unparsed } from '../parse/index.js';
+import type { SuffixTemplate } from './suffix.js';
 import type { RunMemo } from './run-memo.js';
 import type { EvalSuiteFile } from '../parse/eval-suite.js';
 import type { WorkspaceLayout } from '../load/layout.js';
@@ -40,6 +41,8 @@ export interface Program {
   parents: Map<string, string[]>;
   /** Stems of files that did not parse (see ParsedWorkspace.unparsed). */
   unparsed: Unparsed;
+  /** The config's `dynamicContext.template`, parsed (./suffix.ts). */
+  suffix: SuffixTemplate;
   /** Derived data of this compile (sorted lists, the sub-agent graph, template verdicts…), made on first use. */
   memo: RunMemo;
   /** Eval suites that validated, in path order (their names are checked by src/check/rules/eval-*.ts). */

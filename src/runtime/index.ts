@@ -43,7 +43,7 @@ export * from './clients/index.js';
 export { loadTelemetry, createTelemetry, createSpanIdBridge, combineEventListeners, type Telemetry, type TelemetryOptions, type SpanIdBridge } from './telemetry.js';
 export { createRecordingClient, type CallRecord, type RecordingClient } from './recording.js';
 export { createRandomIds, createSequentialIds } from './ids.js';
-export { renderSuffix } from './template.js';
+export { renderAgentSuffix, renderSuffix, SuffixRenderError } from './template.js';
 export { selectPrefix } from './cohort.js';
 export { costUsd } from './cost.js';
 export { TurnError, RuntimeUsageError, type FailureResult } from './failure.js';

@@ -103,6 +103,7 @@ function fromStored(stored: StoredBundle): Bundle {
     const entry = {
       ...a,
       suffix_template: a.suffix_template ?? top.dynamicContext.template,
+      suffix_ast: a.suffix_ast ?? top.dynamicContextAst,
       tools: {
         anthropic: shapes.map((s) => s.anthropic ?? { description: s.neutral.description, input_schema: s.neutral.parameters, name: s.neutral.name }),
         neutral: shapes.map((s) => s.neutral),

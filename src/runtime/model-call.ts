@@ -21,7 +21,7 @@ import { untilAborted } from './deadline.js';
 import { AgentFailure, agentFailureMessage } from './failure.js';
 import { ScriptExhaustedError } from './scripted-client.js';
 import { chargeModel, type Frame, type TurnState } from './state.js';
-import { renderSuffix } from './template.js';
+import { renderAgentSuffix } from './template.js';
 import type { TextWriter } from './user-text.js';
 import type { LlmChunk, LlmClient, LlmRequest, LlmResponse, Message, ToolCall, Usage } from './types.js';
 import { fitRequest } from './turn-memory.js';
@@ -154,7 +154,7 @@ function buildRequest(turn: TurnState, frame: Frame, modelId: string, messages: 
   const req: LlmRequest = {
     agent: agent.id,
     model: { ...model, id: modelId },
-    system: { prefix: prefix.text, suffix: renderSuffix(agent.suffix_template ?? '', frame.suffixContext), prefixSha256: prefix.sha256 },
+    system: { prefix: prefix.text, suffix: renderAgentSuffix(agent, frame.suffixContext, turn.bundle.dynamicContext?.fields ?? []), prefixSha256: prefix.sha256 },
     messages: messages.map((m) => ({ ...m })),
     tools,
     toolShapes: { openai: agent.tools?.openai ?? [], anthropic: agent.tools?.anthropic ?? [] },

@@ -21,7 +21,7 @@ import { DEFAULT_KEEP_LAST_TURNS, messagesTokens, narrationView, planCompaction,
 import { createMemorySessionStore } from './sessions/memory.js';
 import { emptyRecord, recordsFromMessages, SUMMARY_META_PREFIX, type HistorySummary, type JsonValue, type TurnRecord, type TurnStore } from './sessions/types.js';
 import type { Frame, TurnState } from './state.js';
-import { renderSuffix } from './template.js';
+import { renderAgentSuffix } from './template.js';
 import { createTokenCounters, type CountTokens, type TokenCounter, type TokenCounters } from './tokens.js';
 import type { BundleModel, LlmRequest, Message, SessionStore, ToolCall, ToolContext } from './types.js';
 
@@ -245,7 +245,7 @@ export async function fitRequest(turn: TurnState, frame: Frame, messages: readon
   const count = await turn.memory.counters.forModel(model);
   const prefix = selectPrefix(frame.agent, turn.flags);
   // The prefix was counted at compile time (bundle), with this agent's model's encoding.
-  const fixed = (prefix?.tokens ?? count(prefix?.text ?? '')) + count(renderSuffix(frame.agent.suffix_template ?? '', frame.suffixContext));
+  const fixed = (prefix?.tokens ?? count(prefix?.text ?? '')) + count(renderAgentSuffix(frame.agent, frame.suffixContext, turn.bundle.dynamicContext?.fields ?? []));
   const { messages: fitted, dropped } = trimToBudget(messages, historyLength, fixed, budget, count);
   if (dropped > 0) {
     frame.historyLength = historyLength - dropped;

@@ -8,8 +8,9 @@
  * - Every model call gets an AbortSignal; every tool handler gets one too.
  */
 import type { AnthropicTool, Bundle, BundleModel, BundlePrefix, BundlePrefixBlock, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool, StoredBundle } from '../bundle/types.js';
+import type { TemplateNode } from '../bundle/template/ast.js';
 
-export type { AnthropicTool, Bundle, BundleModel, BundlePrefix, BundlePrefixBlock, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool, StoredBundle };
+export type { AnthropicTool, Bundle, BundleModel, BundlePrefix, BundlePrefixBlock, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool, StoredBundle, TemplateNode };
 export type { GuardContext, GuardNote, QueryGuard } from './guards.js';
 export type { HistorySummary, JsonValue, MetaOptions, StoreOptions, TurnRecord, TurnStore, TurnSubAgent, TurnToolResult } from './sessions/types.js';
 export type { CountTokens } from './tokens.js';

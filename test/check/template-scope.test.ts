@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SourceFile } from '../../src/load/source.js';
-import { analyzeTemplate } from '../../src/parse/template.js';
+import { analyzeTemplate, standalonePlacer } from '../../src/parse/template.js';
 import { buildContextShape } from '../../src/resolve/context.js';
 import { classifyRef, type RefVerdict } from '../../src/check/template-scope.js';
 import { formatRuleHint, formatRuleMessage } from '../../src/diagnostics/catalog.js';
@@ -18,8 +17,7 @@ const root = buildContextShape({ flags: ['receipts_v2'] });
 const dynamic = new Set(['date', 'user_id']);
 
 function verdicts(body: string): { ref: string; verdict: ShownVerdict }[] {
-  const file = new SourceFile('blocks/b.md', body);
-  const r = analyzeTemplate(file, body, 0);
+  const r = analyzeTemplate(standalonePlacer(body), body);
   if (!r.ok) throw new Error(r.problem.message);
   return r.analysis.refs.map((ref) => ({ ref: ref.original, verdict: shown(classifyRef(ref, root, dynamic, 'b')) }));
 }

@@ -9,8 +9,9 @@ import Handlebars from 'handlebars';
 import { describe, expect, it } from 'vitest';
 import { buildContextShape, buildRenderContext } from '../../src/resolve/context.js';
 import { classifyRef } from '../../src/check/template-scope.js';
-import { SourceFile } from '../../src/load/source.js';
-import { analyzeTemplate } from '../../src/parse/template.js';
+import { tryInterpret } from '../../src/bundle/template/interpret.js';
+import { compileStrict, createStrictHandlebars } from '../template/strict-handlebars.js';
+import { analyzeTemplate, standalonePlacer } from '../../src/parse/template.js';
 import type { CardData, ResolvedConfig } from '../../src/parse/types.js';
 
 const config: ResolvedConfig = {
@@ -50,6 +51,7 @@ const context = buildRenderContext({
 });
 const shape = buildContextShape(config);
 const hbs = Handlebars.create();
+const strictHbs = createStrictHandlebars();
 
 const PATHS = [
   'agent.id', 'agent.descrption', 'agent.id.length', 'id', 'tool_name', 'name', 'description', 'envelope',
@@ -78,12 +80,21 @@ describe('static template check is sound', () => {
   it('all reads ok ⇒ strict render succeeds', () => {
     fc.assert(
       fc.property(template(4), (body) => {
-        const file = new SourceFile('blocks/b.md', body);
-        const parsed = analyzeTemplate(file, body, 0);
+        const parsed = analyzeTemplate(standalonePlacer(body), body);
         if (!parsed.ok) return;
         const ok = parsed.analysis.refs.every((r) => classifyRef(r, shape, new Set(['date']), 'b').kind === 'ok');
         if (!ok) return;
         expect(() => hbs.compile(body, { strict: true, noEscape: true })(context)).not.toThrow();
+        // The language's own interpreter agrees with the strict reference (when the body is inside the language).
+        if (parsed.analysis.nodes) {
+          let strictOk = true;
+          try {
+            compileStrict(strictHbs, body)(context);
+          } catch {
+            strictOk = false;
+          }
+          expect(tryInterpret(parsed.analysis.nodes, context).ok).toBe(strictOk);
+        }
       }),
       { numRuns: Number(process.env.RUNS ?? 3000), ...(process.env.RUNS ? {} : { seed: 20261121 }) },
     );

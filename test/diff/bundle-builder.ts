@@ -90,6 +90,7 @@ export function agent(id: string, spec: TestAgent, all: Record<string, TestAgent
     flags: [...new Set((spec.blocks ?? []).flatMap((b) => (b.flag ? [b.flag] : [])))].sort(),
     prefixes: prefixes(spec.blocks ?? [{ id: `persona-${id}`, text: `You are ${id}.` }]),
     suffix_template: '<context>{{date}}</context>',
+    suffix_ast: [],
     dispatch: {
       fan_out_cap: spec.fan_out_cap ?? 3,
       intent_count_failsafe: failsafe,
@@ -111,6 +112,7 @@ export function bundle(agents: Record<string, TestAgent>): Bundle {
     },
     flags: ['v2'],
     dynamicContext: { fields: ['date'], template: '<context>{{date}}</context>' },
+    dynamicContextAst: [],
     dispatchDefaults: { toolPrefix: 'ask_', fanOutCap: 3 },
     tools: {},
     agents: {},

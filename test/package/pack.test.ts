@@ -40,7 +40,7 @@ describe('npm pack', () => {
     const runtime = byName.get('@agentc/runtime')!;
     expect(runtime).toBeDefined();
     expect([...runtime].filter((p) => p !== 'package.json' && p !== 'README.md' && !p.startsWith('dist/'))).toEqual([]);
-    for (const path of ['dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/bundle/types.js', 'dist/bundle/types.d.ts', 'dist/runtime/did-you-mean.js']) {
+    for (const path of ['dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/bundle/types.js', 'dist/bundle/types.d.ts', 'dist/runtime/did-you-mean.js', 'dist/bundle/template/interpret.js', 'dist/bundle/template/ast.d.ts']) {
       expect(runtime, path).toContain(path);
     }
     expect([...runtime].some((p) => /^dist\/(parse|check|emit|diagnostics|cli|load|resolve)\//.test(p))).toBe(false);

@@ -1,6 +1,7 @@
 /**
  * Loading bundle.json (format "2"): prefixes joined from stored texts and checked
- * against their sha256; a tampered prefix, a missing reference and an unknown
+ * against their sha256; the config's suffix (template and AST), stored once,
+ * given back to every agent that stores none of its own; a tampered prefix, a missing reference and an unknown
  * format are typed BundleLoadErrors, never a bundle that runs with other prompts.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,8 @@ import { storeBundle, storedJson } from '../../src/emit/stored.js';
 import { createRuntime } from '../../src/runtime/index.js';
 import { BundleLoadError, loadBundle, loadBundleJson } from '../../src/runtime/load-bundle.js';
 import { createScriptedClient } from '../../src/runtime/scripted-client.js';
+import { renderAgentSuffix } from '../../src/runtime/template.js';
+import { suffixAst } from './fixtures/bundle.js';
 import { sampleProgram } from '../emit/helpers/program.js';
 
 const bundle = createBundle(sampleProgram(), '9.9.9');
@@ -33,6 +36,37 @@ describe('loadBundle', () => {
     for (const agent of Object.values(loaded.agents)) {
       for (const p of agent.prefixes) for (const b of p.blocks) expect(p.text.slice(b.start, b.start + b.length)).not.toContain('\n\n\n');
     }
+  });
+
+  it("stores the config's suffix AST once and gives it back to every agent", () => {
+    const s = stored();
+    expect(s.dynamicContextAst).toEqual(bundle.dynamicContextAst);
+    expect(JSON.stringify(s.dynamicContextAst)).toContain('"date"');
+    for (const a of Object.values(s.agents)) {
+      expect(a).not.toHaveProperty('suffix_ast');
+      expect(a).not.toHaveProperty('suffix_template');
+    }
+    const loaded = loadBundle(s);
+    expect(Object.keys(loaded.agents).length).toBeGreaterThan(1);
+    for (const agent of Object.values(loaded.agents)) {
+      expect(agent.suffix_template).toBe(bundle.dynamicContext.template);
+      expect(agent.suffix_ast).toEqual(bundle.dynamicContextAst);
+      expect(renderAgentSuffix(agent, { date: '2026-11-22' }, bundle.dynamicContext.fields)).toBe('<context>\nDate: 2026-11-22\n</context>');
+    }
+  });
+
+  it("stores an agent's own suffix (template and AST) only where it differs from the config's, and loads each back", () => {
+    const changed = structuredClone(bundle);
+    const [id, other] = Object.keys(changed.agents);
+    changed.agents[id!]!.suffix_template = 'Locale: {{date}}!';
+    changed.agents[id!]!.suffix_ast = suffixAst('Locale: {{date}}!');
+    const s = JSON.parse(storedJson(storeBundle(changed))) as StoredBundle;
+    expect(s.agents[id!]).toMatchObject({ suffix_template: 'Locale: {{date}}!', suffix_ast: suffixAst('Locale: {{date}}!') });
+    expect(s.agents[other!]).not.toHaveProperty('suffix_ast');
+    const loaded = loadBundle(s);
+    expect(loaded).toEqual(changed);
+    expect(renderAgentSuffix(loaded.agents[id!]!, { date: 'd' }, bundle.dynamicContext.fields)).toBe('Locale: d!');
+    expect(loaded.agents[other!]!.suffix_ast).toEqual(bundle.dynamicContextAst);
   });
 
   it('rejects a tampered text: the prefixes that hold it no longer match their sha256', () => {

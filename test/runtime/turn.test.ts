@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { createMemorySessionStore } from '../../src/runtime/index.js';
-import { makeBundle } from './fixtures/bundle.js';
+import { makeBundle, setSuffix } from './fixtures/bundle.js';
 import { ask, callsOf, env, routingOf, setup, toolResults } from './helpers.js';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -30,12 +30,12 @@ describe('step 1: system prompt = cohort prefix + rendered suffix', () => {
     expect(callsOf(s.calls, 'support')[0].system.prefix_sha256).toBe(sha(s.bundle.agents.support.prefixes[0].text));
   });
 
-  test('missing suffix fields render empty; `\\{{` renders a literal {{', async () => {
+  test('missing suffix fields render empty and are false in {{#if}}; `\\{{` renders a literal {{', async () => {
     const bundle = makeBundle();
-    bundle.agents.concierge.suffix_template = 'Loc={{location}} Zone={{ timezone }} Raw=\\{{x}}';
+    setSuffix(bundle.agents.concierge, 'Loc={{location}} {{#if location}}at {{location}}{{else}}nowhere{{/if}}{{~ date ~}} Raw=\\{{x}}');
     const s = setup({ bundle, llm: { concierge: [{ text: 'ok' }] } });
     await s.turn('hi', { location: undefined });
-    expect(s.calls[0].system.suffix).toBe('Loc= Zone= Raw={{x}}');
+    expect(s.calls[0].system.suffix).toMatch(/^Loc= nowhere\d{4}-\d{2}-\d{2}Raw={{x}}$/);
   });
 });
 
@@ -213,8 +213,8 @@ describe('step 4: handoff and isolation', () => {
 
   test('inherited context: tools see principal, episode, locale, location; suffix fields beyond dynamicContext do not cross', async () => {
     const bundle = makeBundle();
-    bundle.agents.billing.suffix_template = '[{{internal_note}}|{{locale}}|{{location}}|{{user_id}}]';
-    bundle.agents.concierge.suffix_template = '[{{internal_note}}]';
+    setSuffix(bundle.agents.billing, '[{{locale}}|{{location}}|{{user_id}}]');
+    setSuffix(bundle.agents.concierge, '[{{internal_note}}]');
     const seen: unknown[] = [];
     const s = setup({
       bundle,
@@ -231,7 +231,7 @@ describe('step 4: handoff and isolation', () => {
     });
     await s.turn('hi', { internal_note: 'root only', user_id: 'u-9' });
     expect(callsOf(s.calls, 'concierge')[0].system.suffix).toBe('[root only]');
-    expect(callsOf(s.calls, 'billing')[0].system.suffix).toBe('[|en-US|Rome|u-9]');
+    expect(callsOf(s.calls, 'billing')[0].system.suffix).toBe('[en-US|Rome|u-9]');
     expect(seen).toEqual([{ args: { status: 'open' }, principal: 'user-1', episode: 'ep-1', agent: 'billing', locale: 'en-US', location: 'Rome' }]);
   });
 

@@ -7,11 +7,14 @@ import { runWithBudget } from '../../src/runtime/deadline.js';
 import { createSchemaValidator } from '../../src/runtime/schema.js';
 import { renderHandoff } from '../../src/runtime/sub-agent.js';
 import { createMemorySessionStore, createSequentialIds, parseScript, renderSuffix, scriptTurnContext, selectPrefix, toChatRequest } from '../../src/runtime/index.js';
-import { makeBundle } from './fixtures/bundle.js';
+import { makeBundle, suffixAst } from './fixtures/bundle.js';
 
 test('renderSuffix: fields, whitespace, triple braces, missing → empty, escape', () => {
-  expect(renderSuffix('a={{a}} b={{ b }} c={{{c}}} d={{d}} e=\\{{e}}', { a: '1', b: '2', c: '<3>' })).toBe('a=1 b=2 c=<3> d= e={{e}}');
-  expect(renderSuffix('{{constructor}}{{toString}}', {})).toBe('');
+  const fields = ['a', 'b', 'c', 'd'];
+  expect(renderSuffix(suffixAst('a={{a}} b={{ b }} c={{{c}}} d={{d}} e=\\{{e}}'), { a: '1', b: '2', c: '<3>' }, fields)).toBe('a=1 b=2 c=<3> d= e={{e}}');
+  expect(renderSuffix(suffixAst('{{#if d}}D{{else}}no d{{/if}}{{#unless a}}!{{/unless}}'), { a: '1' }, fields)).toBe('no d');
+  // Only strings count: a non-string value is as good as missing.
+  expect(renderSuffix(suffixAst('[{{a}}]'), { a: 5 as unknown as string }, fields)).toBe('[]');
 });
 
 test('selectPrefix: enabled ∩ agent flags, sorted; unknown cohort → default', () => {

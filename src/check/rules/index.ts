@@ -25,6 +25,7 @@ import { promptBudget } from './prompt-budget.js';
 import { providerSchema } from './provider-schema.js';
 import { recursionDepth } from './recursion-depth.js';
 import { relayStructuredAnswer } from './relay-structured-answer.js';
+import { suffixTemplate } from './suffix-template.js';
 import { renderSize } from './render-size.js';
 import { roleShape } from './role-shape.js';
 import { statusEventUnrendered } from './status-event-unrendered.js';
@@ -83,6 +84,7 @@ export const RULES: readonly Rule[] = [
   volatileInPrefix,
   cohortExplosion,
   renderSize,
+  suffixTemplate,
   unusedBlock,
   unusedTool,
   unusedModel,

@@ -1,4 +1,4 @@
-import { RENDER_LIMIT } from '../../resolve/strict-handlebars.js';
+import { RENDER_LIMIT } from '../../bundle/template/interpret.js';
 import type { Rule } from '../rule.js';
 import { bodyStart, sortedCards } from '../support.js';
 

@@ -60,6 +60,11 @@ export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
           hint: { id: 'noPartials' },
         });
       }
+      for (const u of analysis.unsupported) {
+        note(file, u.range);
+        staticBlocks.add(file);
+        report({ file, range: u.range, message: 'unsupported', data: { block: id, what: u.what } });
+      }
     }
     // Render failures the static analysis did not explain (one per place and message).
     const seen = new Set<string>();

@@ -231,6 +231,7 @@ function emptyBundle(): Bundle {
     models: {},
     flags: [],
     dynamicContext: { fields: [], template: '' },
+    dynamicContextAst: [],
     dispatchDefaults: { toolPrefix: DEFAULT_TOOL_PREFIX, fanOutCap: DEFAULT_FAN_OUT_CAP },
     tools: {},
     agents: {},

@@ -4,6 +4,7 @@
  * does it (each block trimmed, followed by a blank line; flagged blocks only in
  * cohorts with their flag; default cohort first, then by size, then by name).
  */
+import { resolveSuffix } from '../../../src/resolve/suffix.js';
 import { WORKSPACE_LAYOUT } from '../../../src/load/layout.js';
 import { SourceFile } from '../../../src/load/source.js';
 import { effectiveDispatch } from '../../../src/resolve/dispatch.js';
@@ -110,7 +111,7 @@ export function makeProgram(spec: ProgramSpec): Program {
     cards.set(c.id, { kind: 'card', file, stem: c.id, data, explicitInput: c.input !== undefined, find, locate });
   }
 
-  const program: Program = { root: '/ws', config: configFile, configStatus: 'loaded', layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map() };
+  const program: Program = { root: '/ws', config: configFile, configStatus: 'loaded', layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map(), suffix: resolveSuffix(configFile) };
   for (const card of [...cards.values()].sort((a, b) => (a.data.id < b.data.id ? -1 : 1))) {
     for (const sub of card.data.sub_agents) program.parents.set(sub, [...(program.parents.get(sub) ?? []), card.data.id]);
   }

@@ -1,56 +1,16 @@
 /**
- * agentc's strictness on top of Handlebars ({ strict: true, noEscape: true }),
- * shared by the two render paths (the interpreter, ./interpret.ts, and
- * Handlebars itself for bodies outside its subset, ./render.ts). Handlebars
- * alone renders some constructs as nothing or nonsense; here each of them stops
- * the render with a RenderStop at the construct's position:
- *
- * - a mustache whose value is an object or a list (`{{this}}`, `{{agent}}`,
- *   `{{lookup agent "input"}}`): Handlebars prints "[object Object]" or a
- *   comma-joined list;
- * - `#each` over a string, number or boolean: Handlebars renders nothing;
- * - `lookup` of a field the value does not have, or on a missing value:
- *   Handlebars renders nothing (its params are not read strictly);
- * - `log`: fails instead of writing to stdout (which would corrupt
- *   `--format json`);
- * - output over RENDER_LIMIT characters: the render stops as soon as the bound
- *   is passed (nested `#each` over the sub-agents would otherwise take seconds
- *   and gigabytes).
+ * The reference the template language is tested against: Handlebars 4 itself
+ * ({ strict: true, noEscape: true }) with agentc's strict additions as helpers —
+ * no object or list output, no `#each` over a scalar, a strict `lookup`, no `log`,
+ * the output bounded by RENDER_LIMIT. Test-only: agentc renders with its own
+ * interpreter (src/bundle/template/interpret.ts), which must agree with this.
  */
-import { handlebars } from '../parse/template.js';
-
-/** Most characters one block may render to (1 MiB of UTF-16 code units): far above any real prompt block. */
-export const RENDER_LIMIT = 1024 * 1024;
-
-/** Why a render stopped; `loc` is Handlebars' position in the body (1-based line, 0-based column). */
-export class RenderStop extends Error {
-  constructor(
-    message: string,
-    readonly loc: hbs.AST.SourceLocation | undefined,
-    readonly kind: 'failure' | 'size' = 'failure',
-  ) {
-    super(message);
-  }
-}
-
-/** Why a mustache must not output `value`, or undefined when it may. */
-export function renderedAs(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  return Array.isArray(value)
-    ? 'the value is a list, which would render as its items joined by commas; iterate it with {{#each}}'
-    : 'the value is an object, which would render as "[object Object]"; render one of its fields, or iterate it with {{#each}}';
-}
-
-/** Why `#each` must not iterate `value`, or undefined when it may (lists, mappings, and nothing at all). */
-export function eachTargetProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
-  const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : String(value);
-  return `{{#each}} over a ${typeof value} (${shown}) renders nothing; iterate a list or a mapping`;
-}
+import Handlebars from 'handlebars';
+import { eachTargetProblem, RENDER_LIMIT, renderedAs, RenderStop } from '../../src/bundle/template/interpret.js';
 
 const CHECK_HELPER = 'agentc-output-check';
 
-type Instance = ReturnType<typeof import('handlebars')['create']>;
+type Instance = ReturnType<typeof Handlebars.create>;
 /** The part of Handlebars' helper options these helpers use. */
 interface Options {
   fn: (context: unknown, options?: unknown) => string;
@@ -59,7 +19,7 @@ interface Options {
 
 /** A Handlebars environment with agentc's helpers: `each` and `lookup` strict, no `log`, an output check. */
 export function createStrictHandlebars(): Instance {
-  const hb = handlebars().create();
+  const hb = Handlebars.create();
   // Replaced, not removed: compiled templates call known helpers such as `log` directly.
   hb.registerHelper('log', function (this: unknown, ...args: unknown[]) {
     const options = args[args.length - 1] as Options;
