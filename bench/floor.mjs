@@ -54,4 +54,6 @@ for (const text of blocks) {
   tokens += countTokens(rest.slice(m.index + m[0].length + 1));
 }
 
-console.log(`floor: ${cards.length} cards, ${blocks.length} blocks, ${tools.length} tools, config ${config.length} chars; ${parsed} documents parsed; ${tokens} body tokens (o200k_base)`);
+console.log(
+  `floor: ${cards.length} cards, ${blocks.length} blocks, ${tools.length} tools, config ${config.length} chars; ${parsed} documents parsed; ${tokens} body tokens (o200k_base)`,
+);

@@ -31,7 +31,9 @@ conn.onNotification('textDocument/publishDiagnostics', (p) => {
 });
 conn.listen();
 
-const card = readdirSync(join(root, 'cards')).filter((f) => f.endsWith('.yaml')).sort()[0];
+const card = readdirSync(join(root, 'cards'))
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()[0];
 const uri = pathToFileURL(join(root, 'cards', card)).href;
 const text = readFileSync(join(root, 'cards', card), 'utf8');
 const published = (version) => new Promise((resolve) => waiting.set(`${uri}@${version}`, resolve));
@@ -56,7 +58,9 @@ for (let v = 2; v < edits + 2; v++) {
 }
 times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)];
-console.log(`${synthetic ? '1,000-card synthetic' : 'this repository'}: first publish ${coldMs.toFixed(0)} ms; didChange → publishDiagnostics median ${median.toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${times.at(-1).toFixed(0)}, ${times.length} edits)`);
+console.log(
+  `${synthetic ? '1,000-card synthetic' : 'this repository'}: first publish ${coldMs.toFixed(0)} ms; didChange → publishDiagnostics median ${median.toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${times.at(-1).toFixed(0)}, ${times.length} edits)`,
+);
 await conn.sendRequest('shutdown');
 await conn.sendNotification('exit');
 conn.dispose();

@@ -30,8 +30,18 @@ const time = async (label, fn) => {
   return value;
 };
 
-const [{ loadWorkspace }, { loadConfig }, { parseWorkspace }, { loadValidators }, { resolveProgram }, { runChecks, RULES }, { DiagnosticBag }] = await time('import dist modules', () =>
-  Promise.all([dist('load/workspace.js'), dist('load/config.js'), dist('parse/index.js'), dist('parse/validate.js'), dist('resolve/index.js'), dist('check/index.js'), dist('diagnostics/diagnostic.js')]),
+const [{ loadWorkspace }, { loadConfig }, { parseWorkspace }, { loadValidators }, { resolveProgram }, { runChecks, RULES }, { DiagnosticBag }] = await time(
+  'import dist modules',
+  () =>
+    Promise.all([
+      dist('load/workspace.js'),
+      dist('load/config.js'),
+      dist('parse/index.js'),
+      dist('parse/validate.js'),
+      dist('resolve/index.js'),
+      dist('check/index.js'),
+      dist('diagnostics/diagnostic.js'),
+    ]),
 );
 const loaded = await time('load: read workspace files', () => loadWorkspace(root));
 await time('load: validators', () => loadValidators());
@@ -46,7 +56,9 @@ const diagnostics = await time('check: all rules', () => runChecks(program));
 const total = rows.reduce((sum, r) => sum + r[1], 0);
 
 const fmt = (ms) => `${ms.toFixed(0).padStart(6)} ms`;
-console.log(`phases of check on ${root} (${ws.cards.length} cards, ${ws.blocks.length} blocks, ${ws.tools.length} tools; ${diagnostics.length + bag.items.length} diagnostics)`);
+console.log(
+  `phases of check on ${root} (${ws.cards.length} cards, ${ws.blocks.length} blocks, ${ws.tools.length} tools; ${diagnostics.length + bag.items.length} diagnostics)`,
+);
 console.log(`  ${'time'.padStart(9)}  ${'share'.padStart(6)}  ${'heap'.padStart(7)}`);
 for (const [label, ms, heap] of rows) console.log(`  ${fmt(ms)}  ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${heap.toFixed(0).padStart(4)} MB  ${label}`);
 console.log(`  ${fmt(total)}  total in-process (plus Node start-up and the CLI)`);

@@ -27,36 +27,99 @@ const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
 /** What the model answers: tool calls on the root's first round, text otherwise. */
 function decide(agent, lastRole) {
   if (agent === ROOT && lastRole === 'user') {
-    return { text: '', calls: FAN_OUT.map((a, i) => ({ id: `c${i}`, name: `ask_${a}`, arguments: JSON.stringify({ query: `about ${a}`, intent_count: FAN_OUT.length }) })) };
+    return {
+      text: '',
+      calls: FAN_OUT.map((a, i) => ({ id: `c${i}`, name: `ask_${a}`, arguments: JSON.stringify({ query: `about ${a}`, intent_count: FAN_OUT.length }) })),
+    };
   }
   return { text: agent === ROOT ? 'composed' : `${agent} answer`, calls: [] };
 }
 
-const sse = (events) => events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`).join('');
+const sse = (events) =>
+  events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`).join('');
 const formats = {
   chat(r, stream) {
     if (!stream) {
-      return { type: 'application/json', body: JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: r.text || null, tool_calls: r.calls.length ? r.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) : undefined }, finish_reason: 'stop' }], usage: { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 900 } } }) };
+      return {
+        type: 'application/json',
+        body: JSON.stringify({
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: r.text || null,
+                tool_calls: r.calls.length
+                  ? r.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }))
+                  : undefined,
+              },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 900 } },
+        }),
+      };
     }
     const ev = [];
     if (r.text) ev.push({ data: { choices: [{ index: 0, delta: { content: r.text }, finish_reason: null }] } });
-    r.calls.forEach((c, index) => ev.push({ data: { choices: [{ index: 0, delta: { tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }] }, finish_reason: null }] } }));
-    ev.push({ data: { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] } }, { data: { choices: [], usage: { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 900 } } } }, { data: '[DONE]' });
+    r.calls.forEach((c, index) =>
+      ev.push({
+        data: {
+          choices: [
+            {
+              index: 0,
+              delta: { tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }] },
+              finish_reason: null,
+            },
+          ],
+        },
+      }),
+    );
+    ev.push(
+      { data: { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] } },
+      { data: { choices: [], usage: { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 900 } } } },
+      { data: '[DONE]' },
+    );
     return { type: 'text/event-stream', body: sse(ev) };
   },
   responses(r) {
     const ev = [];
     if (r.text) ev.push({ event: 'response.output_text.delta', data: { type: 'response.output_text.delta', delta: r.text } });
-    for (const c of r.calls) ev.push({ event: 'response.output_item.done', data: { type: 'response.output_item.done', item: { type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments } } });
-    ev.push({ event: 'response.completed', data: { type: 'response.completed', response: { usage: { input_tokens: 1000, input_tokens_details: { cached_tokens: 900 }, output_tokens: 10 } } } });
+    for (const c of r.calls)
+      ev.push({
+        event: 'response.output_item.done',
+        data: { type: 'response.output_item.done', item: { type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments } },
+      });
+    ev.push({
+      event: 'response.completed',
+      data: { type: 'response.completed', response: { usage: { input_tokens: 1000, input_tokens_details: { cached_tokens: 900 }, output_tokens: 10 } } },
+    });
     return { type: 'text/event-stream', body: sse(ev) };
   },
   messages(r) {
-    const ev = [{ event: 'message_start', data: { type: 'message_start', message: { usage: { input_tokens: 100, cache_read_input_tokens: 900, output_tokens: 1 } } } }];
+    const ev = [
+      { event: 'message_start', data: { type: 'message_start', message: { usage: { input_tokens: 100, cache_read_input_tokens: 900, output_tokens: 1 } } } },
+    ];
     let i = 0;
-    if (r.text) ev.push({ event: 'content_block_start', data: { type: 'content_block_start', index: i, content_block: { type: 'text', text: '' } } }, { event: 'content_block_delta', data: { type: 'content_block_delta', index: i, delta: { type: 'text_delta', text: r.text } } }, { event: 'content_block_stop', data: { type: 'content_block_stop', index: i++ } });
-    for (const c of r.calls) ev.push({ event: 'content_block_start', data: { type: 'content_block_start', index: i, content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} } } }, { event: 'content_block_delta', data: { type: 'content_block_delta', index: i, delta: { type: 'input_json_delta', partial_json: c.arguments } } }, { event: 'content_block_stop', data: { type: 'content_block_stop', index: i++ } });
-    ev.push({ event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 10 } } }, { event: 'message_stop', data: { type: 'message_stop' } });
+    if (r.text)
+      ev.push(
+        { event: 'content_block_start', data: { type: 'content_block_start', index: i, content_block: { type: 'text', text: '' } } },
+        { event: 'content_block_delta', data: { type: 'content_block_delta', index: i, delta: { type: 'text_delta', text: r.text } } },
+        { event: 'content_block_stop', data: { type: 'content_block_stop', index: i++ } },
+      );
+    for (const c of r.calls)
+      ev.push(
+        {
+          event: 'content_block_start',
+          data: { type: 'content_block_start', index: i, content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} } },
+        },
+        { event: 'content_block_delta', data: { type: 'content_block_delta', index: i, delta: { type: 'input_json_delta', partial_json: c.arguments } } },
+        { event: 'content_block_stop', data: { type: 'content_block_stop', index: i++ } },
+      );
+    ev.push(
+      { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 10 } } },
+      { event: 'message_stop', data: { type: 'message_stop' } },
+    );
     return { type: 'text/event-stream', body: sse(ev) };
   },
 };
@@ -80,7 +143,11 @@ const server = createServer((req, res) => {
     const body = JSON.parse(Buffer.concat(parts).toString('utf8'));
     const path = req.url ?? '';
     const reply = decide(agentOf(body), lastRole(path, body));
-    const out = path.endsWith('/responses') ? formats.responses(reply) : path.endsWith('/messages') ? formats.messages(reply) : formats.chat(reply, body.stream === true);
+    const out = path.endsWith('/responses')
+      ? formats.responses(reply)
+      : path.endsWith('/messages')
+        ? formats.messages(reply)
+        : formats.chat(reply, body.stream === true);
     res.writeHead(200, { 'content-type': out.type });
     res.end(out.body);
   });
@@ -115,12 +182,18 @@ async function perTurn(label, b, llm) {
 
 const clients = { openai: { baseURL: `${base}/v1` }, anthropic: { baseURL: base } };
 const results = [['scripted (in process)', await perTurn('scripted', bundle, scripted())]];
-for (const [label, api] of [['OpenAI Chat Completions', 'openai-chat'], ['OpenAI Responses', 'openai-responses'], ['Anthropic Messages', 'anthropic-messages']]) {
+for (const [label, api] of [
+  ['OpenAI Chat Completions', 'openai-chat'],
+  ['OpenAI Responses', 'openai-responses'],
+  ['Anthropic Messages', 'anthropic-messages'],
+]) {
   results.push([label, await perTurn(label, withApi(api), rt.createProviderClient(clients))]);
 }
 const baseline = results[0][1];
 for (const [label, us] of results) {
-  console.log(`provider overhead per turn, ${label}: ${Math.round(us)} µs (median of ${N}; ${(us / baseline).toFixed(1)}× scripted; 5 model calls per turn, zero-latency mock on 127.0.0.1 in the same process)`);
+  console.log(
+    `provider overhead per turn, ${label}: ${Math.round(us)} µs (median of ${N}; ${(us / baseline).toFixed(1)}× scripted; 5 model calls per turn, zero-latency mock on 127.0.0.1 in the same process)`,
+  );
 }
 
 // 2. Cold start.
@@ -144,13 +217,17 @@ function cold(mode) {
     const child = spawn(process.execPath, ['--input-type=module', '-e', coldScript(mode)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
-    child.on('exit', (code) => (code === 0 ? resolve({ wall: performance.now() - t0, inside: Number(out.trim()) }) : reject(new Error(`cold start ${mode}: exit ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve({ wall: performance.now() - t0, inside: Number(out.trim()) }) : reject(new Error(`cold start ${mode}: exit ${code}`)),
+    );
   });
 }
 const cs = { scripted: [], responses: [] };
 for (let i = 0; i < COLD_RUNS; i++) for (const mode of i % 2 ? ['responses', 'scripted'] : ['scripted', 'responses']) cs[mode].push(await cold(mode));
 for (const [mode, runs] of Object.entries(cs)) {
-  console.log(`cold start to first turn, ${mode === 'scripted' ? 'scripted model' : 'OpenAI Responses client'}: ${Math.round(median(runs.map((r) => r.wall)))} ms process wall (import + bundle + first turn ${Math.round(median(runs.map((r) => r.inside)))} ms; median of ${COLD_RUNS})`);
+  console.log(
+    `cold start to first turn, ${mode === 'scripted' ? 'scripted model' : 'OpenAI Responses client'}: ${Math.round(median(runs.map((r) => r.wall)))} ms process wall (import + bundle + first turn ${Math.round(median(runs.map((r) => r.inside)))} ms; median of ${COLD_RUNS})`,
+  );
 }
 server.close();
 server.closeAllConnections();

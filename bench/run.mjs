@@ -98,7 +98,12 @@ const COMMANDS = [
       rmSync(join(tmpRoot, `fresh-${freshCount}`), { recursive: true, force: true });
     },
   },
-  { key: 'rebuild', label: 'agentc build (no change, warm cache)', argv: () => [agentc, 'build', '--cwd', ws, '--out', nochangeOut], env: () => ({ AGENTC_CACHE_DIR: warmCache }) },
+  {
+    key: 'rebuild',
+    label: 'agentc build (no change, warm cache)',
+    argv: () => [agentc, 'build', '--cwd', ws, '--out', nochangeOut],
+    env: () => ({ AGENTC_CACHE_DIR: warmCache }),
+  },
 ];
 
 let services;
@@ -109,7 +114,9 @@ if (args.service) {
 }
 
 const env = { cpus: cpus().length, node: process.version, loadavgAtStart: loadavg().map((x) => Math.round(x * 100) / 100) };
-log(`bench: ${args.runs} runs + 1 warm-up of ${COMMANDS.map((c) => c.key).join(', ')} (node ${env.node}, ${env.cpus} CPUs, load ${env.loadavgAtStart.join(' ')})`);
+log(
+  `bench: ${args.runs} runs + 1 warm-up of ${COMMANDS.map((c) => c.key).join(', ')} (node ${env.node}, ${env.cpus} CPUs, load ${env.loadavgAtStart.join(' ')})`,
+);
 
 const samples = Object.fromEntries(COMMANDS.map((c) => [c.key, []]));
 for (let round = 0; round <= args.runs; round++) {
@@ -156,10 +163,20 @@ const targets = [
     `< ${TARGET_CHECK_RSS_MB} MB`,
     results.check.peakRssMb != null && results.check.peakRssMb < TARGET_CHECK_RSS_MB,
   ),
-  target('warm check time', `${results.checkWarm.ratioToFloor.toFixed(2)}× floor`, `≤ ${TARGET_WARM_CHECK_RATIO}× floor`, results.checkWarm.ratioToFloor <= TARGET_WARM_CHECK_RATIO),
+  target(
+    'warm check time',
+    `${results.checkWarm.ratioToFloor.toFixed(2)}× floor`,
+    `≤ ${TARGET_WARM_CHECK_RATIO}× floor`,
+    results.checkWarm.ratioToFloor <= TARGET_WARM_CHECK_RATIO,
+  ),
   target('warm vs cold check', `${round2(results.checkWarm.medianMs / results.check.medianMs).toFixed(2)}× cold`, 'informational', true),
   target('warm check vs node -e 0', `${round2(results.checkWarm.medianMs / results.node.medianMs).toFixed(2)}× node`, 'informational', true),
-  target('no-change build', `${round2(results.rebuild.medianMs / results.checkWarm.medianMs).toFixed(2)}× warm check`, `≤ ${TARGET_NOCHANGE_RATIO}× warm check`, results.rebuild.medianMs / results.checkWarm.medianMs <= TARGET_NOCHANGE_RATIO),
+  target(
+    'no-change build',
+    `${round2(results.rebuild.medianMs / results.checkWarm.medianMs).toFixed(2)}× warm check`,
+    `≤ ${TARGET_NOCHANGE_RATIO}× warm check`,
+    results.rebuild.medianMs / results.checkWarm.medianMs <= TARGET_NOCHANGE_RATIO,
+  ),
 ];
 
 if (services) {
@@ -169,18 +186,47 @@ if (services) {
   const sizeRatio = round2(services.synthetic.bundleJsonBytes / FORMAT_1_BUNDLE_JSON_BYTES);
   const loadRatio = round2(r.load1000.medianMs / r.node.medianMs);
   targets.push(
-    target('service tsc, 1,000 cards vs this repo', `${tscRatio.toFixed(2)}× (per round ${tscPaired.toFixed(2)}×; CPU ${round2(r.tsc1000.medianCpuMs / r.tscRepo.medianCpuMs).toFixed(2)}×)`, `≤ ${TARGET_SERVICE_TSC_RATIO}×`, tscRatio <= TARGET_SERVICE_TSC_RATIO),
-    target('service tsc peak RSS, 1,000 cards vs this repo', `${round2(r.tsc1000.peakRssMb / r.tscRepo.peakRssMb).toFixed(2)}× (${Math.round(r.tsc1000.peakRssMb)} MB vs ${Math.round(r.tscRepo.peakRssMb)} MB)`, 'informational', true),
-    target('bundle.json size, 1,000 cards', `${(services.synthetic.bundleJsonBytes / 1e6).toFixed(1)} MB = ${sizeRatio.toFixed(2)}× format 1's ${(FORMAT_1_BUNDLE_JSON_BYTES / 1e6).toFixed(1)} MB (this repo: ${(services.repo.bundleJsonBytes / 1e3).toFixed(0)} kB)`, '≤ 0.33×', services.synthetic.bundleJsonBytes <= FORMAT_1_BUNDLE_JSON_BYTES * TARGET_BUNDLE_SIZE_RATIO),
-    target('bundle load at service start, 1,000 cards', `${loadRatio.toFixed(2)}× node -e 0 (this repo ${round2(r.loadRepo.medianMs / r.node.medianMs).toFixed(2)}×)`, `≤ ${TARGET_BUNDLE_LOAD_RATIO}× node -e 0`, loadRatio <= TARGET_BUNDLE_LOAD_RATIO),
+    target(
+      'service tsc, 1,000 cards vs this repo',
+      `${tscRatio.toFixed(2)}× (per round ${tscPaired.toFixed(2)}×; CPU ${round2(r.tsc1000.medianCpuMs / r.tscRepo.medianCpuMs).toFixed(2)}×)`,
+      `≤ ${TARGET_SERVICE_TSC_RATIO}×`,
+      tscRatio <= TARGET_SERVICE_TSC_RATIO,
+    ),
+    target(
+      'service tsc peak RSS, 1,000 cards vs this repo',
+      `${round2(r.tsc1000.peakRssMb / r.tscRepo.peakRssMb).toFixed(2)}× (${Math.round(r.tsc1000.peakRssMb)} MB vs ${Math.round(r.tscRepo.peakRssMb)} MB)`,
+      'informational',
+      true,
+    ),
+    target(
+      'bundle.json size, 1,000 cards',
+      `${(services.synthetic.bundleJsonBytes / 1e6).toFixed(1)} MB = ${sizeRatio.toFixed(2)}× format 1's ${(FORMAT_1_BUNDLE_JSON_BYTES / 1e6).toFixed(1)} MB (this repo: ${(services.repo.bundleJsonBytes / 1e3).toFixed(0)} kB)`,
+      '≤ 0.33×',
+      services.synthetic.bundleJsonBytes <= FORMAT_1_BUNDLE_JSON_BYTES * TARGET_BUNDLE_SIZE_RATIO,
+    ),
+    target(
+      'bundle load at service start, 1,000 cards',
+      `${loadRatio.toFixed(2)}× node -e 0 (this repo ${round2(r.loadRepo.medianMs / r.node.medianMs).toFixed(2)}×)`,
+      `≤ ${TARGET_BUNDLE_LOAD_RATIO}× node -e 0`,
+      loadRatio <= TARGET_BUNDLE_LOAD_RATIO,
+    ),
   );
 }
 
 const watch = args.watch ? await benchWatch(results.build.medianMs) : { skipped: 'disabled with --no-watch' };
 if (watch.medianMs !== undefined) {
-  targets.push(target('incremental rebuild', `${(watch.ratioToBuild * 100).toFixed(1)}% of full build`, `≤ ${TARGET_INCREMENTAL_RATIO * 100}% of full build`, watch.ratioToBuild <= TARGET_INCREMENTAL_RATIO));
+  targets.push(
+    target(
+      'incremental rebuild',
+      `${(watch.ratioToBuild * 100).toFixed(1)}% of full build`,
+      `≤ ${TARGET_INCREMENTAL_RATIO * 100}% of full build`,
+      watch.ratioToBuild <= TARGET_INCREMENTAL_RATIO,
+    ),
+  );
 }
-const runtime = args.runtime ? await benchRuntime(['runtime.mjs', 'providers.mjs', 'runtime-stream.mjs', 'sessions.mjs']) : { skipped: 'disabled with --no-runtime' };
+const runtime = args.runtime
+  ? await benchRuntime(['runtime.mjs', 'providers.mjs', 'runtime-stream.mjs', 'sessions.mjs'])
+  : { skipped: 'disabled with --no-runtime' };
 
 const report = {
   workspace: { path: relative(repo, ws), generator: stamp.generator, ...stamp.stats },
@@ -199,7 +245,11 @@ process.exitCode = args.strict && !report.pass ? 1 : 0;
 
 function measure(argv, extraEnv) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(benchDir, 'measure.mjs'), ...argv], { cwd: repo, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(benchDir, 'measure.mjs'), ...argv], {
+      cwd: repo,
+      env: { ...process.env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
     child.on('error', reject);
@@ -278,7 +328,8 @@ async function benchWatch(fullBuildMs) {
     writeFileSync(file, edited);
     const r = await lines.next(REBUILD_TIMEOUT_MS);
     const ms = performance.now() - t;
-    if (r.timeout || !/^build: ok\b/.test(r.line)) fail(`incremental rebuild ${i + 1}: ${r.line ?? 'no report within the time limit'}`, { stdout: lines.all(), stderr });
+    if (r.timeout || !/^build: ok\b/.test(r.line))
+      fail(`incremental rebuild ${i + 1}: ${r.line ?? 'no report within the time limit'}`, { stdout: lines.all(), stderr });
     samplesMs.push(round1(ms));
     reports.push(r.line);
     writeFileSync(file, original);
@@ -304,11 +355,15 @@ async function benchWatch(fullBuildMs) {
 
 /** Block files to edit, one per run: specialists' own blocks, spread over teams. */
 function editTargets(n) {
-  const dirs = readdirSync(join(ws, 'blocks')).filter((d) => d !== 'platform' && d !== 'shared').sort();
+  const dirs = readdirSync(join(ws, 'blocks'))
+    .filter((d) => d !== 'platform' && d !== 'shared')
+    .sort();
   const out = [];
   for (let i = 0; out.length < n; i++) {
     const dir = dirs[(i * 37) % dirs.length];
-    const files = readdirSync(join(ws, 'blocks', dir)).filter((f) => f.startsWith('instructions-') && !f.startsWith('instructions-routing-')).sort();
+    const files = readdirSync(join(ws, 'blocks', dir))
+      .filter((f) => f.startsWith('instructions-') && !f.startsWith('instructions-routing-'))
+      .sort();
     if (files.length > 0) out.push(join(ws, 'blocks', dir, files[i % files.length]));
     if (i > n * 50) break;
   }
@@ -374,7 +429,8 @@ async function benchRuntime(names) {
     log(`  runtime: node bench/${name} …`);
     const r = await measure([join(benchDir, name)]);
     const lines = r.stdout.split('\n').filter((l) => l.trim() !== '');
-    if (r.code !== 0) return { failed: `bench/${name} exit ${r.code ?? r.signal}`, lines: [...all.lines, ...lines], stderr: r.stderr.trim().split('\n').slice(-5) };
+    if (r.code !== 0)
+      return { failed: `bench/${name} exit ${r.code ?? r.signal}`, lines: [...all.lines, ...lines], stderr: r.stderr.trim().split('\n').slice(-5) };
     all.lines.push(...lines);
     all.ms = round1(all.ms + r.ms);
   }
@@ -399,8 +455,12 @@ function renderTable(r) {
   const w = r.workspace;
   const out = [];
   out.push('');
-  out.push(`agentc bench — ${w.cards} cards (${w.orchestrators} orchestrators, ${w.desks} desks, ${w.specialists} specialists), ${w.blocks} blocks, ${w.tools} tools`);
-  out.push(`workspace ${w.path} (generator ${w.generator}); median of ${r.runs} runs after 1 warm-up; node ${r.environment.node}, ${r.environment.cpus} CPUs, load ${r.environment.loadavgAtStart.join(' ')} → ${r.environment.loadavgAtEnd.join(' ')}`);
+  out.push(
+    `agentc bench — ${w.cards} cards (${w.orchestrators} orchestrators, ${w.desks} desks, ${w.specialists} specialists), ${w.blocks} blocks, ${w.tools} tools`,
+  );
+  out.push(
+    `workspace ${w.path} (generator ${w.generator}); median of ${r.runs} runs after 1 warm-up; node ${r.environment.node}, ${r.environment.cpus} CPUs, load ${r.environment.loadavgAtStart.join(' ')} → ${r.environment.loadavgAtEnd.join(' ')}`,
+  );
   out.push('');
   const rows = [['command', 'median', 'min – max', 'ratio', 'CPU (median)', 'peak RSS', 'target', 'result']];
   const checkTime = r.targets.find((t) => t.name === 'check time');
@@ -433,14 +493,24 @@ function renderTable(r) {
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   rows.forEach((row, i) => {
-    out.push(row.map((c, j) => (j >= 1 && j <= 5 ? c.padStart(widths[j]) : c.padEnd(widths[j]))).join('  ').trimEnd());
+    out.push(
+      row
+        .map((c, j) => (j >= 1 && j <= 5 ? c.padStart(widths[j]) : c.padEnd(widths[j])))
+        .join('  ')
+        .trimEnd(),
+    );
     if (i === 0) out.push(widths.map((n) => '-'.repeat(n)).join('  '));
   });
   out.push('');
   const c = r.results.check;
-  out.push(`check vs floor, less noisy views: per-round wall ratio ${c.pairedRatioToFloor.toFixed(2)}× (median of ${r.runs} rounds), CPU-time ratio ${c.cpuRatioToFloor == null ? 'n/a' : `${c.cpuRatioToFloor.toFixed(2)}×`}; targets are judged on wall-time medians.`);
+  out.push(
+    `check vs floor, less noisy views: per-round wall ratio ${c.pairedRatioToFloor.toFixed(2)}× (median of ${r.runs} rounds), CPU-time ratio ${c.cpuRatioToFloor == null ? 'n/a' : `${c.cpuRatioToFloor.toFixed(2)}×`}; targets are judged on wall-time medians.`,
+  );
   if (r.watch.skipped) out.push(`watch: skipped — ${r.watch.skipped}`);
-  else if (r.watch.medianMs !== undefined) out.push(`watch: initial build ${fmtMs(r.watch.initialBuildMs)}; time = write of one block → the watcher's "build:" line (includes its debounce); last: ${r.watch.lastReport}`);
+  else if (r.watch.medianMs !== undefined)
+    out.push(
+      `watch: initial build ${fmtMs(r.watch.initialBuildMs)}; time = write of one block → the watcher's "build:" line (includes its debounce); last: ${r.watch.lastReport}`,
+    );
   if (r.runtime.skipped) out.push(`runtime: skipped — ${r.runtime.skipped}`);
   else if (r.runtime.failed) out.push(`runtime: failed (${r.runtime.failed}): ${[...r.runtime.lines, ...r.runtime.stderr].join(' | ')}`);
   else for (const l of r.runtime.lines) out.push(`runtime: ${l}`);

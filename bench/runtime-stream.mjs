@@ -71,7 +71,9 @@ const request = (i) => ({ agent: ROOT, message: 'points, a product and my order'
     }
     if (i >= 300) samples.push((seen - chunkAt) * 1000);
   }
-  console.log(`stream time to first text_delta after the model's first chunk: ${median(samples).toFixed(1)} µs (median of ${samples.length}; zero-latency streaming model)`);
+  console.log(
+    `stream time to first text_delta after the model's first chunk: ${median(samples).toFixed(1)} µs (median of ${samples.length}; zero-latency streaming model)`,
+  );
 }
 
 // 2. Per-turn overhead: turn()/complete vs turn()/stream vs stream(), interleaved.

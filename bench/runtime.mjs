@@ -25,7 +25,11 @@ function client(delays = {}) {
         if (last.role === 'tool') return { text: 'composed', toolCalls: [], usage };
         return {
           text: '',
-          toolCalls: FAN_OUT.map((a) => ({ id: `c${++n}`, name: `ask_${a}`, arguments: JSON.stringify({ query: `about ${a}`, intent_count: FAN_OUT.length }) })),
+          toolCalls: FAN_OUT.map((a) => ({
+            id: `c${++n}`,
+            name: `ask_${a}`,
+            arguments: JSON.stringify({ query: `about ${a}`, intent_count: FAN_OUT.length }),
+          })),
           usage,
         };
       }
@@ -53,7 +57,9 @@ const context = (i) => ({ principal: 'user-1', episode: `bench-${i}`, locale: 'e
     if (r.text !== 'composed') throw new Error('unexpected answer');
     if (i >= WARMUP) samples.push(us);
   }
-  console.log(`runtime overhead per turn: ${Math.round(median(samples))} µs (median of ${N}; p95 ${Math.round(p95(samples))} µs; fan-out of ${FAN_OUT.length}, zero-latency scripted model, 5 model calls per turn)`);
+  console.log(
+    `runtime overhead per turn: ${Math.round(median(samples))} µs (median of ${N}; p95 ${Math.round(p95(samples))} µs; fan-out of ${FAN_OUT.length}, zero-latency scripted model, 5 model calls per turn)`,
+  );
 }
 
 // 2. Fan-out wall time vs the slowest sub-agent.
@@ -70,5 +76,7 @@ const context = (i) => ({ principal: 'user-1', episode: `bench-${i}`, locale: 'e
   }
   const wall = median(walls);
   const sum = Object.values(delays).reduce((a, b) => a + b, 0);
-  console.log(`fan-out wall time: ${wall.toFixed(1)} ms for sub-agents of ${Object.values(delays).join('/')} ms → ${(wall / slowest).toFixed(2)}x the slowest (sequential would be ${(sum / slowest).toFixed(2)}x; median of ${RUNS})`);
+  console.log(
+    `fan-out wall time: ${wall.toFixed(1)} ms for sub-agents of ${Object.values(delays).join('/')} ms → ${(wall / slowest).toFixed(2)}x the slowest (sequential would be ${(sum / slowest).toFixed(2)}x; median of ${RUNS})`,
+  );
 }

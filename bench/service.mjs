@@ -51,7 +51,9 @@ export function prepareServices({ repo, build }) {
     writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
     writeFileSync(join(dir, 'service.ts'), SERVICE);
     for (const f of readdirSync(join(dir, 'generated')).filter((f) => f.endsWith('.ts'))) {
-      const out = ts.transpileModule(readFileSync(join(dir, 'generated', f), 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+      const out = ts.transpileModule(readFileSync(join(dir, 'generated', f), 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
       writeFileSync(join(dir, 'js', f.replace(/\.ts$/, '.js')), out.outputText);
     }
     writeFileSync(join(dir, 'load.mjs'), "await import('./js/bundle.js');\n");

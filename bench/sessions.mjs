@@ -140,5 +140,7 @@ async function startRedis() {
   for (let e = 0; e < BOUND * 2; e++) for (let i = 0; i < 10; i++) await store.appendTurn(`ep-${e}`, ROOT, record(e, i));
   gc();
   const held = process.memoryUsage().heapUsed - before;
-  console.log(`memory store at its bound: ${store.size} episodes held of ${BOUND * 2} written (maxEpisodes ${BOUND}), ${(held / 1024 / 1024).toFixed(1)} MB heap, ${(held / BOUND / 1024).toFixed(1)} KB per 10-turn episode`);
+  console.log(
+    `memory store at its bound: ${store.size} episodes held of ${BOUND * 2} written (maxEpisodes ${BOUND}), ${(held / 1024 / 1024).toFixed(1)} MB heap, ${(held / BOUND / 1024).toFixed(1)} KB per 10-turn episode`,
+  );
 }

@@ -64,7 +64,10 @@ export function rng(seed) {
     z = Math.imul(z ^ (z >>> 15), 0x735a2d97);
     return (z ^ (z >>> 15)) >>> 0;
   };
-  let a = split(), b = split(), c = split(), d = split();
+  let a = split(),
+    b = split(),
+    c = split(),
+    d = split();
   const next = () => {
     const t = (((a + b) >>> 0) + d) >>> 0;
     d = (d + 1) >>> 0;
@@ -117,22 +120,85 @@ function partition(r, total, parts, min, max) {
 // Vocabulary of the synthetic platform
 
 const AREAS = [
-  'commerce', 'travel', 'banking', 'health', 'insurance', 'telecom', 'education', 'media', 'gaming', 'dining',
-  'housing', 'mobility', 'energy', 'civic', 'payroll', 'legal', 'grocery', 'logistics', 'hospitality', 'fitness',
+  'commerce',
+  'travel',
+  'banking',
+  'health',
+  'insurance',
+  'telecom',
+  'education',
+  'media',
+  'gaming',
+  'dining',
+  'housing',
+  'mobility',
+  'energy',
+  'civic',
+  'payroll',
+  'legal',
+  'grocery',
+  'logistics',
+  'hospitality',
+  'fitness',
 ];
 const FACETS = [
-  'billing', 'returns', 'tracking', 'accounts', 'offers', 'support', 'catalog', 'scheduling', 'claims',
-  'documents', 'payments', 'loyalty', 'onboarding', 'security', 'feedback', 'pricing', 'partners', 'alerts',
+  'billing',
+  'returns',
+  'tracking',
+  'accounts',
+  'offers',
+  'support',
+  'catalog',
+  'scheduling',
+  'claims',
+  'documents',
+  'payments',
+  'loyalty',
+  'onboarding',
+  'security',
+  'feedback',
+  'pricing',
+  'partners',
+  'alerts',
 ];
 const CAPABILITIES = [
-  'lookup', 'history', 'status', 'policy', 'search', 'summary', 'quotes', 'eligibility', 'refunds', 'disputes',
-  'notices', 'reminders', 'changes', 'limits', 'renewals', 'cancellations', 'transfers', 'receipts', 'faq',
-  'escalations', 'insights', 'matching',
+  'lookup',
+  'history',
+  'status',
+  'policy',
+  'search',
+  'summary',
+  'quotes',
+  'eligibility',
+  'refunds',
+  'disputes',
+  'notices',
+  'reminders',
+  'changes',
+  'limits',
+  'renewals',
+  'cancellations',
+  'transfers',
+  'receipts',
+  'faq',
+  'escalations',
+  'insights',
+  'matching',
 ];
 const TOOL_VERBS = [
-  ['get', 'loading'], ['list', 'listing'], ['search', 'searching'], ['check', 'checking'], ['create', 'creating'],
-  ['update', 'updating'], ['calculate', 'calculating'], ['lookup', 'looking_up'], ['cancel', 'cancelling'],
-  ['schedule', 'scheduling'], ['verify', 'verifying'], ['estimate', 'estimating'], ['submit', 'submitting'],
+  ['get', 'loading'],
+  ['list', 'listing'],
+  ['search', 'searching'],
+  ['check', 'checking'],
+  ['create', 'creating'],
+  ['update', 'updating'],
+  ['calculate', 'calculating'],
+  ['lookup', 'looking_up'],
+  ['cancel', 'cancelling'],
+  ['schedule', 'scheduling'],
+  ['verify', 'verifying'],
+  ['estimate', 'estimating'],
+  ['submit', 'submitting'],
   ['fetch', 'fetching'],
 ];
 const MODELS = {
@@ -141,7 +207,11 @@ const MODELS = {
   'gpt-5.4-nano': { provider: 'openai', model: 'gpt-5.4-nano', contextWindow: 400_000 },
   'claude-haiku-4-5': { provider: 'anthropic', model: 'claude-haiku-4-5', contextWindow: 200_000 },
 };
-const LEAF_MODELS = [['gpt-5.4-mini-low', 50], ['gpt-5.4-nano', 35], ['claude-haiku-4-5', 15]];
+const LEAF_MODELS = [
+  ['gpt-5.4-mini-low', 50],
+  ['gpt-5.4-nano', 35],
+  ['claude-haiku-4-5', 15],
+];
 const FLAGS = ['receipts_v2', 'smart_routing', 'holiday_tone'];
 const REQUIRED = [
   { id: 'persona-platform-assistant', category: 'persona' },
@@ -161,7 +231,13 @@ const SHARED = [
   { id: 'context-handoff-etiquette', category: 'context', owner: 'assistant_core', reusable: true },
   { id: 'format-holiday-tone', category: 'format', owner: 'brand', reusable: true, flag: 'holiday_tone' },
 ];
-const EXTRA_CATEGORIES = [['instructions', 45], ['context', 20], ['capabilities', 15], ['format', 10], ['safety', 10]];
+const EXTRA_CATEGORIES = [
+  ['instructions', 45],
+  ['context', 20],
+  ['capabilities', 15],
+  ['format', 10],
+  ['safety', 10],
+];
 const CATEGORY_ORDER = ['persona', 'instructions', 'capabilities', 'context', 'format', 'safety'];
 
 const dashed = (id) => id.replaceAll('_', '-');
@@ -253,7 +329,7 @@ export function planWorkspace(options) {
     else leafOrder.find((l) => !l.tools.includes(t.name)).tools.push(t.name);
   });
   for (const leaf of leaves) {
-    for (let want = r.int(1, 3); leaf.tools.length < want; ) {
+    for (let want = r.int(1, 3); leaf.tools.length < want;) {
       const t = r.pick(tools).name;
       if (!leaf.tools.includes(t)) leaf.tools.push(t);
     }
@@ -269,7 +345,14 @@ export function planWorkspace(options) {
     if (c.kind === 'root') c.model = 'gpt-4.1-mini';
     if (c.kind === 'desk') c.model = r.chance(0.6) ? 'gpt-5.4-mini-low' : 'gpt-4.1-mini';
     if (r.chance(0.6)) c.fallback = c.model === 'gpt-4.1-mini' ? 'gpt-5.4-mini-low' : 'gpt-4.1-mini';
-    c.role = c.kind === 'leaf' ? r.weighted([['native', 70], ['external-wrapper', 15], ['internal-helper', 15]]) : 'orchestrator';
+    c.role =
+      c.kind === 'leaf'
+        ? r.weighted([
+            ['native', 70],
+            ['external-wrapper', 15],
+            ['internal-helper', 15],
+          ])
+        : 'orchestrator';
     const toolEvents = c.tools.flatMap((t) => toolByName.get(t).events);
     c.events = [...new Set([...toolEvents, ...(c.kind === 'leaf' && r.chance(0.3) ? [`preparing_${c.cap}`] : [])])];
     c.description = describeCard(r, c);
@@ -317,7 +400,9 @@ export function planWorkspace(options) {
   };
   for (const req of REQUIRED) addBlock({ ...req, dir: 'platform', owner: 'platform', body: blockBody(r, req.category, {}) });
   const shared = SHARED.slice(0, Math.min(SHARED.length, Math.max(1, Math.floor(o.blocks / 20))));
-  const sharedBlocks = shared.map((s) => addBlock({ ...s, dir: s.owner === 'platform' ? 'platform' : 'shared', body: blockBody(r, s.category, { agentId: s.agentId }) }));
+  const sharedBlocks = shared.map((s) =>
+    addBlock({ ...s, dir: s.owner === 'platform' ? 'platform' : 'shared', body: blockBody(r, s.category, { agentId: s.agentId }) }),
+  );
   const teams = [...new Set(cards.map((c) => c.team))];
   const teamBlock = new Map();
   for (const team of teams) {
@@ -327,7 +412,7 @@ export function planWorkspace(options) {
   const mandatory = cards.length + R + M;
   if (perCard < mandatory) throw new Error(`synth: ${o.blocks} blocks are too few for ${o.cards} cards (need ≥ ${blocks.length + mandatory})`);
   const extra = new Map(cards.map((c) => [c, 0]));
-  for (let left = perCard - mandatory; left > 0; ) {
+  for (let left = perCard - mandatory; left > 0;) {
     const c = r.pick(cards);
     if (extra.get(c) < 5) {
       extra.set(c, extra.get(c) + 1);
@@ -336,22 +421,52 @@ export function planWorkspace(options) {
   }
   for (const c of cards) {
     const own = [];
-    own.push(addBlock({ id: `persona-${dashed(c.id)}`, category: 'persona', owner: c.team, dir: c.team, body: blockBody(r, 'persona', { agentId: r.chance(0.3) }) }));
+    own.push(
+      addBlock({ id: `persona-${dashed(c.id)}`, category: 'persona', owner: c.team, dir: c.team, body: blockBody(r, 'persona', { agentId: r.chance(0.3) }) }),
+    );
     if (c.subs.length > 0) {
       own.push(
-        addBlock({ id: `instructions-routing-${dashed(c.id)}`, category: 'instructions', owner: c.team, dir: c.team, routing: true, body: blockBody(r, 'instructions', { routing: true, inline: r.chance(0.3) }) }),
+        addBlock({
+          id: `instructions-routing-${dashed(c.id)}`,
+          category: 'instructions',
+          owner: c.team,
+          dir: c.team,
+          routing: true,
+          body: blockBody(r, 'instructions', { routing: true, inline: r.chance(0.3) }),
+        }),
       );
     }
     for (let i = 0; i < extra.get(c); i++) {
       const category = r.weighted(EXTRA_CATEGORIES);
       const flag = r.chance(0.015) ? r.pick(FLAGS.slice(0, 2)) : undefined;
       own.push(
-        addBlock({ id: `${category}-${dashed(c.id)}-${r.pick(NOUNS)}`, category, owner: c.team, dir: c.team, flag, body: blockBody(r, category, { agentId: r.chance(0.1) }) }),
+        addBlock({
+          id: `${category}-${dashed(c.id)}-${r.pick(NOUNS)}`,
+          category,
+          owner: c.team,
+          dir: c.team,
+          flag,
+          body: blockBody(r, category, { agentId: r.chance(0.1) }),
+        }),
       );
     }
-    const picks = r.shuffle(sharedBlocks).slice(0, r.weighted([[0, 25], [1, 40], [2, 25], [3, 10]]));
+    const picks = r.shuffle(sharedBlocks).slice(
+      0,
+      r.weighted([
+        [0, 25],
+        [1, 40],
+        [2, 25],
+        [3, 10],
+      ]),
+    );
     const ordered = [...own.slice(0, c.subs.length > 0 ? 2 : 1), ...byCategory(own.slice(c.subs.length > 0 ? 2 : 1))];
-    c.blocks = [...ordered.slice(0, 1), ...ordered.slice(1).filter((b) => b.category === 'instructions'), teamBlock.get(c.team), ...ordered.slice(1).filter((b) => b.category !== 'instructions'), ...byCategory(picks)];
+    c.blocks = [
+      ...ordered.slice(0, 1),
+      ...ordered.slice(1).filter((b) => b.category === 'instructions'),
+      teamBlock.get(c.team),
+      ...ordered.slice(1).filter((b) => b.category !== 'instructions'),
+      ...byCategory(picks),
+    ];
   }
   // Every shared block is used at least once.
   sharedBlocks.forEach((s, i) => {
@@ -369,11 +484,26 @@ export function planWorkspace(options) {
     c.inputBudget = roundUp(est * 1.25 + 500, 500);
   }
   for (const b of blocks) {
-    if (b.routing) b.maxTokens = undefined; // depends on its card's sub-agents; the card budget covers it
+    if (b.routing)
+      b.maxTokens = undefined; // depends on its card's sub-agents; the card budget covers it
     else if (r.chance(0.35)) b.maxTokens = roundUp(estTokens(b.body) * 1.3 + 50, 50);
   }
 
-  return { options: o, cards, blocks, tools, stats: { cards: cards.length, blocks: blocks.length, tools: tools.length, orchestrators: R, desks: M, specialists: L, maxDepth: Math.max(...cards.map((c) => c.depth)) } };
+  return {
+    options: o,
+    cards,
+    blocks,
+    tools,
+    stats: {
+      cards: cards.length,
+      blocks: blocks.length,
+      tools: tools.length,
+      orchestrators: R,
+      desks: M,
+      specialists: L,
+      maxDepth: Math.max(...cards.map((c) => c.depth)),
+    },
+  };
 }
 
 function byCategory(bs) {
@@ -382,9 +512,15 @@ function byCategory(bs) {
 
 function makeTool(r, { name, ing, noun }) {
   const props = [];
-  if (r.chance(0.7)) props.push([`${noun}_id`, { type: 'string', description: `Identifier of the ${noun}, as shown to the user or returned by an earlier call.` }, r.chance(0.6)]);
+  if (r.chance(0.7))
+    props.push([
+      `${noun}_id`,
+      { type: 'string', description: `Identifier of the ${noun}, as shown to the user or returned by an earlier call.` },
+      r.chance(0.6),
+    ]);
   if (r.chance(0.5)) props.push(['limit', { type: 'integer', minimum: 1, maximum: 50, default: 10, description: `Most ${noun} entries to return.` }, false]);
-  if (r.chance(0.4)) props.push(['include_details', { type: 'boolean', default: false, description: `Also return the full ${noun} details, not only the summary.` }, false]);
+  if (r.chance(0.4))
+    props.push(['include_details', { type: 'boolean', default: false, description: `Also return the full ${noun} details, not only the summary.` }, false]);
   if (r.chance(0.3)) props.push(['status', { type: 'string', enum: ['open', 'closed', 'pending'], description: `Only ${noun} entries in this state.` }, false]);
   if (r.chance(0.2)) props.push(['query', { type: 'string', description: `Free-text search over ${noun} entries, in the user's words.` }, true]);
   const events = r.chance(0.55) ? [`${ing}_${noun}`] : [];
@@ -399,8 +535,18 @@ function makeTool(r, { name, ing, noun }) {
 }
 
 function describeCard(r, c) {
-  if (c.kind === 'root') return blurb(r, `The ${c.area} assistant's front door: it reads every user turn about ${c.area}, routes each request to the right team desk, and writes the one reply the user sees.`, 0);
-  if (c.kind === 'desk') return blurb(r, `The ${c.facet} desk for ${c.area}: everything about ${c.facet}, from first questions to follow-ups, routed to the ${c.facet} specialists.`, 1);
+  if (c.kind === 'root')
+    return blurb(
+      r,
+      `The ${c.area} assistant's front door: it reads every user turn about ${c.area}, routes each request to the right team desk, and writes the one reply the user sees.`,
+      0,
+    );
+  if (c.kind === 'desk')
+    return blurb(
+      r,
+      `The ${c.facet} desk for ${c.area}: everything about ${c.facet}, from first questions to follow-ups, routed to the ${c.facet} specialists.`,
+      1,
+    );
   const a = r.pick(NOUNS);
   const b = r.pick(NOUNS);
   return blurb(r, `Handles ${c.cap} for ${c.area} ${c.facet}: the user's ${a} and ${b} ${c.cap}, what they mean and what to do next.`, r.int(0, 1));
@@ -415,12 +561,21 @@ function renderEvent(e) {
 
 function blockBody(r, category, { agentId = false, routing = false, inline = false }) {
   const n = r.int(150, 600);
-  const title = { persona: 'Who you are', instructions: 'Instructions', capabilities: 'What you can do', context: 'Background', format: 'How to format answers', safety: 'Safety' }[category];
+  const title = {
+    persona: 'Who you are',
+    instructions: 'Instructions',
+    capabilities: 'What you can do',
+    context: 'Background',
+    format: 'How to format answers',
+    safety: 'Safety',
+  }[category];
   const parts = [`# ${title}`];
   if (agentId) parts.push(`You are the {{agent.id}} specialist. Introduce yourself by what you do, never by that name.`);
   if (routing) {
     parts.push('Each specialist below is a tool. Its description says what it owns:');
-    parts.push(inline ? '{{#each sub_agents}}- {{tool_name}}: {{description}}\n{{/each}}' : '{{#each sub_agents}}\n- {{tool_name}}: {{description}}\n{{/each}}');
+    parts.push(
+      inline ? '{{#each sub_agents}}- {{tool_name}}: {{description}}\n{{/each}}' : '{{#each sub_agents}}\n- {{tool_name}}: {{description}}\n{{/each}}',
+    );
     parts.push('Call every specialist a turn needs in the same response, at most {{dispatch.fan_out_cap}} of them; handle the rest in the next turn.');
   }
   const body = prose(r, n - words(parts.join(' ')));
@@ -455,12 +610,23 @@ function cardYaml(c) {
   out.push('input:');
   for (const f of c.input) {
     const desc =
-      f === 'query' ? "The user's request for this agent, in their exact words." : f === 'prior_context' ? 'Summary of earlier turns when the request builds on them.' : `The ${f.replace(/_id$/, '')} the user means, when an earlier turn named it.`;
+      f === 'query'
+        ? "The user's request for this agent, in their exact words."
+        : f === 'prior_context'
+          ? 'Summary of earlier turns when the request builds on them.'
+          : `The ${f.replace(/_id$/, '')} the user means, when an earlier turn named it.`;
     out.push(`  ${f}:`, '    type: string', `    description: ${q(desc)}`);
   }
   out.push('input_required: [query]');
   if (c.output) {
-    out.push('output:', '  type: object', '  properties:', '    summary: { type: string }', '    items: { type: array, items: { type: string } }', '  required: [summary]');
+    out.push(
+      'output:',
+      '  type: object',
+      '  properties:',
+      '    summary: { type: string }',
+      '    items: { type: array, items: { type: string } }',
+      '  required: [summary]',
+    );
   }
   out.push(`status_events: ${flow(c.events)}`);
   out.push('policy:', `  token_budget: { input: ${c.inputBudget}, output: ${c.outputBudget} }`, `  time_budget_ms: ${c.timeBudget}`);
@@ -484,7 +650,13 @@ function toolFile(t) {
   const required = t.props.filter(([, , req]) => req).map(([k]) => k);
   if (t.json) {
     const params = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
-    const doc = { name: t.name, description: t.description, parameters: params, envelope: t.envelope, ...(t.events.length > 0 ? { status_events: t.events } : {}) };
+    const doc = {
+      name: t.name,
+      description: t.description,
+      parameters: params,
+      envelope: t.envelope,
+      ...(t.events.length > 0 ? { status_events: t.events } : {}),
+    };
     return { ext: 'json', text: `${JSON.stringify(doc, null, 2)}\n` };
   }
   const out = [`name: ${t.name}`, 'description: >-', folded(t.description), 'parameters:', '  type: object'];
@@ -505,7 +677,14 @@ function toolFile(t) {
 function configTs() {
   const models = Object.entries(MODELS)
     .map(([k, m]) => {
-      const fields = [`provider: '${m.provider}'`, `model: '${m.model}'`, `contextWindow: ${m.contextWindow.toLocaleString('en-US').replaceAll(',', '_')}`, `encoding: 'o200k_base'`, 'tools: true', 'parallelToolCalls: true'];
+      const fields = [
+        `provider: '${m.provider}'`,
+        `model: '${m.model}'`,
+        `contextWindow: ${m.contextWindow.toLocaleString('en-US').replaceAll(',', '_')}`,
+        `encoding: 'o200k_base'`,
+        'tools: true',
+        'parallelToolCalls: true',
+      ];
       if (m.reasoningEffort) fields.push(`reasoningEffort: '${m.reasoningEffort}'`);
       return `    '${k}': { ${fields.join(', ')} },`;
     })
@@ -591,5 +770,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const t0 = performance.now();
   const opts = parseArgs(process.argv.slice(2));
   const stats = synthesize(opts);
-  console.log(`synth: ${stats.cards} cards (${stats.orchestrators} orchestrators, ${stats.desks} desks, ${stats.specialists} specialists), ${stats.blocks} blocks, ${stats.tools} tools → ${opts.out ?? DEFAULT_OUT} in ${Math.round(performance.now() - t0)} ms`);
+  console.log(
+    `synth: ${stats.cards} cards (${stats.orchestrators} orchestrators, ${stats.desks} desks, ${stats.specialists} specialists), ${stats.blocks} blocks, ${stats.tools} tools → ${opts.out ?? DEFAULT_OUT} in ${Math.round(performance.now() - t0)} ms`,
+  );
 }

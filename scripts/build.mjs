@@ -19,7 +19,12 @@ const tsc = require.resolve('typescript/bin/tsc');
 // tsc's incremental state never looks at the output files themselves.
 const projects = [
   { config: join(root, 'tsconfig.json'), dist: join(root, 'dist'), dirs: [''], info: 'agentc-build-tsbuildinfo' },
-  { config: join(root, 'packages', 'runtime', 'tsconfig.json'), dist: join(root, 'packages', 'runtime', 'dist'), dirs: ['runtime', 'bundle'], info: 'agentc-runtime-build-tsbuildinfo' },
+  {
+    config: join(root, 'packages', 'runtime', 'tsconfig.json'),
+    dist: join(root, 'packages', 'runtime', 'dist'),
+    dirs: ['runtime', 'bundle'],
+    info: 'agentc-runtime-build-tsbuildinfo',
+  },
 ];
 /** Whether every src/<dir>/**.ts has its .js in `dist`. */
 const outputsPresent = (dist, dirs) => {
@@ -50,7 +55,9 @@ const outDir = join(root, 'dist', 'validators');
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const schemaDir = join(root, 'schemas');
-for (const name of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json')).sort()) {
+for (const name of readdirSync(schemaDir)
+  .filter((f) => f.endsWith('.schema.json'))
+  .sort()) {
   const schema = JSON.parse(readFileSync(join(schemaDir, name), 'utf8'));
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, code: { source: true, esm: false, lines: false } });
   const validate = ajv.compile(schema);
@@ -76,7 +83,11 @@ for (const name of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(c|m)?js$/.test(e.name)) hash.update(`${p.slice(root.length)}\0`).update(readFileSync(p)).update('\0');
+      else if (/\.(c|m)?js$/.test(e.name))
+        hash
+          .update(`${p.slice(root.length)}\0`)
+          .update(readFileSync(p))
+          .update('\0');
     }
   };
   walk(join(root, 'dist'));

@@ -202,12 +202,18 @@ async function loadMemory(options: MemoryCompileOptions): Promise<Loaded> {
   if (configPath !== undefined) files.set(configPath, '');
   const [loaded] = await Promise.all([loadWorkspace(memorySource(files)), loadValidators()]);
   if (loaded.fatal) return { fatal: loaded.fatal };
-  const file = configPath !== undefined && text !== undefined ? new SourceFile(configPath, typeof text === 'string' ? normalizeNewlines(text) : new TextDecoder().decode(text)) : undefined;
+  const file =
+    configPath !== undefined && text !== undefined
+      ? new SourceFile(configPath, typeof text === 'string' ? normalizeNewlines(text) : new TextDecoder().decode(text))
+      : undefined;
   const config = given && configPath !== undefined ? { file, value: given.value, error: undefined } : undefined;
   return { fatal: undefined, loaded, config };
 }
 
-async function compileLoaded(options: CommonOptions & Partial<Pick<CompileOptions, 'root' | 'cache' | 'cacheRoot' | 'persistentCache'>>, load: Loaded): Promise<CompileResult> {
+async function compileLoaded(
+  options: CommonOptions & Partial<Pick<CompileOptions, 'root' | 'cache' | 'cacheRoot' | 'persistentCache'>>,
+  load: Loaded,
+): Promise<CompileResult> {
   const root = options.root ?? '';
   const progress = options.progress;
   const files = new Map<string, SourceFile>();
@@ -227,7 +233,13 @@ async function compileLoaded(options: CommonOptions & Partial<Pick<CompileOption
   if (options.cache) options.cache.tokens = tokens;
   progress?.phase('compiling agents');
   const blocks = options.cache?.blocks.forRun();
-  const program = resolveProgram(root, parsed, files, { tokens: tokens.counter, ...(blocks ? { blocks } : {}) }, progress ? () => progress.add('agents compiled') : undefined);
+  const program = resolveProgram(
+    root,
+    parsed,
+    files,
+    { tokens: tokens.counter, ...(blocks ? { blocks } : {}) },
+    progress ? () => progress.add('agents compiled') : undefined,
+  );
   options.cache?.blocks.retain(new Set(ws.blocks.map((f) => f.path)));
   tokens.store?.save();
   if (options.cache) tokens.counter.endRun();
@@ -235,7 +247,10 @@ async function compileLoaded(options: CommonOptions & Partial<Pick<CompileOption
   progress?.phase('checking');
   bag.pushAll(runChecks(program));
 
-  const settled = applyRuleSettings(bag.items.map((d) => insideFiles(d, files)), parsed.config.data.rules);
+  const settled = applyRuleSettings(
+    bag.items.map((d) => insideFiles(d, files)),
+    parsed.config.data.rules,
+  );
   // A block that cannot render is an error whatever the settings: a rules entry changes a severity, never the prompt.
   settled.push(...unrenderedBlocks(program, settled).map((d) => insideFiles(d, files)));
   const diagnostics = sortDiagnostics(dedupeDiagnostics(settled));
@@ -283,7 +298,8 @@ async function loadConfigCached(root: string, path: string, cache: CompileCache 
   if (!read.ok) return { file: undefined, value: undefined, error: read.error };
   const text = read.file.text;
   const hit = cache.config;
-  if (hit?.imports && hit.text === text && envUnchanged(hit.env) && configFingerprint(text, currentHashes(hit.imports.map((i) => i.path))) === hit.fingerprint) return hit.load;
+  if (hit?.imports && hit.text === text && envUnchanged(hit.env) && configFingerprint(text, currentHashes(hit.imports.map((i) => i.path))) === hit.fingerprint)
+    return hit.load;
   const load = await evaluateConfig(root, read.file);
   // Hashed right after the evaluation (as the result cache does, src/cache/check-result.ts): an edit that lands between the
   // worker's read and this hash is taken for evaluated until the file changes again.

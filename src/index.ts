@@ -8,7 +8,9 @@ export type { CompileOptions, CompileResult, MemoryCompileOptions, ProgressSink 
  * Compiles a workspace: on disk (`{ root }`) or in memory (`{ files, config }`).
  * Loaded on first call, so a config importing `defineConfig` from this package does not load the compiler.
  */
-export async function compile(options: import('./compile.js').CompileOptions | import('./compile.js').MemoryCompileOptions): Promise<import('./compile.js').CompileResult> {
+export async function compile(
+  options: import('./compile.js').CompileOptions | import('./compile.js').MemoryCompileOptions,
+): Promise<import('./compile.js').CompileResult> {
   const { compile: run } = await import('./compile.js');
   return run(options);
 }

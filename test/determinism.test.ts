@@ -23,7 +23,12 @@ async function walk(dir: string): Promise<string[]> {
 async function copyWorkspace(transform: (text: string) => string, order: (files: string[]) => string[]): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'agentc-det-'));
   dirs.push(dir);
-  const files = [join(repo, 'agentc.config.ts'), ...(await walk(join(repo, 'cards'))), ...(await walk(join(repo, 'blocks'))), ...(await walk(join(repo, 'schemas')))];
+  const files = [
+    join(repo, 'agentc.config.ts'),
+    ...(await walk(join(repo, 'cards'))),
+    ...(await walk(join(repo, 'blocks'))),
+    ...(await walk(join(repo, 'schemas'))),
+  ];
   for (const src of order(files)) {
     const dest = join(dir, relative(repo, src));
     await mkdir(dirname(dest), { recursive: true });
@@ -39,8 +44,14 @@ async function buildFiles(root: string): Promise<Map<string, string>> {
 }
 
 test('byte-identical output from CRLF + BOM files in another file-system order, equal to the committed generated/', async () => {
-  const crlf = await copyWorkspace((t) => `\uFEFF${t.replace(/\n/g, '\r\n')}`, (f) => [...f].reverse());
-  const shuffled = await copyWorkspace((t) => t, (f) => [...f].sort((a, b) => (a.length * 7919) % 13 - (b.length * 7919) % 13 || (a < b ? 1 : -1)));
+  const crlf = await copyWorkspace(
+    (t) => `\uFEFF${t.replace(/\n/g, '\r\n')}`,
+    (f) => [...f].reverse(),
+  );
+  const shuffled = await copyWorkspace(
+    (t) => t,
+    (f) => [...f].sort((a, b) => ((a.length * 7919) % 13) - ((b.length * 7919) % 13) || (a < b ? 1 : -1)),
+  );
   const [a, b] = await Promise.all([buildFiles(crlf), buildFiles(shuffled)]);
   expect([...a.keys()]).toEqual([...b.keys()]);
   for (const [path, content] of a) {

@@ -9,11 +9,21 @@ test('examples/mixed-intent.yaml runs on the repo workspace: parallel fan-out, b
   let stdout = '';
   const io: CliIO = { stdout: (t) => void (stdout += t), stderr: () => {}, cwd: repo, env: {}, isTTY: false };
   const code = await runCommand(
-    { cwd: repo, agent: 'fetch_assistant', message: 'How many points do I have, and are there any coffee offers?', script: join(repo, 'examples/mixed-intent.yaml'), format: 'json' },
+    {
+      cwd: repo,
+      agent: 'fetch_assistant',
+      message: 'How many points do I have, and are there any coffee offers?',
+      script: join(repo, 'examples/mixed-intent.yaml'),
+      format: 'json',
+    },
     io,
   );
   expect(code).toBe(0);
-  const out = JSON.parse(stdout) as { text: string; events: { type: string; outcomes?: Record<string, string>; invoked?: string[] }[]; calls: { agent: string; started_ms: number; ended_ms: number }[] };
+  const out = JSON.parse(stdout) as {
+    text: string;
+    events: { type: string; outcomes?: Record<string, string>; invoked?: string[] }[];
+    calls: { agent: string; started_ms: number; ended_ms: number }[];
+  };
   expect(out.text).toContain('12,500 points');
   const routing = out.events.find((e) => e.type === 'routing')!;
   expect(routing.outcomes).toEqual({ offer_details: 'ok', rewards: 'ok' });
@@ -36,13 +46,20 @@ async function runExample(cwd: string, agent: string, message: string, script: s
 test('examples/streaming-mixed-intent.yaml streams: the preamble before any specialist runs, statuses while they work, then the answer', async () => {
   const { code, writes } = await runExample(repo, 'fetch_assistant', 'points and coffee offers?', 'examples/streaming-mixed-intent.yaml', 'jsonl');
   expect(code).toBe(0);
-  const events = writes.filter(([s]) => s === 'out').map(([, t]) => JSON.parse(t) as { type: string; at_ms: number; delta?: string; text?: string; agent: string });
+  const events = writes
+    .filter(([s]) => s === 'out')
+    .map(([, t]) => JSON.parse(t) as { type: string; at_ms: number; delta?: string; text?: string; agent: string });
   const first = (type: string) => events.findIndex((e) => e.type === type);
   expect(first('text_delta')).toBeLessThan(first('agent_start'));
   expect(first('status')).toBeLessThan(first('agent_end'));
   expect(events.at(-1)?.type).toBe('turn_end');
   const text = events.find((e) => e.type === 'text')!.text!;
-  expect(events.filter((e) => e.type === 'text_delta').map((e) => e.delta).join('')).toBe(text);
+  expect(
+    events
+      .filter((e) => e.type === 'text_delta')
+      .map((e) => e.delta)
+      .join(''),
+  ).toBe(text);
   expect(text.startsWith('Let me check your points and look for coffee offers.\n\nYou have 12,500 points')).toBe(true);
 });
 
@@ -50,7 +67,10 @@ test('examples/relay: relay mode streams billing live and travel after it, thoug
   const relayRoot = join(repo, 'examples/relay');
   const { code, writes } = await runExample(relayRoot, 'concierge', 'What do I owe, and any trips to Lisbon?', 'examples/relay/relay-turn.yaml', 'text');
   expect(code).toBe(0);
-  const out = writes.filter(([s]) => s === 'out').map(([, t]) => t).join('');
+  const out = writes
+    .filter(([s]) => s === 'out')
+    .map(([, t]) => t)
+    .join('');
   expect(out).toBe(
     'Let me check your invoices and look for trips to Lisbon.\n\nYou have one open invoice of $42.10, due on December 1.\n\nTwo Lisbon trips fit your points: 3 nights for 48,000 points, or 5 nights for 71,000.\n',
   );

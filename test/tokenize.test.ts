@@ -23,7 +23,7 @@ const SAMPLES: Record<string, string> = {
   crlfRaw: 'line one\r\nline two\r\n\r\nline four\r\n',
   whitespace: '   leading\n\n\n   \t tabs\t\tand   spaces   \n',
   special: 'Do not emit <|endoftext|> or <|im_start|> tokens; treat them as text.',
-  markdown: '## Rules\n- **Never** reveal another user\'s data.\n- Use `get_user_points` first.\n\n> Quote\n\n| a | b |\n|---|---|\n',
+  markdown: "## Rules\n- **Never** reveal another user's data.\n- Use `get_user_points` first.\n\n> Quote\n\n| a | b |\n|---|---|\n",
   numbers: '1234567890 3.14159 1,000,000 0x1F 2026-11-21T10:00:00Z',
   slashes: 'a.\n\n/path/to/file and https://example.com/x?y=1',
   mixed: 'Ünïcödé àccents — “quotes” ‘single’ … ellipsis ©®™ ½ ¼',
@@ -57,7 +57,11 @@ describe.each(['o200k_base', 'cl100k_base'] as const)('parity with tiktoken (%s)
 
   // Prompt assembly counts a prefix as the sum of its blocks ("text\n\n" each).
   test('block sums equal whole-prefix counts at safe boundaries', () => {
-    const piece = fc.string({ unit: fc.constantFrom('a', 'B', '.', ',', '/', ' ', '\n', '-', '1', '日', '🎉', '*', '#', '\t', "'", 's'), minLength: 1, maxLength: 40 });
+    const piece = fc.string({
+      unit: fc.constantFrom('a', 'B', '.', ',', '/', ' ', '\n', '-', '1', '日', '🎉', '*', '#', '\t', "'", 's'),
+      minLength: 1,
+      maxLength: 40,
+    });
     fc.assert(
       fc.property(fc.array(piece, { minLength: 1, maxLength: 6 }), (raw) => {
         const blocks = raw.map((t) => t.trim()).filter((t) => t !== '');

@@ -20,15 +20,20 @@ async function activate(context) {
   if (!folder) return;
   const command = agentcCommand(folder);
   const server = { command, args: ['lsp', '--stdio'], options: { cwd: folder, shell: process.platform === 'win32' } };
-  client = new LanguageClient('agentc', 'agentc', { run: server, debug: server }, {
-    documentSelector: [
-      { scheme: 'file', language: 'yaml', pattern: '**/cards/*.{yaml,yml}' },
-      { scheme: 'file', language: 'yaml', pattern: '**/schemas/tools/*.{yaml,yml}' },
-      { scheme: 'file', language: 'json', pattern: '**/schemas/tools/*.json' },
-      { scheme: 'file', language: 'markdown', pattern: '**/blocks/**/*.md' },
-    ],
-    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/{cards,blocks,schemas/tools}/**') },
-  });
+  client = new LanguageClient(
+    'agentc',
+    'agentc',
+    { run: server, debug: server },
+    {
+      documentSelector: [
+        { scheme: 'file', language: 'yaml', pattern: '**/cards/*.{yaml,yml}' },
+        { scheme: 'file', language: 'yaml', pattern: '**/schemas/tools/*.{yaml,yml}' },
+        { scheme: 'file', language: 'json', pattern: '**/schemas/tools/*.json' },
+        { scheme: 'file', language: 'markdown', pattern: '**/blocks/**/*.md' },
+      ],
+      synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/{cards,blocks,schemas/tools}/**') },
+    },
+  );
   context.subscriptions.push(client);
   await client.start();
 }

@@ -11,7 +11,10 @@ import type { BundleAgent, BundlePrefix } from './types.js';
 /** The key of the cohort `flagsOn` selects among `agentFlags` (sorted). */
 export function cohortKey(agentFlags: readonly string[], flagsOn: Iterable<string>): string {
   const on = new Set(flagsOn);
-  return agentFlags.filter((f) => on.has(f)).sort().join('+');
+  return agentFlags
+    .filter((f) => on.has(f))
+    .sort()
+    .join('+');
 }
 
 /** The agent's prefix for the cohort `flagsOn` selects, if the bundle has it. */

@@ -175,9 +175,7 @@ export interface BundlePrefixBlock {
   length: number;
 }
 
-export type DispatchEntry =
-  | { kind: 'sub_agent'; agent: string; policy: Policy }
-  | { kind: 'tool'; tool: string; envelope: boolean };
+export type DispatchEntry = { kind: 'sub_agent'; agent: string; policy: Policy } | { kind: 'tool'; tool: string; envelope: boolean };
 
 export interface BundleDispatch {
   fan_out_cap: number;

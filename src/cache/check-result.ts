@@ -157,7 +157,13 @@ export class ResultCache {
   /** Failures to write are not errors: the cache is optional. Written whole, then renamed into place. */
   private save(): void {
     if (this.stored === undefined) return;
-    const body: ResultFile = { format: RESULT_FORMAT, agentc: this.version, build: this.build, sha256: sha256(JSON.stringify(this.stored)), result: this.stored };
+    const body: ResultFile = {
+      format: RESULT_FORMAT,
+      agentc: this.version,
+      build: this.build,
+      sha256: sha256(JSON.stringify(this.stored)),
+      result: this.stored,
+    };
     const path = join(this.dir, FILE);
     const tmp = `${path}.${process.pid}.tmp`;
     try {
@@ -185,7 +191,8 @@ function readStored(path: string, version: string, build: string): StoredResult 
   const f = parsed as Partial<ResultFile>;
   if (f.format !== RESULT_FORMAT || f.agentc !== version || f.build !== build || typeof f.sha256 !== 'string') return undefined;
   const r = f.result;
-  if (typeof r !== 'object' || r === null || typeof r.key !== 'string' || !Array.isArray(r.diagnostics) || typeof r.outputs !== 'object' || r.outputs === null) return undefined;
+  if (typeof r !== 'object' || r === null || typeof r.key !== 'string' || !Array.isArray(r.diagnostics) || typeof r.outputs !== 'object' || r.outputs === null)
+    return undefined;
   // The body's own hash: a truncated or hand-edited file is never a result.
   if (sha256(JSON.stringify(r)) !== f.sha256) return undefined;
   return r;

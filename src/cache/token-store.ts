@@ -45,7 +45,11 @@ export class PersistentTokenStore implements TokenStore {
   private readonly used = new Map<string, number>();
   private added = 0;
 
-  private constructor(private readonly dir: string, private readonly version: string, stored: Map<string, number>) {
+  private constructor(
+    private readonly dir: string,
+    private readonly version: string,
+    stored: Map<string, number>,
+  ) {
     this.stored = stored;
   }
 
@@ -116,5 +120,12 @@ function readEntries(path: string, version: string): Map<string, number> {
 function isCacheFile(v: unknown): v is CacheFile {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
-  return typeof o['agentc'] === 'string' && typeof o['format'] === 'number' && typeof o['sha256'] === 'string' && typeof o['entries'] === 'object' && o['entries'] !== null && !Array.isArray(o['entries']);
+  return (
+    typeof o['agentc'] === 'string' &&
+    typeof o['format'] === 'number' &&
+    typeof o['sha256'] === 'string' &&
+    typeof o['entries'] === 'object' &&
+    o['entries'] !== null &&
+    !Array.isArray(o['entries'])
+  );
 }

@@ -33,9 +33,10 @@ export function suppressCascades(program: Program, diagnostics: readonly Diagnos
   const cycles = subAgentGraph(program).cycles;
   if (cycles.length === 0) return [...diagnostics];
   const memberFiles = new Set<string>();
-  for (const cycle of cycles) for (const id of cycle) {
-    const card = program.cards.get(id);
-    if (card) memberFiles.add(card.file.path);
-  }
+  for (const cycle of cycles)
+    for (const id of cycle) {
+      const card = program.cards.get(id);
+      if (card) memberFiles.add(card.file.path);
+    }
   return diagnostics.filter((d) => !(DERIVED_FROM_GRAPH.has(d.rule) && d.file !== undefined && memberFiles.has(d.file)));
 }

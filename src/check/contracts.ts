@@ -31,18 +31,48 @@ export interface Contract {
 export function contracts(program: Program): Contract[] {
   const out: Contract[] = [];
   for (const tool of sortedTools(program)) {
-    out.push({ file: tool.file.path, subject: `tool "${tool.data.name}"`, kind: 'Tool', id: tool.data.name, schema: tool.data.parameters, base: ['parameters'], locate: tool.locate, toolShape: true, root: tool.data.parameters });
+    out.push({
+      file: tool.file.path,
+      subject: `tool "${tool.data.name}"`,
+      kind: 'Tool',
+      id: tool.data.name,
+      schema: tool.data.parameters,
+      base: ['parameters'],
+      locate: tool.locate,
+      toolShape: true,
+      root: tool.data.parameters,
+    });
   }
   for (const card of sortedCards(program)) {
     const subject = `card "${card.data.id}"`;
     if (card.explicitInput) {
       const handoff = { type: 'object', properties: card.data.input };
       for (const [name, schema] of Object.entries(card.data.input)) {
-        out.push({ file: card.file.path, subject, kind: 'Card', id: card.data.id, schema, base: ['input', name], locate: card.locate, toolShape: true, root: handoff });
+        out.push({
+          file: card.file.path,
+          subject,
+          kind: 'Card',
+          id: card.data.id,
+          schema,
+          base: ['input', name],
+          locate: card.locate,
+          toolShape: true,
+          root: handoff,
+        });
       }
     }
     if (card.data.output !== undefined) {
-      out.push({ file: card.file.path, subject, kind: 'Card', id: card.data.id, schema: card.data.output, base: ['output'], locate: card.locate, toolShape: false, root: card.data.output });
+      out.push({
+        file: card.file.path,
+        subject,
+        kind: 'Card',
+        id: card.data.id,
+        schema: card.data.output,
+        base: ['output'],
+        locate: card.locate,
+        toolShape: false,
+        root: card.data.output,
+      });
     }
   }
   return out;
@@ -57,4 +87,3 @@ export function schemaPathText(path: readonly PathSegment[]): string {
 export function contractRange(c: Contract, path: readonly PathSegment[], part: 'key' | 'value' = 'value'): Range {
   return c.locate([...c.base, ...path], part);
 }
-

@@ -46,23 +46,14 @@ export function toolAt(tool: Tool, path: readonly PathSegment[], part: 'key' | '
  * config file. Where the path is not written (a default, an imported value) the
  * range is the line that exports the config.
  */
-export function configAt(
-  program: Program,
-  path: readonly PathSegment[],
-  part: 'key' | 'value' = 'value',
-): { file?: string; range?: Range } {
+export function configAt(program: Program, path: readonly PathSegment[], part: 'key' | 'value' = 'value'): { file?: string; range?: Range } {
   const file = program.config.file;
   if (!file) return {};
   return { file: file.path, range: program.config.locate(path, part) };
 }
 
 /** A related entry pointing into the config, or none when there is no config file. */
-export function configRelated(
-  program: Program,
-  path: readonly PathSegment[],
-  label: RelatedRef,
-  part: 'key' | 'value' = 'value',
-): RelatedInput[] {
+export function configRelated(program: Program, path: readonly PathSegment[], label: RelatedRef, part: 'key' | 'value' = 'value'): RelatedInput[] {
   const at = configAt(program, path, part);
   if (at.file === undefined) return [];
   return [{ file: at.file, ...(at.range ? { range: at.range } : {}), ...label }];
@@ -126,16 +117,29 @@ export function emittableEvents(program: Program, card: Card): Map<string, { fil
   const events = new Map<string, { file: { path: string }; readonly range: Range }>();
   const origin = (file: { path: string }, locate: () => Range) => {
     let range: Range | undefined;
-    return { file, get range() { return (range ??= locate()); } };
+    return {
+      file,
+      get range() {
+        return (range ??= locate());
+      },
+    };
   };
   card.data.status_events.forEach((e, i) => {
-    if (!events.has(e)) events.set(e, origin(card.file, () => card.locate(['status_events', i])));
+    if (!events.has(e))
+      events.set(
+        e,
+        origin(card.file, () => card.locate(['status_events', i])),
+      );
   });
   for (const name of card.data.tools) {
     const tool = program.tools.get(name);
     if (!tool) continue;
     tool.data.status_events.forEach((e, i) => {
-      if (!events.has(e)) events.set(e, origin(tool.file, () => tool.locate(['status_events', i])));
+      if (!events.has(e))
+        events.set(
+          e,
+          origin(tool.file, () => tool.locate(['status_events', i])),
+        );
     });
   }
   return events;
@@ -197,7 +201,10 @@ export function cardsIncomplete(program: Program): boolean {
 
 /** Ids of the cards that declare sub-agents (the agents an eval suite can test), sorted. */
 export function orchestratorIds(program: Program): string[] {
-  return [...program.cards.values()].filter((c) => c.data.sub_agents.length > 0).map((c) => c.data.id).sort(cmp);
+  return [...program.cards.values()]
+    .filter((c) => c.data.sub_agents.length > 0)
+    .map((c) => c.data.id)
+    .sort(cmp);
 }
 
 /**

@@ -81,13 +81,7 @@ function walk(shape: Shape, parts: readonly string[]): Walk {
 function enter(frame: ScopeFrame, value: Shape): Frame {
   if (frame.kind === 'with') return { shape: value, frame, params: [value] };
   const element =
-    value.kind === 'array'
-      ? value.element
-      : value.kind === 'record'
-        ? value.value
-        : value.kind === 'object'
-          ? commonShape(Object.values(value.fields))
-          : ANY;
+    value.kind === 'array' ? value.element : value.kind === 'record' ? value.value : value.kind === 'object' ? commonShape(Object.values(value.fields)) : ANY;
   const key = value.kind === 'array' ? NUMBER : value.kind === 'any' ? ANY : STRING;
   return { shape: element, frame, params: [element, key] };
 }
@@ -109,18 +103,17 @@ function shapeOf(ref: TemplateRef, frames: readonly Frame[], root: Shape): Shape
 }
 
 /** The shape a ref starts from and the parts still to walk; base undefined = cannot start. */
-function locateRef(
-  ref: TemplateRef,
-  frames: readonly Frame[],
-  root: Shape,
-): { base: Shape | undefined; parts: readonly string[]; frameIndex: number } {
+function locateRef(ref: TemplateRef, frames: readonly Frame[], root: Shape): { base: Shape | undefined; parts: readonly string[]; frameIndex: number } {
   if (ref.data) {
     if (ref.parts[0] === 'root') return { base: root, parts: ref.parts.slice(1), frameIndex: 0 };
     const name = ref.parts[0] ?? '';
     if (!EACH_DATA.includes(name)) return { base: undefined, parts: ref.parts, frameIndex: -1 };
     const top = frames.length - 1 - ref.depth;
     // The innermost `#each` at or above the addressed scope (`#with` keeps the data frame).
-    const each = frames.slice(1, Math.max(1, top + 1)).reverse().find((f) => f.frame?.kind === 'each');
+    const each = frames
+      .slice(1, Math.max(1, top + 1))
+      .reverse()
+      .find((f) => f.frame?.kind === 'each');
     if (!each) return { base: undefined, parts: ref.parts, frameIndex: -1 };
     const first = name === 'index' ? NUMBER : name === 'key' ? (each.params[1] ?? ANY) : { kind: 'boolean' as const };
     return { base: obj1(name, first), parts: ref.parts, frameIndex: top };
@@ -192,12 +185,7 @@ function listFields(shape: Shape): string {
  * Classifies one read of block `block`. `dynamicFields`: per-request names; a read
  * of one that the context lacks is `dynamic`, not `unknown`.
  */
-export function classifyRef(
-  ref: TemplateRef,
-  root: Shape,
-  dynamicFields: { has(name: string): boolean },
-  block: string,
-): RefVerdict {
+export function classifyRef(ref: TemplateRef, root: Shape, dynamicFields: { has(name: string): boolean }, block: string): RefVerdict {
   const frames = framesFor(ref, root);
   if (!frames) return { kind: 'ok' };
   const shown = `{{${ref.original}}}`;
@@ -243,7 +231,11 @@ export function classifyRef(
       const fix = `${'../'.repeat(ref.depth + outer)}${ref.parts.join('.')}`;
       const path = ref.parts.join('.');
       const o = opener(frame);
-      return { kind: 'unknown', ...msg, hint: outer === fromFrame ? { id: 'outerScopeOrRoot', data: { opener: o, fix, path } } : { id: 'outerScope', data: { opener: o, fix } } };
+      return {
+        kind: 'unknown',
+        ...msg,
+        hint: outer === fromFrame ? { id: 'outerScopeOrRoot', data: { opener: o, fix, path } } : { id: 'outerScope', data: { opener: o, fix } },
+      };
     }
     const hint = didYouMeanOf(suggestions(name, fieldNames(current)).map((m) => replaceSegment(ref, at, m)));
     return { kind: 'unknown', ...msg, ...(hint ? { hint } : {}) };

@@ -23,7 +23,12 @@ export interface DiffEvalOptions {
 
 type DiffSide = { bundle: Bundle; label: string; program?: Program };
 
-export async function diffEvalSection(root: string, o: DiffEvalOptions, sides: { before: DiffSide; after: DiffSide }, io: CliIO): Promise<string | { exit: number }> {
+export async function diffEvalSection(
+  root: string,
+  o: DiffEvalOptions,
+  sides: { before: DiffSide; after: DiffSide },
+  io: CliIO,
+): Promise<string | { exit: number }> {
   const file = resolve(io.cwd, o.suite);
   const run = async (side: DiffSide): Promise<EvalSideSummary> => {
     // The working tree's suite, checked against this side's program by the same rules as `agentc check`.

@@ -59,9 +59,13 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
-    .addHelpText('after', '\nExample:\n  agentc check                 check the workspace in the current directory\n\nAlso: agentc build --check (CI: fail when generated/ is stale), agentc prompt <agent>,\nand agentc <command> --help for each command\'s options and example.\n');
+    .addHelpText(
+      'after',
+      "\nExample:\n  agentc check                 check the workspace in the current directory\n\nAlso: agentc build --check (CI: fail when generated/ is stale), agentc prompt <agent>,\nand agentc <command> --help for each command's options and example.\n",
+    );
 
-  const cwdOption = () => new Option('--cwd <dir>', 'where to look for the workspace: its root is the nearest directory up with an agentc.config.*').default('.');
+  const cwdOption = () =>
+    new Option('--cwd <dir>', 'where to look for the workspace: its root is the nearest directory up with an agentc.config.*').default('.');
   const root = (opts: { cwd: string }) => findWorkspaceRoot(resolve(io.cwd, opts.cwd));
   const formatOption = () =>
     new Option('-f, --format <format>', 'report format (default: pretty on a terminal, else text)').choices(['pretty', 'text', 'json', 'github', 'sarif']);
@@ -116,7 +120,9 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .addOption(cwdOption())
       .option('--against <ref|dir>', 'git ref or directory to compare with (default: merge base with the default branch)')
       .addOption(new Option('-f, --format <format>', 'report format').choices(['markdown', 'json', 'text']).default('text'))
-      .addOption(new Option('--fail-on <level>', 'exit 1 when a change at or above this level exists').choices(['breaking', 'dangerous', 'none']).default('breaking'))
+      .addOption(
+        new Option('--fail-on <level>', 'exit 1 when a change at or above this level exists').choices(['breaking', 'dangerous', 'none']).default('breaking'),
+      )
       .option('-o, --output <file>', 'write the report to a file')
       .option('--eval <suite>', 'run this routing suite on both sides and add a before/after table (agentc eval)')
       .option('--eval-script <file>', 'with --eval: answer routing calls from a route script instead of a real model')
@@ -124,8 +130,27 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
     'agentc diff --against main --format markdown -o agentc-diff.md',
   ).action(async (opts) => {
     const { diffCommand } = await import('./commands/diff.js');
-    const evalRun = opts.eval !== undefined ? { suite: opts.eval, ...(opts.evalScript !== undefined ? { script: opts.evalScript } : {}), ...(opts.endpoint !== undefined ? { endpoint: opts.endpoint } : {}) } : undefined;
-    setExit(await diffCommand({ cwd: root(opts), against: opts.against, format: opts.format, failOn: opts.failOn, output: opts.output, ...(evalRun !== undefined ? { eval: evalRun } : {}) }, io));
+    const evalRun =
+      opts.eval !== undefined
+        ? {
+            suite: opts.eval,
+            ...(opts.evalScript !== undefined ? { script: opts.evalScript } : {}),
+            ...(opts.endpoint !== undefined ? { endpoint: opts.endpoint } : {}),
+          }
+        : undefined;
+    setExit(
+      await diffCommand(
+        {
+          cwd: root(opts),
+          against: opts.against,
+          format: opts.format,
+          failOn: opts.failOn,
+          output: opts.output,
+          ...(evalRun !== undefined ? { eval: evalRun } : {}),
+        },
+        io,
+      ),
+    );
   });
 
   withExample(
@@ -155,7 +180,7 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
   withExample(
     program
       .command('run <agent> <message>')
-      .description('run one turn through the runtime (scripted, or against the models\' real providers)')
+      .description("run one turn through the runtime (scripted, or against the models' real providers)")
       .addOption(cwdOption())
       .option('--script <file>', 'replay model replies and tool results from a YAML script')
       .option('--endpoint <url>', 'base URL for every provider (default OPENAI_BASE_URL / ANTHROPIC_BASE_URL; keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)')
@@ -166,7 +191,22 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
     'agentc run fetch_assistant "How many points do I have?" --script examples/mixed-intent.yaml --format json',
   ).action(async (agent: string, message: string, opts) => {
     const { runCommand } = await import('./commands/run.js');
-    setExit(await runCommand({ cwd: root(opts), agent, message, script: opts.script ? resolve(io.cwd, opts.script) : undefined, endpoint: opts.endpoint, format: opts.format, flags: opts.flags, sessions: opts.sessions, episode: opts.episode }, io));
+    setExit(
+      await runCommand(
+        {
+          cwd: root(opts),
+          agent,
+          message,
+          script: opts.script ? resolve(io.cwd, opts.script) : undefined,
+          endpoint: opts.endpoint,
+          format: opts.format,
+          flags: opts.flags,
+          sessions: opts.sessions,
+          episode: opts.episode,
+        },
+        io,
+      ),
+    );
   });
 
   withExample(
@@ -179,7 +219,11 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
       .option('--min-accuracy <x>', 'exit 1 when accuracy (0..1) is below this', parseRatio)
       .option('--concurrency <n>', 'routing calls in flight at once', parsePositiveInt, 4)
       .option('--flags <flags>', 'comma-separated feature flags to switch on', splitList)
-      .option('--seed <n>', 'sampling seed sent to the provider where its API has one (Chat Completions), part of the cache key, shown in the report', parsePositiveInt)
+      .option(
+        '--seed <n>',
+        'sampling seed sent to the provider where its API has one (Chat Completions), part of the cache key, shown in the report',
+        parsePositiveInt,
+      )
       .option('--full', 'run whole turns through the runtime (specialists included) and check what sub-agents received')
       .option('--cache-dir <dir>', 'where cached live replies are kept (default node_modules/.cache/agentc/eval)')
       .option('--no-cache', 'always call the model')
@@ -189,7 +233,25 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
   ).action(async (suites: string[], opts) => {
     const { evalCommand } = await import('./commands/eval.js');
     const cacheDir = opts.cache === false ? false : opts.cacheDir;
-    setExit(await evalCommand({ cwd: root(opts), suites, script: opts.script, endpoint: opts.endpoint, format: opts.format, minAccuracy: opts.minAccuracy, concurrency: opts.concurrency, flags: opts.flags, seed: opts.seed, full: opts.full === true, cacheDir, scaffold: opts.scaffold }, io));
+    setExit(
+      await evalCommand(
+        {
+          cwd: root(opts),
+          suites,
+          script: opts.script,
+          endpoint: opts.endpoint,
+          format: opts.format,
+          minAccuracy: opts.minAccuracy,
+          concurrency: opts.concurrency,
+          flags: opts.flags,
+          seed: opts.seed,
+          full: opts.full === true,
+          cacheDir,
+          scaffold: opts.scaffold,
+        },
+        io,
+      ),
+    );
   });
 
   withExample(
@@ -217,10 +279,7 @@ function buildProgram(io: CliIO, setExit: SetExit): Command {
   });
 
   withExample(
-    program
-      .command('explain <rule>')
-      .description("print a rule's documentation page (by rule id or code)")
-      .option('--raw', 'print the page as markdown'),
+    program.command('explain <rule>').description("print a rule's documentation page (by rule id or code)").option('--raw', 'print the page as markdown'),
     'agentc explain unknown-tool   (or: agentc explain AGC2001)',
   ).action(async (name: string, opts) => {
     const { explainCommand } = await import('./commands/explain.js');

@@ -52,7 +52,9 @@ export function setupProviders(o: ProviderSetupOptions): ProviderSetup {
   for (const [vendor, models] of byVendor) {
     const s = vendor === 'openai' ? openai : anthropic;
     if (s.apiKey !== undefined) continue;
-    warnings.push(`warning: ${VENDORS[vendor].key} is not set: calls to ${s.baseURL} (models ${models.join(', ')}) go without an API key and a real provider will refuse them (HTTP 401).\n`);
+    warnings.push(
+      `warning: ${VENDORS[vendor].key} is not set: calls to ${s.baseURL} (models ${models.join(', ')}) go without an API key and a real provider will refuse them (HTTP 401).\n`,
+    );
   }
 
   const printed = new WeakSet<object>();

@@ -18,7 +18,10 @@ export interface RunSessions {
   close(): Promise<void>;
 }
 
-export async function openRunSessions(opts: { sessions?: string; episode?: string }, cwd: string): Promise<{ ok: true; value: RunSessions } | { ok: false; message: string }> {
+export async function openRunSessions(
+  opts: { sessions?: string; episode?: string },
+  cwd: string,
+): Promise<{ ok: true; value: RunSessions } | { ok: false; message: string }> {
   if (opts.episode !== undefined && opts.episode.trim() === '') return { ok: false, message: '--episode needs a non-empty id.' };
   const base: RunSessions = { close: async () => {} };
   if (opts.episode !== undefined) base.episode = opts.episode;

@@ -19,7 +19,11 @@ export interface RunTelemetry {
   shutdown(): Promise<void>;
 }
 
-export async function setupRunTelemetry(o: { env: Record<string, string | undefined>; bundle: Bundle; stderr: (t: string) => void }): Promise<RunTelemetry | undefined> {
+export async function setupRunTelemetry(o: {
+  env: Record<string, string | undefined>;
+  bundle: Bundle;
+  stderr: (t: string) => void;
+}): Promise<RunTelemetry | undefined> {
   const env = (k: string) => (o.env[k] !== undefined && o.env[k]!.trim() !== '' ? o.env[k]!.trim() : undefined);
   const base = env('OTEL_EXPORTER_OTLP_ENDPOINT');
   const url = env('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? (base !== undefined ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
@@ -38,14 +42,20 @@ export async function setupRunTelemetry(o: { env: Record<string, string | undefi
     sdk = await import('@opentelemetry/sdk-trace-base');
     exporterModule = (await import(exporterPackage)) as typeof exporterModule;
   } catch {
-    o.stderr(`warning: OTEL_EXPORTER_OTLP_ENDPOINT is set but the OpenTelemetry packages are not installed (npm install @opentelemetry/api @opentelemetry/sdk-trace-base ${exporterPackage}); no traces are exported.\n`);
+    o.stderr(
+      `warning: OTEL_EXPORTER_OTLP_ENDPOINT is set but the OpenTelemetry packages are not installed (npm install @opentelemetry/api @opentelemetry/sdk-trace-base ${exporterPackage}); no traces are exported.\n`,
+    );
     return undefined;
   }
   const headers = parseHeaders(env('OTEL_EXPORTER_OTLP_TRACES_HEADERS') ?? env('OTEL_EXPORTER_OTLP_HEADERS'));
   const exporter = new exporterModule.OTLPTraceExporter({ url, headers }) as import('@opentelemetry/sdk-trace-base').SpanExporter;
   const ids = createSpanIdBridge();
   const resource = await serviceResource(env('OTEL_SERVICE_NAME') ?? 'agentc');
-  const provider = new sdk.BasicTracerProvider({ idGenerator: ids, spanProcessors: [new sdk.BatchSpanProcessor(exporter)], ...(resource !== undefined ? { resource } : {}) });
+  const provider = new sdk.BasicTracerProvider({
+    idGenerator: ids,
+    spanProcessors: [new sdk.BatchSpanProcessor(exporter)],
+    ...(resource !== undefined ? { resource } : {}),
+  });
   const telemetry = createTelemetry(api, { bundle: o.bundle, ids, tracerProvider: provider });
   return {
     onEvent: telemetry.onEvent,

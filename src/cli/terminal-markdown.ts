@@ -30,7 +30,12 @@ export function renderMarkdownForTerminal(markdown: string, color: boolean): str
     const quote = /^>\s?(.*)$/.exec(line);
     out.push(quote ? `  ${inline(quote[1]!)}` : inline(line));
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '') + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/\n+$/, '') + '\n'
+  );
 }
 
 /** `code` → code, [text](target) → text (target), **b** → b. */

@@ -86,16 +86,62 @@ const KEPT = new Set([
 ]);
 
 /** Keywords handled structurally by strictify (not copied as such, not "dropped"). */
-const STRUCTURAL = new Set(['properties', 'required', 'additionalProperties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', '$defs', 'definitions', 'format']);
+const STRUCTURAL = new Set([
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  '$defs',
+  'definitions',
+  'format',
+]);
 
 /** Annotations: dropping them constrains nothing, so no note. */
-const ANNOTATION_KEYWORDS = new Set(['default', 'examples', '$schema', '$id', '$anchor', '$dynamicAnchor', '$comment', '$vocabulary', 'deprecated', 'readOnly', 'writeOnly', 'contentEncoding', 'contentMediaType']);
+const ANNOTATION_KEYWORDS = new Set([
+  'default',
+  'examples',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$comment',
+  '$vocabulary',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'contentEncoding',
+  'contentMediaType',
+]);
 
 /** Constraint keywords of JSON Schema 2020-12 that strict mode does not carry. */
 export const DROPPED_CONSTRAINTS = new Set([
-  'minLength', 'maxLength', 'uniqueItems', 'minProperties', 'maxProperties', 'patternProperties', 'propertyNames',
-  'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies', 'contains', 'minContains', 'maxContains',
-  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', '$dynamicRef', '$recursiveRef', '$recursiveAnchor',
+  'minLength',
+  'maxLength',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'patternProperties',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentRequired',
+  'dependentSchemas',
+  'dependencies',
+  'contains',
+  'minContains',
+  'maxContains',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+  '$dynamicRef',
+  '$recursiveRef',
+  '$recursiveAnchor',
 ]);
 
 /** Every keyword JSON Schema 2020-12 defines (for did-you-mean on unknown ones). */
@@ -211,9 +257,11 @@ function strictify(input: unknown, depth: number, path: SchemaPath, notes: Stric
   }
 
   const items = arrayItems(schema, at, notes);
-  if (items !== undefined) out.items = items.anyOf !== undefined
-    ? { anyOf: items.anyOf.map(({ b, p }) => strictify(b, depth + 1, p, notes)) }
-    : strictify(items.one!.b, depth + 1, items.one!.p, notes);
+  if (items !== undefined)
+    out.items =
+      items.anyOf !== undefined
+        ? { anyOf: items.anyOf.map(({ b, p }) => strictify(b, depth + 1, p, notes)) }
+        : strictify(items.one!.b, depth + 1, items.one!.p, notes);
 
   if (isObjectSchema(schema)) {
     const properties = isRecord(schema.properties) ? schema.properties : {};

@@ -57,13 +57,17 @@ const NOT_A_FILE_HINT = 'Replace it with a file, or remove it.';
 export const CATALOG = {
   // Parsing and shape (AGC1xxx)
   'yaml-syntax': {
-    code: 'AGC1001', group: 'parsing', severity: 'error',
+    code: 'AGC1001',
+    group: 'parsing',
+    severity: 'error',
     summary: 'Every YAML file parses (no duplicate keys, no alias bombs, text not binary).',
     messages: { ...YAML_MESSAGES, jsonSyntax: 'JSON syntax error: {reason}.' },
     hints: { notText: NOT_TEXT_HINT, notAFile: NOT_A_FILE_HINT },
   },
   frontmatter: {
-    code: 'AGC1002', group: 'parsing', severity: 'error',
+    code: 'AGC1002',
+    group: 'parsing',
+    severity: 'error',
     summary: 'Every block starts with parsable YAML front matter between --- lines.',
     messages: {
       ...YAML_MESSAGES,
@@ -73,10 +77,17 @@ export const CATALOG = {
       notMapping: 'The front matter of {file} must be a mapping with at least category and owner.',
       unreadableFolder: 'Cannot read the folder {folder}/ ({code}): the blocks in it are not checked.',
     },
-    hints: { notText: NOT_TEXT_HINT, notAFile: NOT_A_FILE_HINT, makeReadable: 'Make the folder readable, or remove it.', start: 'Start the file with:\n---\ncategory: instructions\nowner: <your team>\n---' },
+    hints: {
+      notText: NOT_TEXT_HINT,
+      notAFile: NOT_A_FILE_HINT,
+      makeReadable: 'Make the folder readable, or remove it.',
+      start: 'Start the file with:\n---\ncategory: instructions\nowner: <your team>\n---',
+    },
   },
   schema: {
-    code: 'AGC1003', group: 'parsing', severity: 'error',
+    code: 'AGC1003',
+    group: 'parsing',
+    severity: 'error',
     summary: 'Cards, blocks, tools, eval suites and the config match their JSON Schemas.',
     messages: {
       cardEmpty: 'Card file {file} is empty.',
@@ -105,7 +116,8 @@ export const CATALOG = {
       protoKey: 'Field "{field}" of {subject} uses the reserved name "__proto__".',
       notFinite: 'Field "{field}" of {subject} must be a finite number, not {value}.',
       unknownRule: 'The config sets rule "{rule}", which is not an agentc rule (run `agentc rules` for the list).',
-      notConfigurable: 'The config sets rule "{rule}", which cannot be configured: it reports what would make the emitted bundle wrong (a prompt missing a block, an invalid schema), so it is always an error.',
+      notConfigurable:
+        'The config sets rule "{rule}", which cannot be configured: it reports what would make the emitted bundle wrong (a prompt missing a block, an invalid schema), so it is always an error.',
     },
     hints: {
       didYouMean: DID_YOU_MEAN,
@@ -117,25 +129,35 @@ export const CATALOG = {
     },
   },
   'id-mismatch': {
-    code: 'AGC1004', group: 'parsing', severity: 'error',
+    code: 'AGC1004',
+    group: 'parsing',
+    severity: 'error',
     summary: "A card's id (a tool's name) equals its file's stem.",
     messages: { mismatch: '{kind} "{id}" is declared in {file}; its {field} must equal the file name "{stem}".' },
     hints: { rename: 'Rename the file to {renameTo}, or set {field}: {stem}.' },
   },
   'duplicate-id': {
-    code: 'AGC1005', group: 'parsing', severity: 'error',
+    code: 'AGC1005',
+    group: 'parsing',
+    severity: 'error',
     summary: 'No two cards, two blocks or two tools share an id.',
     messages: { duplicate: '{kind} id "{id}" is declared more than once.' },
     hints: { rename: 'Ids must be unique across {dir}: rename this one, or delete one of the two files.' },
   },
   'file-too-large': {
-    code: 'AGC1007', group: 'parsing', severity: 'error',
+    code: 'AGC1007',
+    group: 'parsing',
+    severity: 'error',
     summary: 'Workspace files are at most 1 MiB (no prompt source is legitimately larger).',
     messages: { tooLarge: '{file} is {size}, over the {max} limit for workspace files.' },
   },
   'json-schema': {
-    code: 'AGC1008', group: 'parsing', severity: 'error', configurable: false,
-    summary: 'Tool parameters and card input/output are valid JSON Schema 2020-12, and required entries name declared properties (not configurable: build never writes an invalid schema).',
+    code: 'AGC1008',
+    group: 'parsing',
+    severity: 'error',
+    configurable: false,
+    summary:
+      'Tool parameters and card input/output are valid JSON Schema 2020-12, and required entries name declared properties (not configurable: build never writes an invalid schema).',
     messages: {
       notAType: 'Invalid JSON Schema in {subject} at {where}: "{value}" is not a JSON Schema type (types: {types}).',
       notASchema: 'Invalid JSON Schema in {subject} at {where}: "{keyword}" must be a schema (a mapping, or true/false), not {actual}.',
@@ -145,7 +167,8 @@ export const CATALOG = {
       duplicateValue: 'Invalid JSON Schema in {subject} at {where}: "{keyword}" lists the same value twice.',
       invalid: 'Invalid JSON Schema in {subject} at {where}: "{keyword}" {reason}.',
       badPattern: 'Invalid JSON Schema in {subject} at {where}: the pattern is not a valid regular expression ({reason}).',
-      refNotLocal: 'Invalid JSON Schema in {subject} at {where}: "{ref}" is not a local reference; agentc, providers and the runtime resolve only references inside the contract ("#/$defs/…").',
+      refNotLocal:
+        'Invalid JSON Schema in {subject} at {where}: "{ref}" is not a local reference; agentc, providers and the runtime resolve only references inside the contract ("#/$defs/…").',
       refDangling: 'Invalid JSON Schema in {subject} at {where}: "{ref}" points to nothing in the contract.',
       refNoAnchor: 'Invalid JSON Schema in {subject} at {where}: "{ref}" names no $anchor in the contract.',
       undeclaredRequired: '{kind} "{id}" requires "{name}" at {where}, but declares no property "{name}" there.',
@@ -165,22 +188,32 @@ export const CATALOG = {
     },
   },
   'provider-schema': {
-    code: 'AGC1009', group: 'parsing', severity: 'warning',
+    code: 'AGC1009',
+    group: 'parsing',
+    severity: 'warning',
     summary: 'Tool-shaped contracts are expressed exactly by every provider shape (OpenAI strict mode approximates open objects, some keywords and formats).',
     messages: {
-      openObject: 'Open object at {where} in {subject}: OpenAI strict mode requires additionalProperties: false; the emitted OpenAI tool closes it, so the model cannot send extra fields.',
-      unknownKeyword: 'Keyword "{keyword}" at {where} in {subject} is not a JSON Schema keyword; the emitted OpenAI tool drops it, and no provider or validator enforces it.',
-      droppedKeyword: 'Keyword "{keyword}" at {where} in {subject} is dropped in OpenAI strict mode; the model is not held to it (the runtime still rejects calls that break it).',
+      openObject:
+        'Open object at {where} in {subject}: OpenAI strict mode requires additionalProperties: false; the emitted OpenAI tool closes it, so the model cannot send extra fields.',
+      unknownKeyword:
+        'Keyword "{keyword}" at {where} in {subject} is not a JSON Schema keyword; the emitted OpenAI tool drops it, and no provider or validator enforces it.',
+      droppedKeyword:
+        'Keyword "{keyword}" at {where} in {subject} is dropped in OpenAI strict mode; the model is not held to it (the runtime still rejects calls that break it).',
       droppedFormat: 'Format "{format}" at {where} in {subject} is dropped in OpenAI strict mode, which supports only {formats}.',
       oneOf: 'oneOf at {where} in {subject} is emitted as anyOf in OpenAI strict mode: the model is not held to exactly one branch (the runtime still is).',
       tuple: 'Tuple items at {where} in {subject} are emitted as items: { anyOf: [...] } in OpenAI strict mode: positions are not enforced on the model.',
       trueSchema: 'Boolean schema true at {where} in {subject} has no OpenAI strict mode form; the emitted OpenAI tool accepts any value there.',
       falseSchema: 'Boolean schema false at {where} in {subject} has no OpenAI strict mode form; the emitted OpenAI tool accepts any value there.',
-      rootMergedOpenAI: '{keyword} at the root of {where} in {subject}: OpenAI strict mode requires a plain object at the root; the emitted OpenAI tool merges it into the root.',
-      rootDroppedOpenAI: '{keyword} at the root of {where} in {subject}: OpenAI strict mode requires a plain object at the root; the emitted OpenAI tool drops it (the runtime still rejects calls that break it).',
-      rootMergedAnthropic: "{keyword} at the root of {where} in {subject}: Anthropic's input_schema does not accept oneOf, allOf or anyOf at the top level; the emitted Anthropic tool merges it into the root.",
-      rootDroppedAnthropic: "{keyword} at the root of {where} in {subject}: Anthropic's input_schema does not accept oneOf, allOf or anyOf at the top level; the emitted Anthropic tool drops it (the runtime still rejects calls that break it).",
-      tooDeep: 'Schema at {where} in {subject} nests deeper than the OpenAI strict transformation follows; it is emitted as written and strict mode may reject it.',
+      rootMergedOpenAI:
+        '{keyword} at the root of {where} in {subject}: OpenAI strict mode requires a plain object at the root; the emitted OpenAI tool merges it into the root.',
+      rootDroppedOpenAI:
+        '{keyword} at the root of {where} in {subject}: OpenAI strict mode requires a plain object at the root; the emitted OpenAI tool drops it (the runtime still rejects calls that break it).',
+      rootMergedAnthropic:
+        "{keyword} at the root of {where} in {subject}: Anthropic's input_schema does not accept oneOf, allOf or anyOf at the top level; the emitted Anthropic tool merges it into the root.",
+      rootDroppedAnthropic:
+        "{keyword} at the root of {where} in {subject}: Anthropic's input_schema does not accept oneOf, allOf or anyOf at the top level; the emitted Anthropic tool drops it (the runtime still rejects calls that break it).",
+      tooDeep:
+        'Schema at {where} in {subject} nests deeper than the OpenAI strict transformation follows; it is emitted as written and strict mode may reject it.',
     },
     hints: {
       didYouMean: DID_YOU_MEAN,
@@ -197,7 +230,9 @@ export const CATALOG = {
     },
   },
   'config-load': {
-    code: 'AGC1006', group: 'parsing', severity: 'error',
+    code: 'AGC1006',
+    group: 'parsing',
+    severity: 'error',
     summary: 'agentc.config.ts loads and evaluates to a config object.',
     messages: {
       binary: '{file} contains a NUL byte: it looks like a binary file, not text.',
@@ -206,7 +241,8 @@ export const CATALOG = {
       loadFailed: '{file} could not be loaded: {reason}.',
       noDefaultExport: '{file} has no default export: agentc reads the config from `export default`.',
       notObject: '{file} must export a config object as its default export (export default defineConfig({ … })).',
-      notFound: 'No config found: the workspace has no agentc.config.ts (or .mts, .js, .mjs), so config.models, the platform blocks and the budgets are unknown.',
+      notFound:
+        'No config found: the workspace has no agentc.config.ts (or .mts, .js, .mjs), so config.models, the platform blocks and the budgets are unknown.',
       unsupportedName: 'No config found: {file} is not a name agentc reads; the config must be agentc.config.ts (or .mts, .js, .mjs).',
       notRegularFile: '{file} is not a regular file ({kind}): agentc reads the config only from a file.',
       tooLarge: '{file} is {size} KiB, more than the {max} KiB a config may have.',
@@ -233,7 +269,9 @@ export const CATALOG = {
     },
   },
   'file-name': {
-    code: 'AGC1010', group: 'parsing', severity: 'error',
+    code: 'AGC1010',
+    group: 'parsing',
+    severity: 'error',
     summary: 'Every file agentc reads or writes has a portable name: at most 200 bytes, never a name Windows reserves (con, nul, com1…).',
     messages: {
       reserved: '{kind} id "{id}" is a name Windows reserves for a device: {files} cannot be checked out on Windows.',
@@ -249,7 +287,9 @@ export const CATALOG = {
 
   // References (AGC2xxx)
   'unknown-tool': {
-    code: 'AGC2001', group: 'references', severity: 'error',
+    code: 'AGC2001',
+    group: 'references',
+    severity: 'error',
     summary: 'Every tools / tool_whitelist entry names a tool contract.',
     messages: { unknown: 'Card "{card}" uses tool "{name}", which is not declared in schemas/tools/.' },
     hints: {
@@ -259,7 +299,9 @@ export const CATALOG = {
     },
   },
   'unknown-model': {
-    code: 'AGC2002', group: 'references', severity: 'error',
+    code: 'AGC2002',
+    group: 'references',
+    severity: 'error',
     summary: 'model, fallback_model and history.summary_model name an entry of config.models.',
     messages: { unknown: 'Card "{card}" uses {field} "{name}", which is not in config.models.' },
     hints: {
@@ -269,7 +311,9 @@ export const CATALOG = {
     },
   },
   'unknown-block': {
-    code: 'AGC2003', group: 'references', severity: 'error',
+    code: 'AGC2003',
+    group: 'references',
+    severity: 'error',
     summary: 'Every prompt_blocks and requiredBlocks entry names a block.',
     messages: {
       card: 'Card "{card}" uses prompt block "{name}", which does not exist under blocks/.',
@@ -282,7 +326,9 @@ export const CATALOG = {
     },
   },
   'unknown-sub-agent': {
-    code: 'AGC2004', group: 'references', severity: 'error',
+    code: 'AGC2004',
+    group: 'references',
+    severity: 'error',
     summary: 'Every sub_agents entry names a card.',
     messages: { unknown: 'Card "{card}" lists sub-agent "{name}", which has no card in cards/.' },
     hints: {
@@ -292,13 +338,17 @@ export const CATALOG = {
     },
   },
   'unknown-flag': {
-    code: 'AGC2005', group: 'references', severity: 'error',
+    code: 'AGC2005',
+    group: 'references',
+    severity: 'error',
     summary: "A block's feature_flag is declared in config.flags.",
     messages: { unknown: 'Block "{block}" is gated by feature flag "{name}", which is not in config.flags.' },
     hints: { didYouMean: DID_YOU_MEAN, declare: 'Add "{name}" to flags in agentc.config.ts, or remove feature_flag.' },
   },
   'unknown-status-event': {
-    code: 'AGC2006', group: 'references', severity: 'error',
+    code: 'AGC2006',
+    group: 'references',
+    severity: 'error',
     summary: 'Every status_rendering key is an event some sub-agent (or its tools) can emit.',
     messages: { unknown: 'Card "{card}" renders status event "{name}", which none of its sub-agents or their tools emit.' },
     hints: {
@@ -310,19 +360,25 @@ export const CATALOG = {
 
   // Platform contract (AGC3xxx)
   'platform-block-declared': {
-    code: 'AGC3001', group: 'platform', severity: 'error',
+    code: 'AGC3001',
+    group: 'platform',
+    severity: 'error',
     summary: 'Cards do not list required platform blocks (they are injected).',
     messages: { declared: 'Card "{card}" lists required platform block "{name}", which is injected automatically; listing it would include it twice.' },
     hints: { remove: 'Remove "{name}" from prompt_blocks: config.platform.requiredBlocks injects it into every prompt.' },
   },
   'block-ownership': {
-    code: 'AGC3002', group: 'platform', severity: 'error',
+    code: 'AGC3002',
+    group: 'platform',
+    severity: 'error',
     summary: "A card uses only its own team's, platform-owned or reusable blocks.",
     messages: { foreign: 'Card "{card}" (owner "{cardOwner}") uses block "{name}", owned by "{blockOwner}" and not reusable.' },
     hints: { own: 'Write a block owned by "{cardOwner}", or ask team "{blockOwner}" to mark "{name}" reusable: true.' },
   },
   'platform-block-owner': {
-    code: 'AGC3003', group: 'platform', severity: 'error',
+    code: 'AGC3003',
+    group: 'platform',
+    severity: 'error',
     summary: 'Every required block is owned by the platform.',
     messages: { notPlatform: 'Required block "{name}" is owned by "{owner}", not by the platform ("{platform}").' },
     hints: { fix: 'Set owner: {platform} in its front matter, or remove "{name}" from platform.requiredBlocks.' },
@@ -330,7 +386,9 @@ export const CATALOG = {
 
   // Orchestration (AGC4xxx)
   'sub-agent-cycle': {
-    code: 'AGC4001', group: 'orchestration', severity: 'error',
+    code: 'AGC4001',
+    group: 'orchestration',
+    severity: 'error',
     summary: 'The sub-agent graph is acyclic.',
     messages: { cycle: 'Sub-agents form a cycle: {path}.' },
     hints: {
@@ -339,13 +397,17 @@ export const CATALOG = {
     },
   },
   'recursion-depth': {
-    code: 'AGC4002', group: 'orchestration', severity: 'error',
+    code: 'AGC4002',
+    group: 'orchestration',
+    severity: 'error',
     summary: 'The sub-agent tree below a card is no deeper than its max_recursion_depth.',
     messages: { tooDeep: 'Card "{card}" has sub-agents {depth} level(s) deep ({path}), but policy.max_recursion_depth is {max}.' },
     hints: { flatten: 'Raise policy.max_recursion_depth to {depth}, or flatten the tree so that fewer levels sit below "{card}".' },
   },
   'role-shape': {
-    code: 'AGC4003', group: 'orchestration', severity: 'warning',
+    code: 'AGC4003',
+    group: 'orchestration',
+    severity: 'warning',
     summary: 'Orchestrators have sub-agents and only orchestrators do.',
     messages: {
       emptyOrchestrator: 'Card "{card}" has role orchestrator but no sub_agents, so it has nothing to route to.',
@@ -357,11 +419,15 @@ export const CATALOG = {
     },
   },
   'tool-name': {
-    code: 'AGC4004', group: 'orchestration', severity: 'error',
+    code: 'AGC4004',
+    group: 'orchestration',
+    severity: 'error',
     summary: 'Tool names match ^[a-zA-Z0-9_-]{1,64}$ and are unique within an agent.',
     messages: {
-      tooLong: 'Card "{card}" exposes sub-agent "{agent}" as tool "{name}", which is {length} characters long; providers require tool names to match ^[a-zA-Z0-9_-]{1,64}$.',
-      badChars: 'Card "{card}" exposes sub-agent "{agent}" as tool "{name}", which contains characters other than letters, digits, _ and -; providers require tool names to match ^[a-zA-Z0-9_-]{1,64}$.',
+      tooLong:
+        'Card "{card}" exposes sub-agent "{agent}" as tool "{name}", which is {length} characters long; providers require tool names to match ^[a-zA-Z0-9_-]{1,64}$.',
+      badChars:
+        'Card "{card}" exposes sub-agent "{agent}" as tool "{name}", which contains characters other than letters, digits, _ and -; providers require tool names to match ^[a-zA-Z0-9_-]{1,64}$.',
       collision: 'Card "{card}" has two tools named "{name}": its own tool "{tool}" and the tool for sub-agent "{agent}" ({prefix} + id).',
     },
     hints: {
@@ -370,13 +436,17 @@ export const CATALOG = {
     },
   },
   'tool-not-whitelisted': {
-    code: 'AGC4005', group: 'orchestration', severity: 'error',
+    code: 'AGC4005',
+    group: 'orchestration',
+    severity: 'error',
     summary: "A card's tools are all in its own policy.tool_whitelist.",
     messages: { missing: 'Card "{card}" uses tool "{name}", which is missing from its policy.tool_whitelist.' },
     hints: { add: 'Add "{name}" to policy.tool_whitelist, or remove it from tools: the runtime denies calls to tools outside the whitelist.' },
   },
   'too-many-tools': {
-    code: 'AGC4006', group: 'orchestration', severity: 'error',
+    code: 'AGC4006',
+    group: 'orchestration',
+    severity: 'error',
     summary: 'An agent exposes at most 128 tools.',
     messages: { tooMany: 'Agent "{card}" exposes {count} tools; providers accept at most {max}.' },
     hints: {
@@ -385,13 +455,17 @@ export const CATALOG = {
     },
   },
   'too-many-sub-agents': {
-    code: 'AGC4007', group: 'orchestration', severity: 'warning',
+    code: 'AGC4007',
+    group: 'orchestration',
+    severity: 'warning',
     summary: 'An orchestrator has at most budgets.maxSubAgents sub-agents.',
     messages: { tooMany: 'Orchestrator "{card}" has {count} sub-agents, more than budgets.maxSubAgents ({max}); routing accuracy drops as the choice widens.' },
     hints: { group: 'Group related sub-agents under an intermediate orchestrator (hierarchical routing), or raise budgets.maxSubAgents.' },
   },
   'fan-out-cap': {
-    code: 'AGC4008', group: 'orchestration', severity: 'error',
+    code: 'AGC4008',
+    group: 'orchestration',
+    severity: 'error',
     summary: 'fan_out_cap is at least 1 and at most the number of sub-agents.',
     messages: {
       belowOne: 'Card "{card}" has dispatch.fan_out_cap {cap}; it must be at least 1, or no sub-agent call could ever run.',
@@ -405,11 +479,14 @@ export const CATALOG = {
     },
   },
   'model-capability': {
-    code: 'AGC4009', group: 'orchestration', severity: 'error',
+    code: 'AGC4009',
+    group: 'orchestration',
+    severity: 'error',
     summary: "An agent's model supports the tools and parallel calls the agent needs.",
     messages: {
       noTools: 'Card "{card}" has {tools}, but its {field} "{model}" cannot call tools (tools: false in config.models).',
-      noParallel: 'Card "{card}" may run up to {cap} sub-agent calls per turn, but its {field} "{model}" cannot emit parallel tool calls (parallelToolCalls: false in config.models).',
+      noParallel:
+        'Card "{card}" may run up to {cap} sub-agent calls per turn, but its {field} "{model}" cannot emit parallel tool calls (parallelToolCalls: false in config.models).',
     },
     hints: {
       toolModel: 'Choose a model with tools: true.',
@@ -417,31 +494,43 @@ export const CATALOG = {
     },
   },
   'status-event-unrendered': {
-    code: 'AGC4010', group: 'orchestration', severity: 'warning',
+    code: 'AGC4010',
+    group: 'orchestration',
+    severity: 'warning',
     summary: 'Every status event a sub-agent can emit has a status_rendering entry.',
     messages: { unrendered: 'Sub-agent "{agent}" can emit status event "{name}", but orchestrator "{card}" has no status_rendering entry for it.' },
     hints: { render: 'Add `{name}: "<what the user sees>"` (or `{name}: suppress`) under dispatch.status_rendering of "{card}".' },
   },
   'unreachable-agent': {
-    code: 'AGC4011', group: 'orchestration', severity: 'warning',
+    code: 'AGC4011',
+    group: 'orchestration',
+    severity: 'warning',
     summary: 'Every non-orchestrator card is reachable from some orchestrator.',
     messages: { unreachable: 'Card "{card}" is not a sub-agent of any orchestrator, so no user request can reach it.' },
     hints: { list: 'List "{card}" in an orchestrator\'s sub_agents, or delete {file} if it is no longer needed.' },
   },
   'relay-structured-answer': {
-    code: 'AGC4012', group: 'orchestration', severity: 'warning',
+    code: 'AGC4012',
+    group: 'orchestration',
+    severity: 'warning',
     summary: 'An orchestrator in relay mode has no sub-agent with an output schema.',
-    messages: { jsonToUser: 'Orchestrator "{card}" relays its sub-agents\' answers to the user (dispatch.stream: relay), but "{agent}" answers with JSON (it has an output schema).' },
+    messages: {
+      jsonToUser:
+        'Orchestrator "{card}" relays its sub-agents\' answers to the user (dispatch.stream: relay), but "{agent}" answers with JSON (it has an output schema).',
+    },
     hints: { compose: 'Use dispatch.stream: compose in "{card}" (its model then words the result), or drop the output schema of "{agent}".' },
   },
 
   // Budgets (AGC5xxx)
   'prompt-budget': {
-    code: 'AGC5001', group: 'budgets', severity: 'error',
+    code: 'AGC5001',
+    group: 'budgets',
+    severity: 'error',
     summary: "An assembled prefix stays under the config's share of the model's context window.",
     messages: {
       overBudget: 'Prompt of "{card}" is {tokens} tokens, {percent}% of {model}\'s {window}-token context window (limit {limitPercent}%).',
-      cohortOverBudget: 'Prompt of "{card}" (cohort {cohort}) is {tokens} tokens, {percent}% of {model}\'s {window}-token context window (limit {limitPercent}%).',
+      cohortOverBudget:
+        'Prompt of "{card}" (cohort {cohort}) is {tokens} tokens, {percent}% of {model}\'s {window}-token context window (limit {limitPercent}%).',
     },
     hints: {
       shortenLargest: 'Shorten or split its blocks (the largest, "{block}", is {tokens} tokens), or use a model with a larger context window.',
@@ -449,13 +538,16 @@ export const CATALOG = {
     },
   },
   'token-budget': {
-    code: 'AGC5002', group: 'budgets', severity: 'error',
+    code: 'AGC5002',
+    group: 'budgets',
+    severity: 'error',
     summary: 'Prefix + largest handoff fits policy.token_budget.input; max_output_tokens fits .output.',
     messages: {
       input: 'Card "{card}" needs {total} input tokens (prompt {prompt}), over its policy.token_budget.input of {budget}.',
       inputHandoff: 'Card "{card}" needs {total} input tokens (prompt {prompt} + largest handoff {handoff}), over its policy.token_budget.input of {budget}.',
       cohortInput: 'Card "{card}" (cohort {cohort}) needs {total} input tokens (prompt {prompt}), over its policy.token_budget.input of {budget}.',
-      cohortInputHandoff: 'Card "{card}" (cohort {cohort}) needs {total} input tokens (prompt {prompt} + largest handoff {handoff}), over its policy.token_budget.input of {budget}.',
+      cohortInputHandoff:
+        'Card "{card}" (cohort {cohort}) needs {total} input tokens (prompt {prompt} + largest handoff {handoff}), over its policy.token_budget.input of {budget}.',
       output: 'Card "{card}" allows {max} output tokens (tuning.max_output_tokens), over its policy.token_budget.output of {budget}.',
     },
     hints: {
@@ -464,17 +556,23 @@ export const CATALOG = {
     },
   },
   'block-budget': {
-    code: 'AGC5003', group: 'budgets', severity: 'error',
+    code: 'AGC5003',
+    group: 'budgets',
+    severity: 'error',
     summary: 'A rendered block stays within its max_tokens.',
     messages: { overBudget: 'Block "{block}" renders to {tokens} tokens for "{card}", over its max_tokens of {max}.' },
     hints: { shorten: 'Shorten the block by {over} tokens, or raise max_tokens to {tokens}.' },
   },
   'description-budget': {
-    code: 'AGC5004', group: 'budgets', severity: 'warning',
+    code: 'AGC5004',
+    group: 'budgets',
+    severity: 'warning',
     summary: "A sub-agent's routing description is between 8 tokens and budgets.descriptionMaxTokens.",
     messages: {
-      tooLong: 'Card "{card}"\'s description is {tokens} tokens, over budgets.descriptionMaxTokens ({max}); {parent} reads every sub-agent description on every turn.',
-      tooLongShared: 'Card "{card}"\'s description is {tokens} tokens, over budgets.descriptionMaxTokens ({max}); {parents} read every sub-agent description on every turn.',
+      tooLong:
+        'Card "{card}"\'s description is {tokens} tokens, over budgets.descriptionMaxTokens ({max}); {parent} reads every sub-agent description on every turn.',
+      tooLongShared:
+        'Card "{card}"\'s description is {tokens} tokens, over budgets.descriptionMaxTokens ({max}); {parents} read every sub-agent description on every turn.',
       tooShort: 'Card "{card}"\'s description is only {size}; {parent} routes on it, and under {min} tokens is too vague to route on.',
       tooShortShared: 'Card "{card}"\'s description is only {size}; {parents} route on it, and under {min} tokens is too vague to route on.',
     },
@@ -484,13 +582,19 @@ export const CATALOG = {
     },
   },
   'history-budget': {
-    code: 'AGC5005', group: 'budgets', severity: 'error',
+    code: 'AGC5005',
+    group: 'budgets',
+    severity: 'error',
     summary: 'history.max_tokens leaves room in policy.token_budget.input for the prompt and the largest handoff.',
     messages: {
-      overBudget: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt ({prompt} tokens) leaves only {room} of its policy.token_budget.input of {input}.',
-      overBudgetHandoff: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt ({prompt} tokens + largest handoff {handoff}) leaves only {room} of its policy.token_budget.input of {input}.',
-      cohortOverBudget: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt (cohort {cohort}: {prompt} tokens) leaves only {room} of its policy.token_budget.input of {input}.',
-      cohortOverBudgetHandoff: 'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt (cohort {cohort}: {prompt} tokens + largest handoff {handoff}) leaves only {room} of its policy.token_budget.input of {input}.',
+      overBudget:
+        'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt ({prompt} tokens) leaves only {room} of its policy.token_budget.input of {input}.',
+      overBudgetHandoff:
+        'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt ({prompt} tokens + largest handoff {handoff}) leaves only {room} of its policy.token_budget.input of {input}.',
+      cohortOverBudget:
+        'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt (cohort {cohort}: {prompt} tokens) leaves only {room} of its policy.token_budget.input of {input}.',
+      cohortOverBudgetHandoff:
+        'Card "{card}" lets its history grow to {history} tokens (history.max_tokens), but its prompt (cohort {cohort}: {prompt} tokens + largest handoff {handoff}) leaves only {room} of its policy.token_budget.input of {input}.',
     },
     hints: {
       lower: 'Lower history.max_tokens to {room} or less, or raise policy.token_budget.input to at least {total}.',
@@ -500,7 +604,9 @@ export const CATALOG = {
 
   // Templates and caching (AGC6xxx)
   'template-syntax': {
-    code: 'AGC6001', group: 'templates', severity: 'error',
+    code: 'AGC6001',
+    group: 'templates',
+    severity: 'error',
     summary: "A block's Handlebars body parses.",
     messages: {
       syntax: 'Block "{block}" has a template syntax error: {reason}.',
@@ -511,7 +617,9 @@ export const CATALOG = {
     },
   },
   'template-unknown-variable': {
-    code: 'AGC6002', group: 'templates', severity: 'error',
+    code: 'AGC6002',
+    group: 'templates',
+    severity: 'error',
     summary: 'A block reads only variables of the compile-time context.',
     messages: {
       eachDataOutside: 'Block "{block}" reads {ref} outside {{#each}}; @{name} is only defined inside an {{#each}} block.',
@@ -545,40 +653,58 @@ export const CATALOG = {
     },
   },
   'dynamic-in-prefix': {
-    code: 'AGC6003', group: 'templates', severity: 'error',
+    code: 'AGC6003',
+    group: 'templates',
+    severity: 'error',
     summary: 'Blocks never read per-request fields (they would fragment the prompt cache).',
-    messages: { dynamic: 'Block "{block}" reads per-request field "{name}"; per-request values belong in the dynamic-context suffix, not in the cached prefix.' },
+    messages: {
+      dynamic: 'Block "{block}" reads per-request field "{name}"; per-request values belong in the dynamic-context suffix, not in the cached prefix.',
+    },
     hints: { remove: 'Remove {ref} from the block: config.dynamicContext.template renders "{name}" into the per-request suffix.' },
   },
   'volatile-in-prefix': {
-    code: 'AGC6004', group: 'templates', severity: 'warning',
+    code: 'AGC6004',
+    group: 'templates',
+    severity: 'warning',
     summary: 'Block text holds no volatile literals (dates, timestamps, UUIDs).',
-    messages: { volatile: 'Block "{block}" contains {kind} "{text}"; a volatile literal in the cached prefix goes stale and splits the cache when it changes.' },
+    messages: {
+      volatile: 'Block "{block}" contains {kind} "{text}"; a volatile literal in the cached prefix goes stale and splits the cache when it changes.',
+    },
     hints: {
       id: 'Remove the id, or pass it per request through config.dynamicContext (rendered into the suffix, not the cached prefix).',
       value: 'Remove the value, or pass it per request through config.dynamicContext (rendered into the suffix, not the cached prefix).',
     },
   },
   'cohort-explosion': {
-    code: 'AGC6005', group: 'templates', severity: 'error',
+    code: 'AGC6005',
+    group: 'templates',
+    severity: 'error',
     summary: "An agent's blocks use at most 6 feature flags (64 cohorts).",
     messages: { tooMany: 'Agent "{card}" uses {count} feature flags ({flags}), i.e. {cohorts} prompt cohorts; the limit is {max} flags.' },
     hints: { prune: 'Remove the flags of features that have fully rolled out, or split the agent.' },
   },
   'template-render': {
-    code: 'AGC6006', group: 'templates', severity: 'error', configurable: false,
+    code: 'AGC6006',
+    group: 'templates',
+    severity: 'error',
+    configurable: false,
     summary: 'Every block renders for every agent and cohort that uses it (not configurable: a block that cannot render would be missing from the prompt).',
     messages: { cannotRender: 'Block "{block}" cannot render for "{card}": {reason}.' },
     hints: { fix: 'Fix the read or the construct: a block that cannot render is an error whatever the rules settings (it would be missing from the prompt).' },
   },
   'render-size': {
-    code: 'AGC6007', group: 'templates', severity: 'error', configurable: false,
+    code: 'AGC6007',
+    group: 'templates',
+    severity: 'error',
+    configurable: false,
     summary: 'A block renders to at most 1 MiB (1,048,576 characters); rendering stops at the limit (not configurable).',
     messages: { tooLarge: 'Block "{block}" renders to more than 1 MiB ({limit} characters) for "{card}"; rendering stopped there.' },
     hints: { nestedEach: 'Nested {{#each}} multiplies the output: iterate one level, or keep large data out of the prompt (read it through a tool).' },
   },
   'suffix-template': {
-    code: 'AGC6008', group: 'templates', severity: 'error',
+    code: 'AGC6008',
+    group: 'templates',
+    severity: 'error',
     summary: "The config's dynamicContext.template parses, stays inside the template language and reads only dynamicContext.fields.",
     messages: {
       syntax: 'dynamicContext.template has a template syntax error: {reason}.',
@@ -587,7 +713,8 @@ export const CATALOG = {
       neverClosed: 'dynamicContext.template has a template syntax error: "{open}" on line {line} of the template is never closed: add "{close}".',
       tooDeep: 'dynamicContext.template has a template syntax error: blocks or subexpressions are nested more than {max} levels deep; flatten the template.',
       unknownField: 'dynamicContext.template reads "{ref}", which is not one of dynamicContext.fields ({fields}).',
-      badRead: 'dynamicContext.template reads "{ref}", which the per-request context cannot provide: it holds one string per dynamicContext.fields entry ({fields}).',
+      badRead:
+        'dynamicContext.template reads "{ref}", which the per-request context cannot provide: it holds one string per dynamicContext.fields entry ({fields}).',
       unknownHelper: 'dynamicContext.template calls helper "{name}", which the template language does not have (helpers: {helpers}).',
       partial: 'dynamicContext.template uses a partial or decorator; the template language has none.',
       unsupported: 'dynamicContext.template uses {what}, which is outside the template language.',
@@ -601,19 +728,25 @@ export const CATALOG = {
 
   // Hygiene (AGC7xxx)
   'unused-block': {
-    code: 'AGC7001', group: 'hygiene', severity: 'warning',
+    code: 'AGC7001',
+    group: 'hygiene',
+    severity: 'warning',
     summary: 'Every block is used by some card or required by the platform.',
     messages: { unused: 'Block "{name}" is not used by any card.' },
     hints: { use: 'List "{name}" in a card\'s prompt_blocks, or delete {file}.' },
   },
   'unused-tool': {
-    code: 'AGC7002', group: 'hygiene', severity: 'warning',
+    code: 'AGC7002',
+    group: 'hygiene',
+    severity: 'warning',
     summary: 'Every tool contract is used by some card.',
     messages: { unused: 'Tool "{name}" is not used by any card.' },
     hints: { use: 'List "{name}" in a card\'s tools, or delete {file}.' },
   },
   'unused-model': {
-    code: 'AGC7003', group: 'hygiene', severity: 'warning',
+    code: 'AGC7003',
+    group: 'hygiene',
+    severity: 'warning',
     summary: 'Every model in config.models is used by some card.',
     messages: { unused: 'Model "{name}" is not used by any card.' },
     hints: { use: 'Use "{name}" as a card\'s model, fallback_model or history.summary_model, or remove it from config.models.' },
@@ -621,22 +754,31 @@ export const CATALOG = {
 
   // Eval suites: evals/*.yaml against the workspace (AGC8xxx)
   'eval-agent': {
-    code: 'AGC8001', group: 'eval-suites', severity: 'error',
+    code: 'AGC8001',
+    group: 'eval-suites',
+    severity: 'error',
     summary: "An eval suite's agent is an orchestrator of the workspace (a card with sub-agents).",
     messages: {
       unknown: 'Eval suite {file} tests agent "{name}", which no card defines.',
       notOrchestrator: 'Eval suite {file} tests agent "{name}", which has no sub-agents: it routes nothing.',
     },
-    hints: { didYouMean: DID_YOU_MEAN, orchestrators: 'Orchestrators in this workspace: {names}.', noOrchestrator: 'This workspace has no orchestrator: give a card sub_agents first.' },
+    hints: {
+      didYouMean: DID_YOU_MEAN,
+      orchestrators: 'Orchestrators in this workspace: {names}.',
+      noOrchestrator: 'This workspace has no orchestrator: give a card sub_agents first.',
+    },
   },
   'eval-expect': {
-    code: 'AGC8002', group: 'eval-suites', severity: 'error',
+    code: 'AGC8002',
+    group: 'eval-suites',
+    severity: 'error',
     summary: "Every name a case's expectations use is a sub-agent or an own tool of the suite's orchestrator.",
     messages: {
       notSubAgent: 'Case {case} of {file} expects "{name}" to be asked, but it is not a sub-agent of "{agent}".',
       notTool: 'Case {case} of {file} expects tool "{name}" to be called, but it is not a tool of "{agent}".',
       handoffNotExpected: 'Case {case} of {file} checks the handoff to "{name}", which its expect.agents does not list.',
-      fieldNotDeclared: 'Case {case} of {file} checks the {field} that "{name}" receives, but "{name}" declares no {field} in its input: the check can never pass.',
+      fieldNotDeclared:
+        'Case {case} of {file} checks the {field} that "{name}" receives, but "{name}" declares no {field} in its input: the check can never pass.',
     },
     hints: {
       didYouMean: DID_YOU_MEAN,
@@ -648,23 +790,30 @@ export const CATALOG = {
     },
   },
   'eval-unknown-flag': {
-    code: 'AGC8003', group: 'eval-suites', severity: 'error',
+    code: 'AGC8003',
+    group: 'eval-suites',
+    severity: 'error',
     summary: 'Every feature flag an eval suite switches on is declared in config.flags.',
     messages: { unknown: 'Eval suite {file} switches on feature flag "{name}", which is not in config.flags.' },
     hints: { didYouMean: DID_YOU_MEAN, declare: 'Add "{name}" to flags in agentc.config.ts, or remove it from the suite.' },
   },
   'eval-history': {
-    code: 'AGC8004', group: 'eval-suites', severity: 'error',
+    code: 'AGC8004',
+    group: 'eval-suites',
+    severity: 'error',
     summary: "A case's history is whole earlier turns: user and assistant alternate, from a user turn to an assistant turn.",
     messages: {
       firstNotUser: 'Case {case} of {file}: its history starts with an assistant turn; a conversation starts with the user.',
       repeatedRole: 'Case {case} of {file}: history turn {index} is a second {role} turn in a row; user and assistant turns alternate.',
       endsWithUser: 'Case {case} of {file}: its history ends with a user turn, so the case message would be a second user turn in a row.',
     },
-    hints: { pair: 'Write each earlier turn as a user message followed by the assistant\'s answer.' },
+    hints: { pair: "Write each earlier turn as a user message followed by the assistant's answer." },
   },
   'eval-coverage': {
-    code: 'AGC8005', group: 'eval-suites', severity: 'warning', defaultOff: true,
+    code: 'AGC8005',
+    group: 'eval-suites',
+    severity: 'warning',
+    defaultOff: true,
     summary: "Off by default: an orchestrator's suites have a single-intent case per sub-agent and a mixed-intent case per pair of sub-agents.",
     messages: {
       noSingle: 'The eval suites of "{agent}" have no single-intent case for sub-agent "{name}".',

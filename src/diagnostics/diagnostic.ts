@@ -1,4 +1,14 @@
-import { CATALOG, formatRelated, formatRuleHint, formatRuleMessage, type HintRef, type MessageRef, type RelatedRef, type RuleId, type Severity } from './catalog.js';
+import {
+  CATALOG,
+  formatRelated,
+  formatRuleHint,
+  formatRuleMessage,
+  type HintRef,
+  type MessageRef,
+  type RelatedRef,
+  type RuleId,
+  type Severity,
+} from './catalog.js';
 
 /** 1-based line and column. */
 export interface Position {

@@ -17,4 +17,3 @@ export function didYouMeanHint(name: string, candidates: Iterable<string>): { id
 export function didYouMeanOf(found: readonly string[]): { id: 'didYouMean'; data: { suggestions: string } } | undefined {
   return found.length === 0 ? undefined : { id: 'didYouMean', data: { suggestions: quoteList(found) } };
 }
-

@@ -8,19 +8,71 @@
 import { formatInt } from './format-number.js';
 
 type IdentChar =
-  | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm'
-  | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
-  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M'
-  | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
-  | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_';
+  | 'a'
+  | 'b'
+  | 'c'
+  | 'd'
+  | 'e'
+  | 'f'
+  | 'g'
+  | 'h'
+  | 'i'
+  | 'j'
+  | 'k'
+  | 'l'
+  | 'm'
+  | 'n'
+  | 'o'
+  | 'p'
+  | 'q'
+  | 'r'
+  | 's'
+  | 't'
+  | 'u'
+  | 'v'
+  | 'w'
+  | 'x'
+  | 'y'
+  | 'z'
+  | 'A'
+  | 'B'
+  | 'C'
+  | 'D'
+  | 'E'
+  | 'F'
+  | 'G'
+  | 'H'
+  | 'I'
+  | 'J'
+  | 'K'
+  | 'L'
+  | 'M'
+  | 'N'
+  | 'O'
+  | 'P'
+  | 'Q'
+  | 'R'
+  | 'S'
+  | 'T'
+  | 'U'
+  | 'V'
+  | 'W'
+  | 'X'
+  | 'Y'
+  | 'Z'
+  | '0'
+  | '1'
+  | '2'
+  | '3'
+  | '4'
+  | '5'
+  | '6'
+  | '7'
+  | '8'
+  | '9'
+  | '_';
 
-type IsIdent<S extends string> = S extends `${infer C}${infer Rest}`
-  ? C extends IdentChar
-    ? Rest extends ''
-      ? true
-      : IsIdent<Rest>
-    : false
-  : false;
+type IsIdent<S extends string> = S extends `${infer C}${infer Rest}` ? (C extends IdentChar ? (Rest extends '' ? true : IsIdent<Rest>) : false) : false;
 
 /** The placeholder names of a template literal type. */
 export type Placeholders<S extends string> = S extends `${string}{${infer K}}${infer Rest}`
@@ -36,9 +88,7 @@ export type TemplateValue = string | number;
 export type TemplateData<S extends string> = { readonly [K in Placeholders<S>]: TemplateValue };
 
 /** `{ data }` when the template has placeholders, `{ data? }` (empty) when it has none. */
-export type DataField<S extends string> = [Placeholders<S>] extends [never]
-  ? { data?: Readonly<Record<string, never>> }
-  : { data: TemplateData<S> };
+export type DataField<S extends string> = [Placeholders<S>] extends [never] ? { data?: Readonly<Record<string, never>> } : { data: TemplateData<S> };
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 

@@ -68,7 +68,14 @@ function modelSettings(id: string, bundles: { before: Bundle; after: Bundle }, k
   for (const field of fields) {
     if (deepEqual(b[field], a[field])) continue;
     changes.push(
-      makeChange('model-settings-changed', id, `model.${field}`, { model: key, field, before: show(b[field]), after: show(a[field]) }, asJson(b[field]), asJson(a[field])),
+      makeChange(
+        'model-settings-changed',
+        id,
+        `model.${field}`,
+        { model: key, field, before: show(b[field]), after: show(a[field]) },
+        asJson(b[field]),
+        asJson(a[field]),
+      ),
     );
   }
   return changes;

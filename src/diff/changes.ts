@@ -82,8 +82,14 @@ export const CHANGE_CATALOG: Readonly<Record<ChangeType, ChangeEntry>> = {
   'suffix-changed': { level: 'dangerous', message: 'Dynamic-context suffix template of "{agent}" changed.' },
 
   'prompt-changed': { level: 'dangerous', message: 'Prompt of "{agent}" changed in {cohorts}; prompt cache lost for {cacheCount}.' },
-  'cohort-added': { level: 'dangerous', message: 'Prompt cohort "{cohort}" of "{agent}" added: {tokens} tokens, {delta} tokens against the default prompt those users got before.' },
-  'cohort-removed': { level: 'dangerous', message: 'Prompt cohort "{cohort}" of "{agent}" removed; users with those flags now get the default prompt ({delta} tokens).' },
+  'cohort-added': {
+    level: 'dangerous',
+    message: 'Prompt cohort "{cohort}" of "{agent}" added: {tokens} tokens, {delta} tokens against the default prompt those users got before.',
+  },
+  'cohort-removed': {
+    level: 'dangerous',
+    message: 'Prompt cohort "{cohort}" of "{agent}" removed; users with those flags now get the default prompt ({delta} tokens).',
+  },
   'block-added': { level: 'dangerous', message: 'Block "{block}" added to the prompt of "{agent}"{where}.' },
   'block-removed': { level: 'dangerous', message: 'Block "{block}" removed from the prompt of "{agent}"{where}.' },
   'blocks-reordered': { level: 'dangerous', message: 'Blocks of "{agent}" reordered: {before} → {after}.' },
@@ -92,13 +98,25 @@ export const CHANGE_CATALOG: Readonly<Record<ChangeType, ChangeEntry>> = {
   'tool-removed': { level: 'breaking', message: 'Tool "{tool}" removed from "{agent}".' },
   'tools-reordered': { level: 'dangerous', message: 'Tools of "{agent}" reordered: {before} → {after}.' },
   'tool-description-changed': { level: 'dangerous', message: 'Description of tool "{tool}" of "{agent}" changed (the model reads it).' },
-  'tool-envelope-changed': { level: 'dangerous', message: 'Tool "{tool}" of "{agent}" changed envelope from {before} to {after} (result status and principal checks).' },
+  'tool-envelope-changed': {
+    level: 'dangerous',
+    message: 'Tool "{tool}" of "{agent}" changed envelope from {before} to {after} (result status and principal checks).',
+  },
   'parameter-added-optional': { level: 'safe', message: 'Optional parameter "{param}" added to tool "{tool}" of "{agent}".' },
-  'parameter-added-required': { level: 'breaking', message: 'Required parameter "{param}" added to tool "{tool}" of "{agent}"; calls without it no longer validate.' },
+  'parameter-added-required': {
+    level: 'breaking',
+    message: 'Required parameter "{param}" added to tool "{tool}" of "{agent}"; calls without it no longer validate.',
+  },
   'parameter-removed': { level: 'breaking', message: 'Parameter "{param}" removed from tool "{tool}" of "{agent}".' },
-  'parameter-description-changed': { level: 'dangerous', message: 'Description of parameter "{param}" of tool "{tool}" of "{agent}" changed (the model reads it).' },
+  'parameter-description-changed': {
+    level: 'dangerous',
+    message: 'Description of parameter "{param}" of tool "{tool}" of "{agent}" changed (the model reads it).',
+  },
   'parameter-made-required': { level: 'breaking', message: 'Parameter "{param}" of tool "{tool}" of "{agent}" changed from optional to required.' },
-  'parameter-made-optional': { level: 'dangerous', message: 'Parameter "{param}" of tool "{tool}" of "{agent}" changed from required to optional; its handler may now receive no value.' },
+  'parameter-made-optional': {
+    level: 'dangerous',
+    message: 'Parameter "{param}" of tool "{tool}" of "{agent}" changed from required to optional; its handler may now receive no value.',
+  },
   'type-changed': { level: 'breaking', message: 'Type of "{param}" in tool "{tool}" of "{agent}" changed from {before} to {after}.' },
   'enum-value-added': { level: 'dangerous', message: 'Value {value} added to the enum of "{param}" in tool "{tool}" of "{agent}".' },
   'enum-value-removed': { level: 'breaking', message: 'Value {value} removed from the enum of "{param}" in tool "{tool}" of "{agent}".' },
@@ -112,7 +130,10 @@ export const CHANGE_CATALOG: Readonly<Record<ChangeType, ChangeEntry>> = {
   'sub-agent-removed': { level: 'breaking', message: 'Sub-agent "{sub}" removed from "{agent}" (tool "{tool}" is gone).' },
   'fan-out-cap-changed': { level: 'dangerous', message: 'Fan-out cap of "{agent}" changed from {before} to {after}.' },
   'intent-count-failsafe-changed': { level: 'dangerous', message: 'intent_count failsafe of "{agent}" turned {after}.' },
-  'dispatch-stream-changed': { level: 'dangerous', message: 'Streaming of "{agent}" changed from {before} to {after}: in relay mode its specialists answer the user directly.' },
+  'dispatch-stream-changed': {
+    level: 'dangerous',
+    message: 'Streaming of "{agent}" changed from {before} to {after}: in relay mode its specialists answer the user directly.',
+  },
   'status-rendering-added': { level: 'safe', message: 'Status event "{event}" of "{agent}" is now rendered as {after}.' },
   'status-rendering-removed': { level: 'dangerous', message: 'Status event "{event}" of "{agent}" is no longer rendered (was {before}).' },
   'status-rendering-changed': { level: 'dangerous', message: 'Rendering of status event "{event}" of "{agent}" changed from {before} to {after}.' },
@@ -134,14 +155,7 @@ export function formatChangeMessage(template: string, data: ChangeData): string 
  * `before`/`after` are also available to the template (as display strings, via
  * `display`) unless `data` overrides them.
  */
-export function makeChange(
-  type: ChangeType,
-  agent: string,
-  path: string,
-  data: ChangeData = {},
-  before?: JsonValue,
-  after?: JsonValue,
-): Change {
+export function makeChange(type: ChangeType, agent: string, path: string, data: ChangeData = {}, before?: JsonValue, after?: JsonValue): Change {
   const entry = CHANGE_CATALOG[type];
   const filled: ChangeData = { before: display(before), after: display(after), ...data, agent };
   const change: Change = { level: entry.level, type, agent, path, message: formatChangeMessage(entry.message, filled) };

@@ -35,7 +35,14 @@ export function compareDispatch(id: string, before: BundleAgent, after: BundleAg
   }
   if (db.intent_count_failsafe !== da.intent_count_failsafe) {
     changes.push(
-      makeChange('intent-count-failsafe-changed', id, 'dispatch.intent_count_failsafe', { after: da.intent_count_failsafe ? 'on' : 'off' }, db.intent_count_failsafe, da.intent_count_failsafe),
+      makeChange(
+        'intent-count-failsafe-changed',
+        id,
+        'dispatch.intent_count_failsafe',
+        { after: da.intent_count_failsafe ? 'on' : 'off' },
+        db.intent_count_failsafe,
+        da.intent_count_failsafe,
+      ),
     );
   }
   // A bundle written before `stream` existed ran in the default mode.

@@ -43,7 +43,8 @@ export function comparePrompts(id: string, before: BundleAgent | undefined, afte
     const b = mapBefore.get(key);
     const a = mapAfter.get(key);
     if (key !== '' && b === undefined && defaultBefore !== undefined) return compareCohort(id, key, b, a, { key: '', prefix: defaultBefore });
-    if (key !== '' && a === undefined && after !== undefined && defaultAfter !== undefined) return compareCohort(id, key, b, a, { key: '', prefix: defaultAfter });
+    if (key !== '' && a === undefined && after !== undefined && defaultAfter !== undefined)
+      return compareCohort(id, key, b, a, { key: '', prefix: defaultAfter });
     return compareCohort(id, key, b, a, undefined);
   });
   const changes: Change[] = [];
@@ -127,15 +128,24 @@ function cohortChanges(agent: string, cohorts: CohortDiff[], budget: number | un
       after[cohortName(c.key)] = c.tokensAfter!;
     }
     changes.push(
-      makeChange('prompt-changed', agent, 'prompt', {
-        cohorts: `${changed.length === 1 ? 'cohort' : 'cohorts'} ${described}`,
-        cacheCount: `${lost} ${lost === 1 ? 'cohort' : 'cohorts'}`,
-      }, before, after),
+      makeChange(
+        'prompt-changed',
+        agent,
+        'prompt',
+        {
+          cohorts: `${changed.length === 1 ? 'cohort' : 'cohorts'} ${described}`,
+          cacheCount: `${lost} ${lost === 1 ? 'cohort' : 'cohorts'}`,
+        },
+        before,
+        after,
+      ),
     );
   }
   for (const c of cohorts) {
     if (c.status === 'added') {
-      changes.push(makeChange('cohort-added', agent, `prompt[${c.key}]`, { cohort: cohortName(c.key), tokens: c.tokensAfter ?? 0, delta: signed(c.tokenDelta) }));
+      changes.push(
+        makeChange('cohort-added', agent, `prompt[${c.key}]`, { cohort: cohortName(c.key), tokens: c.tokensAfter ?? 0, delta: signed(c.tokenDelta) }),
+      );
     } else if (c.status === 'removed') {
       changes.push(makeChange('cohort-removed', agent, `prompt[${c.key}]`, { cohort: cohortName(c.key), delta: signed(c.tokenDelta) }));
     }

@@ -43,7 +43,10 @@ export function budgetText(a: AgentDiff): string {
 
 /** Cohorts whose prompt-cache prefix changes: "default, receipts_v2" or "". */
 export function cacheLost(a: AgentDiff): string {
-  return a.cohorts.filter((c) => c.cacheInvalidated).map((c) => cohortName(c.key)).join(', ');
+  return a.cohorts
+    .filter((c) => c.cacheInvalidated)
+    .map((c) => cohortName(c.key))
+    .join(', ');
 }
 
 export function sidesText(options: RenderOptions): string | undefined {
@@ -105,7 +108,8 @@ export function entryLabel(e: PromptDiffEntry): string {
 /** "changed", "new agent", "new cohort (vs default)", "cohort removed (now default)" */
 export function entryStatus(e: PromptDiffEntry): string {
   const c = e.cohort;
-  if (c.status === 'added') return e.agentStatus === 'added' ? (c.comparedWith === undefined ? 'new agent' : 'new agent, vs its default cohort') : 'new cohort, vs default';
+  if (c.status === 'added')
+    return e.agentStatus === 'added' ? (c.comparedWith === undefined ? 'new agent' : 'new agent, vs its default cohort') : 'new cohort, vs default';
   if (c.status === 'removed') return 'cohort removed, now default';
   return 'changed';
 }

@@ -11,7 +11,19 @@
  */
 import { formatInt } from '../diagnostics/format-number.js';
 import { cohortName, signed, signedTokens } from './prompts.js';
-import { budgetText, cacheLost, changesAt, entryLabel, entryStatus, hasChanges, promptDiffGroups, sidesText, summaryText, tokenRange, type RenderOptions } from './render-common.js';
+import {
+  budgetText,
+  cacheLost,
+  changesAt,
+  entryLabel,
+  entryStatus,
+  hasChanges,
+  promptDiffGroups,
+  sidesText,
+  summaryText,
+  tokenRange,
+  type RenderOptions,
+} from './render-common.js';
 import type { BundleDiff, ChangeLevel } from './types.js';
 
 export interface MarkdownOptions extends RenderOptions {
@@ -36,7 +48,11 @@ export function renderMarkdown(diff: BundleDiff, options: MarkdownOptions = {}):
     return `${head.join('\n')}\n`;
   }
   head.push(`**agentc diff**: ${escapeMd(summaryText(diff))}`);
-  if (sides) head.push('', `<sub>${escapeMd(sides)}${diff.summary.cacheInvalidated > 0 ? ` · prompt cache lost for ${formatInt(diff.summary.cacheInvalidated)} ${diff.summary.cacheInvalidated === 1 ? 'cohort' : 'cohorts'}` : ''}</sub>`);
+  if (sides)
+    head.push(
+      '',
+      `<sub>${escapeMd(sides)}${diff.summary.cacheInvalidated > 0 ? ` · prompt cache lost for ${formatInt(diff.summary.cacheInvalidated)} ${diff.summary.cacheInvalidated === 1 ? 'cohort' : 'cohorts'}` : ''}</sub>`,
+    );
 
   for (const level of ['breaking', 'dangerous', 'safe'] as const) {
     const changes = changesAt(diff, level);
@@ -63,7 +79,10 @@ export function renderMarkdown(diff: BundleDiff, options: MarkdownOptions = {}):
     const also =
       same.length === 0
         ? []
-        : [`Same edit in ${formatInt(same.length)} more ${same.length === 1 ? 'prompt' : 'prompts'}: ${same.map((e) => `${escapeMd(entryLabel(e))} (${signed(e.cohort.tokenDelta)})`).join(', ')}.`, ''];
+        : [
+            `Same edit in ${formatInt(same.length)} more ${same.length === 1 ? 'prompt' : 'prompts'}: ${same.map((e) => `${escapeMd(entryLabel(e))} (${signed(e.cohort.tokenDelta)})`).join(', ')}.`,
+            '',
+          ];
     const block = [
       `<details><summary><code>${escapeHtml(first.agent)}</code> · ${escapeHtml(cohortName(c.key))} cohort · ${entryStatus(first)} · ${signedTokens(c.tokenDelta)}${same.length > 0 ? ` · same edit in ${formatInt(same.length)} more` : ''}</summary>`,
       '',
@@ -84,7 +103,9 @@ export function renderMarkdown(diff: BundleDiff, options: MarkdownOptions = {}):
   if (blocks.length > 0 || omitted.length > 0) head.push('', '### Prompt diffs', '');
   const out = [...head, ...blocks.flatMap((b) => [b, ''])];
   if (omitted.length > 0) {
-    out.push(`<sub>Omitted to fit a PR comment: ${escapeMd(omitted.join(', '))}. Run \`npx agentc diff --format text\` locally or read generated/prompts/.</sub>`);
+    out.push(
+      `<sub>Omitted to fit a PR comment: ${escapeMd(omitted.join(', '))}. Run \`npx agentc diff --format text\` locally or read generated/prompts/.</sub>`,
+    );
   }
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }

@@ -4,7 +4,19 @@
  * unified diff. Colour (ANSI) only when asked for; without it, the output is
  * plain ASCII-safe text apart from the arrows and signs.
  */
-import { budgetText, cacheLost, changesAt, entryLabel, entryStatus, hasChanges, promptDiffGroups, sidesText, summaryText, tokenRange, type RenderOptions } from './render-common.js';
+import {
+  budgetText,
+  cacheLost,
+  changesAt,
+  entryLabel,
+  entryStatus,
+  hasChanges,
+  promptDiffGroups,
+  sidesText,
+  summaryText,
+  tokenRange,
+  type RenderOptions,
+} from './render-common.js';
 import { signed, signedTokens } from './prompts.js';
 import { CHANGE_LEVELS, type BundleDiff } from './types.js';
 
@@ -33,9 +45,7 @@ export function renderText(diff: BundleDiff, options: TextOptions = {}): string 
   for (const [id, a] of Object.entries(diff.agents)) {
     const budget = budgetText(a);
     const cache = cacheLost(a);
-    lines.push(
-      `  ${id} (${a.status}): ${tokenRange(a)} (${signed(a.tokenDelta)}${budget ? `, ${budget}` : ''})${cache ? `; cache lost: ${cache}` : ''}`,
-    );
+    lines.push(`  ${id} (${a.status}): ${tokenRange(a)} (${signed(a.tokenDelta)}${budget ? `, ${budget}` : ''})${cache ? `; cache lost: ${cache}` : ''}`);
   }
 
   for (const { first, same } of promptDiffGroups(diff)) {

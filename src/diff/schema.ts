@@ -20,10 +20,20 @@ export interface SchemaContext {
 
 /** Keywords handled explicitly below; every other keyword is compared whole. */
 const HANDLED = new Set([
-  'type', 'description', 'enum', 'default', 'properties', 'required', 'items', 'additionalProperties',
+  'type',
+  'description',
+  'enum',
+  'default',
+  'properties',
+  'required',
+  'items',
+  'additionalProperties',
   ...['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'],
   ...['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'],
-  'pattern', 'format', 'multipleOf', 'uniqueItems',
+  'pattern',
+  'format',
+  'multipleOf',
+  'uniqueItems',
 ]);
 /** A larger value admits fewer inputs. */
 const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
@@ -40,9 +50,7 @@ export function compareParameters(ctx: SchemaContext, before: unknown, after: un
 
 function compareNode(ctx: SchemaContext, before: unknown, after: unknown, segs: string[], out: Change[]): void {
   const emit: Emit = (type, keyword, data, b, a) =>
-    out.push(
-      makeChange(type, ctx.agent, pathOf(ctx.tool, segs, keyword), { tool: ctx.tool, param: paramLabel(segs), ...data }, asJson(b), asJson(a)),
-    );
+    out.push(makeChange(type, ctx.agent, pathOf(ctx.tool, segs, keyword), { tool: ctx.tool, param: paramLabel(segs), ...data }, asJson(b), asJson(a)));
 
   if (!isObject(before) || !isObject(after)) {
     // Boolean schemas (true/false) or malformed data: compare whole.
@@ -156,7 +164,14 @@ function compareAdditional(before: unknown, after: unknown, emit: Emit): void {
   const b = before === undefined ? true : before;
   const a = after === undefined ? true : after;
   if (typeof b === 'boolean' && typeof a === 'boolean') {
-    if (b !== a) emit(a ? 'constraint-loosened' : 'constraint-tightened', 'additionalProperties', { keyword: 'additionalProperties', before: String(b), after: String(a) }, before, after);
+    if (b !== a)
+      emit(
+        a ? 'constraint-loosened' : 'constraint-tightened',
+        'additionalProperties',
+        { keyword: 'additionalProperties', before: String(b), after: String(a) },
+        before,
+        after,
+      );
     return;
   }
   emit('schema-changed', 'additionalProperties', { keyword: 'additionalProperties' }, before, after);

@@ -66,4 +66,3 @@ export function subAgentTools(agent: BundleAgent): Map<string, string> {
   }
   return map;
 }
-

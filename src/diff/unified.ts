@@ -26,7 +26,9 @@ export interface UnifiedOptions {
 export function unifiedDiff(before: string, after: string, options: UnifiedOptions = {}): string {
   if (before === after) return '';
   const context = options.context ?? 3;
-  const hunks = structuredPatch('a', 'b', before, after, undefined, undefined, { context, maxEditLength: MAX_EDIT_DISTANCE })?.hunks ?? [replaceAll(before, after)];
+  const hunks = structuredPatch('a', 'b', before, after, undefined, undefined, { context, maxEditLength: MAX_EDIT_DISTANCE })?.hunks ?? [
+    replaceAll(before, after),
+  ];
 
   const out: string[] = [];
   if (options.fromFile !== undefined || options.toFile !== undefined) {

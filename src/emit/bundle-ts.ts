@@ -156,7 +156,12 @@ function literalType(value: unknown): string {
  */
 function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): Buffer {
   const contractNames = Object.keys(bundle.tools).sort(compareCodeUnits);
-  const inputs: unknown[] = [bundle.flags.join('\u0000'), bundle.dispatchDefaults.toolPrefix, ...contractNames.map((n) => bundle.tools[n]), ...agents.map(tsKey)];
+  const inputs: unknown[] = [
+    bundle.flags.join('\u0000'),
+    bundle.dispatchDefaults.toolPrefix,
+    ...contractNames.map((n) => bundle.tools[n]),
+    ...agents.map(tsKey),
+  ];
   const memo = cache.tsDeclarations;
   if (memo !== undefined && memo.inputs.length === inputs.length && memo.inputs.every((x, i) => x === inputs[i])) return memo.bytes;
 
@@ -191,12 +196,16 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
 
   out += `/** The status events each agent can emit (its own and its tools'). */\n`;
   out += `export interface AgentStatusEvents {\n`;
-  for (const a of agents) out += (a.statusLine ??= `  ${JSON.stringify(a.id)}:${stringUnion(a.entry.status_events, '    ')};\n`);
+  for (const a of agents) out += a.statusLine ??= `  ${JSON.stringify(a.id)}:${stringUnion(a.entry.status_events, '    ')};\n`;
   out += `}\n\n`;
 
   out += `/** The tools each agent's model sees (own tools, then one per sub-agent). */\n`;
   out += `export interface AgentToolNames {\n`;
-  for (const a of agents) out += (a.toolNamesLine ??= `  ${JSON.stringify(a.id)}:${stringUnion(a.entry.tools.neutral.map((t) => t.name), '    ')};\n`);
+  for (const a of agents)
+    out += a.toolNamesLine ??= `  ${JSON.stringify(a.id)}:${stringUnion(
+      a.entry.tools.neutral.map((t) => t.name),
+      '    ',
+    )};\n`;
   out += `}\n\n`;
 
   for (const name of toolNames) out += args.get(name)!.declarations;

@@ -79,23 +79,14 @@ function renderMermaid(g: GraphModel): string {
   }
   for (const t of g.tools) lines.push(t.envelope ? `  ${id('t', t.name)}[(${q(t.name)})]` : `  ${id('t', t.name)}[/${q(t.name)}/]`);
   for (const e of g.edges) {
-    lines.push(
-      e.kind === 'sub_agent'
-        ? `  ${id('a', e.from)} -->|${q(e.label)}| ${id('a', e.to)}`
-        : `  ${id('a', e.from)} -.-> ${id('t', e.to)}`,
-    );
+    lines.push(e.kind === 'sub_agent' ? `  ${id('a', e.from)} -->|${q(e.label)}| ${id('a', e.to)}` : `  ${id('a', e.from)} -.-> ${id('t', e.to)}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 function renderDot(g: GraphModel): string {
   const q = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  const lines = [
-    'digraph agentc {',
-    '  rankdir=LR;',
-    '  node [fontname="Helvetica", fontsize=11];',
-    '  edge [fontname="Helvetica", fontsize=10];',
-  ];
+  const lines = ['digraph agentc {', '  rankdir=LR;', '  node [fontname="Helvetica", fontsize=11];', '  edge [fontname="Helvetica", fontsize=10];'];
   for (const a of g.agents) {
     const style = a.role === 'orchestrator' ? 'rounded,bold' : 'rounded';
     lines.push(`  ${q(`agent:${a.id}`)} [label=${q(`${a.id}\n${a.label}`).replace(/\n/g, '\\n')}, shape=box, style=${q(style)}];`);

@@ -124,7 +124,8 @@ function modelLine(agent: BundleAgent, model: BundleModel | undefined): string {
 
 function cohortLine(agent: BundleAgent, prefix: BundlePrefix): string {
   const on = prefix.cohort.length === 0 ? 'default (no feature flags on)' : `flags on: ${prefix.cohort.map((f) => `\`${f}\``).join(', ')}`;
-  const all = agent.flags.length === 0 ? 'the agent uses no feature flags' : `${agent.prefixes.length} cohorts from ${agent.flags.map((f) => `\`${f}\``).join(', ')}`;
+  const all =
+    agent.flags.length === 0 ? 'the agent uses no feature flags' : `${agent.prefixes.length} cohorts from ${agent.flags.map((f) => `\`${f}\``).join(', ')}`;
   return `${on} — ${all}`;
 }
 

@@ -81,7 +81,10 @@ export function blockSlice(prefix: BundlePrefix, block: BundlePrefixBlock): stri
 export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: StoredToolShape[] } {
   const shapes = entry.tools.neutral.map((neutral, i): StoredToolShape => {
     const anthropic = entry.tools.anthropic[i]!;
-    const same = anthropic.name === neutral.name && anthropic.description === neutral.description && canonicalJson(anthropic.input_schema) === canonicalJson(neutral.parameters);
+    const same =
+      anthropic.name === neutral.name &&
+      anthropic.description === neutral.description &&
+      canonicalJson(anthropic.input_schema) === canonicalJson(neutral.parameters);
     return same ? { neutral, openai: entry.tools.openai[i]! } : { neutral, openai: entry.tools.openai[i]!, anthropic };
   });
   return { keys: shapes.map(toolShapeKey), shapes };
@@ -95,7 +98,10 @@ export function toolShapeKey(shape: StoredToolShape): string {
  * Assigns every key. `toolKeysOf` may return memoized keys (they depend on the entry only).
  * Throws only on an agentc bug (a block whose shared facts differ between prefixes).
  */
-export function storeKeys(bundle: Bundle, toolKeysOf: (id: string, entry: BundleAgent) => { keys: string[]; shapes: StoredToolShape[] } = (_, e) => agentToolKeys(e)): StoreKeys {
+export function storeKeys(
+  bundle: Bundle,
+  toolKeysOf: (id: string, entry: BundleAgent) => { keys: string[]; shapes: StoredToolShape[] } = (_, e) => agentToolKeys(e),
+): StoreKeys {
   const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
   // Per block id: each distinct text → the key of its first use.
   const variants = new Map<string, Map<string, string>>();
@@ -110,7 +116,8 @@ export function storeKeys(bundle: Bundle, toolKeysOf: (id: string, entry: Bundle
         const info: StoredBlockInfo = { category: b.category, file: b.file, owner: b.owner, required: b.required };
         const known = Object.hasOwn(blocks, b.id) ? blocks[b.id] : undefined;
         if (known === undefined) setOwn(blocks, b.id, info);
-        else if (canonicalJson(known) !== canonicalJson(info)) throw new Error(`agentc bug: block "${b.id}" has different owner, category, file or required flag in two prefixes`);
+        else if (canonicalJson(known) !== canonicalJson(info))
+          throw new Error(`agentc bug: block "${b.id}" has different owner, category, file or required flag in two prefixes`);
       }
     }
   }

@@ -93,7 +93,13 @@ export async function updateInPlace(
     if (cache) {
       const second = siblingPath(target, GONE_TAG);
       // No second name (no hard links, another file system, no old file): the rename frees the old inode itself.
-      if (await fs.link(dest, second).then(() => true, () => false)) gone.push(second);
+      if (
+        await fs.link(dest, second).then(
+          () => true,
+          () => false,
+        )
+      )
+        gone.push(second);
     }
     await fs.rename(temps.get(rel)!, dest);
   };
@@ -121,6 +127,13 @@ export async function updateInPlace(
   }
   for (const rel of change.removed) await fs.rm(join(target, rel), { force: true });
   // Directories the removals emptied go too (a fresh build would not have them).
-  const dirs = new Set(change.removed.flatMap((rel) => rel.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const dirs = new Set(
+    change.removed.flatMap((rel) =>
+      rel
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
   for (const dir of [...dirs].sort((a, b) => b.length - a.length)) await fs.rmdir(join(target, dir)).catch(() => undefined);
 }

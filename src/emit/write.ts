@@ -49,12 +49,7 @@ export interface CheckResult {
   extra: string[];
 }
 
-export async function writeOutput(
-  outDir: string,
-  files: ReadonlyMap<string, FileContent>,
-  fs: WriteFs = nodeFs,
-  cache?: WriteCache,
-): Promise<WriteResult> {
+export async function writeOutput(outDir: string, files: ReadonlyMap<string, FileContent>, fs: WriteFs = nodeFs, cache?: WriteCache): Promise<WriteResult> {
   for (const rel of files.keys()) assertRelative(rel);
   let target = resolve(outDir);
   await restoreInterrupted(target, fs);
@@ -65,7 +60,12 @@ export async function writeOutput(
   if (exists) target = await fs.realpath(target);
   const existing = exists ? await listFiles(target, fs) : new Map<string, 'file' | 'other'>();
   const known = exists && cache?.dir === target ? cache.files : undefined;
-  const stamps = known ? stampsOf(target, [...files.keys()].filter((rel) => known.has(rel) && existing.get(rel) === 'file')) : new Map<string, string>();
+  const stamps = known
+    ? stampsOf(
+        target,
+        [...files.keys()].filter((rel) => known.has(rel) && existing.get(rel) === 'file'),
+      )
+    : new Map<string, string>();
   if (cache) {
     cache.dir = undefined; // until this call has succeeded
     cache.files = new Map();

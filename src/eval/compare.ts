@@ -39,7 +39,8 @@ export function changedCases(before: EvalResult, after: EvalResult): ChangedCase
 
 /** The markdown section `agentc diff --eval` appends to its report. */
 export function renderEvalComparison(suiteLabel: string, before: EvalSideSummary, after: EvalSideSummary): string {
-  const acc = (s: EvalSideSummary) => (s.result === undefined ? `n/a (${s.problem ?? 'not run'})` : `${pct(s.result.summary.accuracy)} (${s.result.summary.passed_runs}/${s.result.summary.runs})`);
+  const acc = (s: EvalSideSummary) =>
+    s.result === undefined ? `n/a (${s.problem ?? 'not run'})` : `${pct(s.result.summary.accuracy)} (${s.result.summary.passed_runs}/${s.result.summary.runs})`;
   const cost = (s: EvalSideSummary) => (s.result?.summary.cost_usd == null ? '–' : `$${s.result.summary.cost_usd.toFixed(4)}`);
   const tokens = (s: EvalSideSummary) => (s.result === undefined ? '–' : `${s.result.summary.tokens.input} / ${s.result.summary.tokens.output}`);
   const lines = [

@@ -52,7 +52,12 @@ export async function runFullTurn(o: FullRunOptions): Promise<RouteObservation> 
     onError: (e, info) => errors.push(`${info.agent} (${info.kind}): ${e instanceof Error ? e.message : String(e)}`),
   });
   try {
-    const result = await runtime.turn({ agent: o.agent, message: o.case.message, context: { ...EVAL_CONTEXT, principal: EVAL_CONTEXT.principal!, episode: o.episode }, flags: o.flags });
+    const result = await runtime.turn({
+      agent: o.agent,
+      message: o.case.message,
+      context: { ...EVAL_CONTEXT, principal: EVAL_CONTEXT.principal!, episode: o.episode },
+      flags: o.flags,
+    });
     const routing = result.events.find((e): e is RoutingEvent => e.type === 'routing');
     const obs: RouteObservation = {
       agents: [...new Set(routing?.invoked ?? [])].sort(),
@@ -67,7 +72,14 @@ export async function runFullTurn(o: FullRunOptions): Promise<RouteObservation> 
     if (rootFailed !== undefined && obs.agents.length === 0) obs.error = rootFailed;
     return obs;
   } catch (e) {
-    return { agents: [], handoffs: received, intent_count: null, usage: { inputTokens: 0, outputTokens: 0 }, cost_usd: undefined, error: errors[0] ?? (e instanceof Error ? e.message : String(e)) };
+    return {
+      agents: [],
+      handoffs: received,
+      intent_count: null,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      cost_usd: undefined,
+      error: errors[0] ?? (e instanceof Error ? e.message : String(e)),
+    };
   } finally {
     await sessions.close();
   }

@@ -45,7 +45,9 @@ export async function loadSuites(program: Program, cwd: string, named: readonly 
   const order: (EvalSuiteFile | undefined)[] = [];
   for (const name of named) {
     const abs = resolve(cwd, name);
-    const rel = relative(o.root ?? program.root, abs).split('\\').join('/');
+    const rel = relative(o.root ?? program.root, abs)
+      .split('\\')
+      .join('/');
     const path = rel.startsWith('../') || rel === '' ? abs : rel;
     const hit = known.get(path);
     if (hit !== undefined) {
@@ -70,12 +72,25 @@ async function readSuite(abs: string, path: string, bag: DiagnosticBag): Promise
     bytes = await readFile(abs);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'I/O error';
-    bag.add({ rule: 'yaml-syntax', file: path, range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } }, message: 'unreadable', data: { file: path, code } });
+    bag.add({
+      rule: 'yaml-syntax',
+      file: path,
+      range: { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
+      message: 'unreadable',
+      data: { file: path, code },
+    });
     return undefined;
   }
   const decoded = decodeText(bytes);
   if (!decoded.ok) {
-    bag.add({ rule: 'yaml-syntax', file: path, range: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } }, message: decoded.reason, data: { file: path, offset: decoded.offset }, hint: { id: 'notText' } });
+    bag.add({
+      rule: 'yaml-syntax',
+      file: path,
+      range: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } },
+      message: decoded.reason,
+      data: { file: path, offset: decoded.offset },
+      hint: { id: 'notText' },
+    });
     return undefined;
   }
   return new SourceFile(path, decoded.text);

@@ -54,10 +54,14 @@ function renderPretty(result: EvalResult, minAccuracy: number | undefined): stri
     if (!c.passed) for (const r of new Set(c.runs.flatMap((x) => x.reasons))) lines.push(`        ${r}`);
   }
   lines.push('');
-  lines.push(`accuracy ${pct(s.accuracy)} (${s.passed_runs}/${s.runs} runs; ${s.passed_cases}/${s.cases} cases)${minAccuracy !== undefined ? `, minimum ${pct(minAccuracy)}` : ''}`);
+  lines.push(
+    `accuracy ${pct(s.accuracy)} (${s.passed_runs}/${s.runs} runs; ${s.passed_cases}/${s.cases} cases)${minAccuracy !== undefined ? `, minimum ${pct(minAccuracy)}` : ''}`,
+  );
   lines.push(`intent-count accuracy ${pct(s.intent_count_accuracy)}, fastpath precision ${pct(s.fastpath_precision)}`);
   lines.push(`${result.mode === 'full' ? 'whole turns (--full)' : 'routing calls'}, seed ${result.seed ?? 'none'}`);
-  lines.push(`tokens ${s.tokens.input} in / ${s.tokens.output} out${s.cost_usd !== null ? `, cost $${s.cost_usd.toFixed(4)}` : ''}${result.cached > 0 ? ` (${result.cached} runs from cache)` : ''}`);
+  lines.push(
+    `tokens ${s.tokens.input} in / ${s.tokens.output} out${s.cost_usd !== null ? `, cost $${s.cost_usd.toFixed(4)}` : ''}${result.cached > 0 ? ` (${result.cached} runs from cache)` : ''}`,
+  );
   lines.push('');
   lines.push('sub-agent            precision  recall');
   for (const [a, score] of Object.entries(s.agents)) lines.push(`${a.padEnd(20)} ${pct(score.precision).padStart(9)}  ${pct(score.recall).padStart(6)}`);
@@ -96,7 +100,10 @@ function renderMarkdown(result: EvalResult): string {
   const failed = result.cases.filter((c) => !c.passed);
   if (failed.length > 0) {
     out.push('', '| failed case | expected | asked |', '| --- | --- | --- |');
-    for (const c of failed) out.push(`| ${mdCell(c.name)} | ${c.expected.join(', ') || '(direct)'} | ${[...new Set(c.runs.map((r) => r.agents.join(', ') || '(direct)'))].join(' / ')} |`);
+    for (const c of failed)
+      out.push(
+        `| ${mdCell(c.name)} | ${c.expected.join(', ') || '(direct)'} | ${[...new Set(c.runs.map((r) => r.agents.join(', ') || '(direct)'))].join(' / ')} |`,
+      );
   }
   return `${out.join('\n')}\n`;
 }

@@ -72,7 +72,15 @@ export async function runSuites(o: RunSuitesOptions): Promise<EvalResult> {
       if (obs !== undefined) cached++;
       else if (o.full) {
         const episode = `eval-${i}`;
-        obs = await runFullTurn({ bundle: o.bundle, llm: o.llm, agent: job.suite.agent, case: job.suite.cases[job.index]!, flags: job.flags, episode, ...(o.seed !== undefined ? { seed: o.seed } : {}) });
+        obs = await runFullTurn({
+          bundle: o.bundle,
+          llm: o.llm,
+          agent: job.suite.agent,
+          case: job.suite.cases[job.index]!,
+          flags: job.flags,
+          episode,
+          ...(o.seed !== undefined ? { seed: o.seed } : {}),
+        });
       } else {
         obs = await routeOnce(o.bundle, o.llm, job.req);
         if (key !== undefined && obs.error === undefined) await writeCache(o.cacheDir!, key, obs);

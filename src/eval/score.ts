@@ -74,7 +74,10 @@ export function scoreRun(c: EvalCase, obs: RouteObservation): RunResult {
   for (const [agent, check] of Object.entries(c.expect.handoff ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
     const calls = obs.handoffs.filter((h) => h.agent === agent);
     if (calls.length === 0) continue; // already reported as missing
-    const query = calls.map((h) => (typeof h.args?.query === 'string' ? h.args.query : '')).join(' ').toLowerCase();
+    const query = calls
+      .map((h) => (typeof h.args?.query === 'string' ? h.args.query : ''))
+      .join(' ')
+      .toLowerCase();
     for (const word of check.query_contains ?? []) {
       if (!query.includes(word.toLowerCase())) reasons.push(`${agent}'s query does not contain "${word}"`);
     }

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import AjvModule from 'ajv';
 
 type AjvCtor = new (o: object) => { compile(s: object): ((v: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null } };
-const Ajv: AjvCtor = ((AjvModule as unknown as { default?: AjvCtor }).default ?? (AjvModule as unknown as AjvCtor));
+const Ajv: AjvCtor = (AjvModule as unknown as { default?: AjvCtor }).default ?? (AjvModule as unknown as AjvCtor);
 
 export function a2aSchemaPath(): string {
   return fileURLToPath(new URL('../../schemas/vendor/a2a-agent-card.schema.json', import.meta.url));

@@ -24,7 +24,10 @@ export class IdMap {
   private readonly bySource = new Map<string, string>();
   private readonly taken = new Set<string>();
 
-  constructor(private readonly rule: IdRule, reserved: Iterable<string> = []) {
+  constructor(
+    private readonly rule: IdRule,
+    reserved: Iterable<string> = [],
+  ) {
     for (const r of reserved) this.taken.add(r);
   }
 
@@ -58,7 +61,10 @@ export function normalize(source: string, rule: IdRule): string {
   const text = rule.lower ? spaced.toLowerCase() : spaced;
   let out = '';
   for (const ch of text) out += rule.keep.test(ch) ? ch : rule.sep;
-  out = out.split(rule.sep).filter((p) => p !== '').join(rule.sep);
+  out = out
+    .split(rule.sep)
+    .filter((p) => p !== '')
+    .join(rule.sep);
   if (out === '') out = 'unnamed';
   if (rule.lower && !/^[a-z]/.test(out)) out = rule.lead + out;
   out = out.slice(0, rule.maxLength).replace(new RegExp(`${rule.sep}+$`), '');

@@ -57,9 +57,7 @@ export function splitAtHeadings(text: string): string[] {
   }
   if (headings.length === 0) return [src];
   const top = Math.min(...headings.map((h) => h.level));
-  const cuts = headings
-    .filter((h) => h.level === top && h.line >= 2 && lines[h.line - 1] === '' && /\S$/.test(lines[h.line - 2]!))
-    .map((h) => h.line);
+  const cuts = headings.filter((h) => h.level === top && h.line >= 2 && lines[h.line - 1] === '' && /\S$/.test(lines[h.line - 2]!)).map((h) => h.line);
   const parts: string[] = [];
   let start = 0;
   for (const cut of [...cuts, lines.length]) {

@@ -34,13 +34,37 @@ export function guessModel(from: string): GuessedModel {
   }
   name = CLAUDE_ALIASES[name] ?? name;
   const lower = name.toLowerCase();
-  provider ??= lower.startsWith('claude') ? 'anthropic' : OPENAI_PREFIXES.test(lower) ? 'openai' : lower.startsWith('gemini') ? 'google' : lower.startsWith('mistral') ? 'mistral' : 'unknown';
+  provider ??= lower.startsWith('claude')
+    ? 'anthropic'
+    : OPENAI_PREFIXES.test(lower)
+      ? 'openai'
+      : lower.startsWith('gemini')
+        ? 'google'
+        : lower.startsWith('mistral')
+          ? 'mistral'
+          : 'unknown';
   // Only OpenAI's pre-4o models use cl100k_base; o200k_base is the closest public stand-in for the rest.
   const encoding = provider === 'openai' && /^(gpt-4(?!o|\.)|gpt-3\.5)/.test(lower) ? 'cl100k_base' : 'o200k_base';
   return { key: modelKey(from), provider, model: name, contextWindow: contextWindow(provider, lower), encoding, from };
 }
 
-const KNOWN_PROVIDERS = new Set(['openai', 'anthropic', 'google', 'gemini', 'vertexai', 'mistral', 'dmr', 'azure', 'bedrock', 'ollama', 'generic', 'openrouter', 'deepseek', 'xai', 'groq']);
+const KNOWN_PROVIDERS = new Set([
+  'openai',
+  'anthropic',
+  'google',
+  'gemini',
+  'vertexai',
+  'mistral',
+  'dmr',
+  'azure',
+  'bedrock',
+  'ollama',
+  'generic',
+  'openrouter',
+  'deepseek',
+  'xai',
+  'groq',
+]);
 
 function providerName(p: string): string {
   return p === 'gemini' || p === 'vertexai' ? 'google' : p;
@@ -59,6 +83,9 @@ function contextWindow(provider: string, lower: string): number {
 
 /** A registry key: the source spelling with characters other than [A-Za-z0-9._-] replaced. */
 export function modelKey(from: string): string {
-  const key = from.trim().replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+  const key = from
+    .trim()
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return key === '' ? 'model' : key;
 }

@@ -59,7 +59,9 @@ export function collectFiles(cwd: string, paths: readonly string[], accept: (nam
 
 export function readText(file: InputFile, problems: Problem[]): string | undefined {
   try {
-    return readFileSync(file.abs, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+    return readFileSync(file.abs, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .replace(/\r\n?/g, '\n');
   } catch (e) {
     problems.push({ file: file.shown, message: `cannot read the file (${errCode(e)})` });
     return undefined;

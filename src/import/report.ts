@@ -53,7 +53,14 @@ export interface ImportReport {
   check: CheckSummary | null;
 }
 
-export function buildReport(format: ImportFormat, out: string, src: ImportSource, plan: PlannedWorkspace, written: WrittenFile[], check: CheckSummary | null): ImportReport {
+export function buildReport(
+  format: ImportFormat,
+  out: string,
+  src: ImportSource,
+  plan: PlannedWorkspace,
+  written: WrittenFile[],
+  check: CheckSummary | null,
+): ImportReport {
   const order = [...src.files];
   const touch = (f: string) => {
     if (!order.includes(f)) order.push(f);
@@ -89,7 +96,15 @@ export function buildReport(format: ImportFormat, out: string, src: ImportSource
     },
     files,
     ids: plan.ids,
-    models: plan.models.map((m) => ({ key: m.key, from: m.from, provider: m.provider, model: m.model, contextWindow: m.contextWindow, encoding: m.encoding, guessed: true as const })),
+    models: plan.models.map((m) => ({
+      key: m.key,
+      from: m.from,
+      provider: m.provider,
+      model: m.model,
+      contextWindow: m.contextWindow,
+      encoding: m.encoding,
+      guessed: true as const,
+    })),
     written,
     check,
   };
@@ -108,12 +123,15 @@ export function renderReportText(r: ImportReport): string {
     for (const w of r.written) lines.push(`  ${w.path}${note[w.action]}`);
   }
   if (r.ids.length > 0) {
-    lines.push('', 'Ids normalized to agentc\'s rules:');
+    lines.push('', "Ids normalized to agentc's rules:");
     for (const i of r.ids) lines.push(`  ${i.kind} ${JSON.stringify(i.source)} (${i.file}) → ${i.id}`);
   }
   if (r.models.length > 0) {
     lines.push('', 'Models added to the registry, GUESSED from the name (check them in agentc.config.ts):');
-    for (const m of r.models) lines.push(`  ${m.key} (from ${JSON.stringify(m.from)}) → ${m.provider} ${m.model}, ${m.contextWindow.toLocaleString('en-US')}-token window, ${m.encoding}`);
+    for (const m of r.models)
+      lines.push(
+        `  ${m.key} (from ${JSON.stringify(m.from)}) → ${m.provider} ${m.model}, ${m.contextWindow.toLocaleString('en-US')}-token window, ${m.encoding}`,
+      );
   }
   for (const f of r.files) {
     if (f.dropped.length + f.notes.length + f.problems.length + f.skipped.length === 0 && f.agents.length === 0) continue;

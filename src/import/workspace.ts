@@ -97,16 +97,25 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
     let description = a.description?.trim();
     if (!description) {
       description = `Imported ${opts.format} agent "${a.name}" (the source gives no description).`;
-      notes.push({ file: a.file, field: `${a.name}.description`, message: 'no description in the source; wrote a placeholder (the orchestrator routes on it: replace it)' });
+      notes.push({
+        file: a.file,
+        field: `${a.name}.description`,
+        message: 'no description in the source; wrote a placeholder (the orchestrator routes on it: replace it)',
+      });
     }
 
     const blocks: string[] = [];
     if (a.instructions !== undefined && a.instructions.trim() !== '') {
       const { body, lostBackslashLines } = escapeHandlebars(a.instructions);
       for (const line of lostBackslashLines) {
-        dropped.push({ file: a.file, field: `${a.name}.instructions`, reason: `a backslash directly before "{{" (instruction line ${line}) cannot be written in a prompt block; it was removed` });
+        dropped.push({
+          file: a.file,
+          field: `${a.name}.instructions`,
+          reason: `a backslash directly before "{{" (instruction line ${line}) cannot be written in a prompt block; it was removed`,
+        });
       }
-      if (body.includes('\\{{')) notes.push({ file: a.file, field: `${a.name}.instructions`, message: 'literal "{{" escaped as "\\{{" so the model reads it unchanged' });
+      if (body.includes('\\{{'))
+        notes.push({ file: a.file, field: `${a.name}.instructions`, message: 'literal "{{" escaped as "\\{{" so the model reads it unchanged' });
       const parts = splitAtHeadings(body);
       parts.forEach((part, i) => {
         const blockId = parts.length === 1 ? `${id}-instructions` : `${id}-instructions-${i + 1}`;
@@ -151,8 +160,9 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
     (placeholder ? placeholders : contracts).push(name);
     const description = placeholder
       ? `PLACEHOLDER: the ${opts.format} source names the tool "${t.name}"${t.description ? ` (${t.description})` : ''} but does not define its parameters. Replace this description and the parameters with the tool's real contract.`
-      : (t.description?.trim() || `Tool "${t.name}" imported from ${t.file}.`);
-    if (!placeholder && !t.description?.trim()) notes.push({ file: t.file, field: `${t.name}.description`, message: 'no tool description in the source; wrote a placeholder' });
+      : t.description?.trim() || `Tool "${t.name}" imported from ${t.file}.`;
+    if (!placeholder && !t.description?.trim())
+      notes.push({ file: t.file, field: `${t.name}.description`, message: 'no tool description in the source; wrote a placeholder' });
     const contract = { name, description, parameters: t.parameters ?? { type: 'object', properties: {}, additionalProperties: true } };
     const header = `# yaml-language-server: $schema=../tool-contract.schema.json\n# Imported by \`agentc import ${opts.format}\` from ${oneLine(t.file)}${placeholder ? ' (placeholder: parameters unknown)' : ''}.\n`;
     files.push({ path: toolPath(name), content: header + stringify(contract, { lineWidth: 0 }) });
@@ -160,7 +170,8 @@ export function planWorkspace(src: ImportSource, opts: PlanOptions): PlannedWork
 
   const guessed = [...models.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   const config = opts.existingConfig === undefined ? newConfig(opts.format, guessed) : mergeConfig(opts.existingConfig, guessed, notes);
-  if (config !== undefined) files.push(opts.existingConfig !== undefined ? { path: 'agentc.config.ts', content: config, merged: true } : { path: 'agentc.config.ts', content: config });
+  if (config !== undefined)
+    files.push(opts.existingConfig !== undefined ? { path: 'agentc.config.ts', content: config, merged: true } : { path: 'agentc.config.ts', content: config });
   files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
   return { files, agents, ids, models: guessed, placeholders, contracts, dropped, notes };
 }
@@ -187,7 +198,12 @@ function mergeConfig(text: string, models: GuessedModel[], notes: Note[]): strin
   if (missing.length === 0) return undefined;
   const open = /(^[ \t]*)models\s*:\s*\{[ \t]*\n/m.exec(text);
   if (!open) {
-    for (const m of missing) notes.push({ file: 'agentc.config.ts', field: 'models', message: `could not find "models: {" in the existing config: add model "${m.key}" (${m.provider} ${m.model}) by hand` });
+    for (const m of missing)
+      notes.push({
+        file: 'agentc.config.ts',
+        field: 'models',
+        message: `could not find "models: {" in the existing config: add model "${m.key}" (${m.provider} ${m.model}) by hand`,
+      });
     return undefined;
   }
   const at = open.index + open[0].length;
@@ -203,7 +219,10 @@ function oneLine(text: string): string {
 }
 
 function fileStem(file: string): string {
-  return file.split('/').pop()!.replace(/\.[^.]*$/, '');
+  return file
+    .split('/')
+    .pop()!
+    .replace(/\.[^.]*$/, '');
 }
 
 /** config.dispatch.fanOutCap of the existing config (a light scan), else agentc's default. */

@@ -9,12 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { WORKSPACE_LAYOUT } from '../load/layout.js';
 import type { StarterFile } from './template.js';
 
-export const AGENTC_SCHEMA_FILES = [
-  'agent-card.schema.json',
-  'config.schema.json',
-  'prompt-block.schema.json',
-  'tool-contract.schema.json',
-] as const;
+export const AGENTC_SCHEMA_FILES = ['agent-card.schema.json', 'config.schema.json', 'prompt-block.schema.json', 'tool-contract.schema.json'] as const;
 
 export function packageSchemasDir(): string {
   return fileURLToPath(new URL('../../schemas/', import.meta.url));

@@ -68,7 +68,12 @@ export function toTransferable(value: unknown, copies = new Map<object, unknown>
   copies.set(value, out);
   for (const key of Object.keys(value)) {
     // defineProperty, not assignment: a key named "__proto__" stays data.
-    Object.defineProperty(out, key, { value: toTransferable((value as Record<string, unknown>)[key], copies), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: toTransferable((value as Record<string, unknown>)[key], copies),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

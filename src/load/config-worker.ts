@@ -30,7 +30,12 @@ const stderrWrite = process.stderr.write.bind(process.stderr);
 process.stdout.write = ((chunk: unknown, ...rest: unknown[]): boolean => {
   if (loaded) {
     // agentc ends this worker at once: the text travels with the message, to be printed on stderr there.
-    post({ type: 'stdout', afterLoad: true, stack: callerStack(), text: typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8') });
+    post({
+      type: 'stdout',
+      afterLoad: true,
+      stack: callerStack(),
+      text: typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'),
+    });
     return true;
   }
   return (stderrWrite as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
@@ -136,7 +141,13 @@ process.exit = ((code?: number | string | null) => {
 const realKill = process.kill.bind(process);
 process.kill = ((pid: number, signal?: string | number) => {
   if (pid !== process.pid && pid !== 0 && pid !== -process.pid) return realKill(pid, signal);
-  post({ type: 'exit', afterLoad: loaded, code: 1, stack: callerStack(), how: `process.kill(process.pid${signal === undefined ? '' : `, ${JSON.stringify(signal)}`})` });
+  post({
+    type: 'exit',
+    afterLoad: loaded,
+    code: 1,
+    stack: callerStack(),
+    how: `process.kill(process.pid${signal === undefined ? '' : `, ${JSON.stringify(signal)}`})`,
+  });
   return realExit(1);
 }) as typeof process.kill;
 process.abort = (() => {
@@ -186,7 +197,9 @@ function serializeError(e: unknown): SerializedError {
       }
     };
     const stack = safe(() => (typeof err.stack === 'string' ? err.stack : undefined));
-    const loc = safe(() => (err.loc && typeof err.loc.line === 'number' && typeof err.loc.column === 'number' ? { line: err.loc.line, column: err.loc.column } : undefined));
+    const loc = safe(() =>
+      err.loc && typeof err.loc.line === 'number' && typeof err.loc.column === 'number' ? { line: err.loc.line, column: err.loc.column } : undefined,
+    );
     const code = safe(() => (typeof err.code === 'string' ? err.code : undefined));
     return { message, ...(stack ? { stack } : {}), ...(loc ? { loc } : {}), ...(code ? { code } : {}) };
   }

@@ -64,7 +64,8 @@ export function readConfigText(root: string, relPath: string): ConfigText {
   try {
     const s = fstatSync(fd);
     if (!s.isFile()) return refused({ message: 'notRegularFile', data: { file: relPath, kind: fileKind(s) } });
-    if (s.size > MAX_CONFIG_BYTES) return refused({ message: 'tooLarge', data: { file: relPath, size: Math.ceil(s.size / 1024), max: MAX_CONFIG_BYTES / 1024 } });
+    if (s.size > MAX_CONFIG_BYTES)
+      return refused({ message: 'tooLarge', data: { file: relPath, size: Math.ceil(s.size / 1024), max: MAX_CONFIG_BYTES / 1024 } });
     const buf = Buffer.alloc(s.size);
     let off = 0;
     while (off < s.size) {
@@ -145,7 +146,9 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
         const kind = m.via === 'rejection' ? 'unhandledRejection' : m.via === 'uncaught' && m.afterLoad ? 'thrownLater' : 'loadFailed';
         finish(fail(describeLoadError(m.error, file, abs, kind)));
       } else if (m.type === 'exit') {
-        finish(fail({ message: m.afterLoad ? 'exitAfterLoad' : 'exitWhileLoading', data: { ...data, call: m.how }, range: at(m.stack), hint: { id: 'noExit' } }));
+        finish(
+          fail({ message: m.afterLoad ? 'exitAfterLoad' : 'exitWhileLoading', data: { ...data, call: m.how }, range: at(m.stack), hint: { id: 'noExit' } }),
+        );
       } else if (m.type === 'stdout' && m.afterLoad) {
         process.stderr.write(m.text);
         finish(fail({ message: 'lateStdout', data, range: at(m.stack), hint: { id: 'useStderr' } }));
@@ -156,9 +159,14 @@ export async function evaluateConfig(root: string, file: SourceFile, env: Record
       if (settled) return;
       if (!received) {
         // Exit 0 with nothing posted: the event loop ran dry while the module still awaited something.
-        return finish(fail(code === 0 ? { message: 'neverSettled', data, range: undefined } : { message: 'stopped', data: { ...data, code: String(code) }, range: undefined }));
+        return finish(
+          fail(
+            code === 0 ? { message: 'neverSettled', data, range: undefined } : { message: 'stopped', data: { ...data, code: String(code) }, range: undefined },
+          ),
+        );
       }
-      if (!received.hasDefault && !/\bmodule\.exports\b|\bexports\.default\b/.test(file.text)) return finish({ file, value: undefined, error: noDefaultExport(file) });
+      if (!received.hasDefault && !/\bmodule\.exports\b|\bexports\.default\b/.test(file.text))
+        return finish({ file, value: undefined, error: noDefaultExport(file) });
       let value: unknown;
       try {
         value = revive(received.value);

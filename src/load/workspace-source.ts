@@ -91,7 +91,9 @@ export function memorySource(files: ReadonlyMap<string, string | Uint8Array>): W
     readDir(rel) {
       const entries = dirs.get(rel.split(/[\\/]/).filter(Boolean).join('/'));
       if (!entries) return Promise.reject(enoent(rel));
-      return Promise.resolve([...entries].map(([name, kind]) => ({ name, isFile: () => kind === 'file', isDirectory: () => kind === 'dir', isSymbolicLink: () => false })));
+      return Promise.resolve(
+        [...entries].map(([name, kind]) => ({ name, isFile: () => kind === 'file', isDirectory: () => kind === 'dir', isSymbolicLink: () => false })),
+      );
     },
     linkTarget: () => Promise.resolve(undefined),
     read(rel, max) {

@@ -97,7 +97,11 @@ export async function loadWorkspace(from: string | WorkspaceSource, cache?: File
   const layout = WORKSPACE_LAYOUT;
   if (!workspace.configPath && ![layout.cards.dir, layout.blocks.dir, layout.schemas].some((d) => rootEntries.includes(d))) {
     // Checking the wrong directory must not read as "No problems found".
-    return { workspace, diagnostics, fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)` };
+    return {
+      workspace,
+      diagnostics,
+      fatal: `${root} is not an agentc workspace: it has no agentc.config.ts, cards/ or blocks/ (pass --cwd DIR, or run \`agentc init\`)`,
+    };
   }
   const [cards, blocks, tools, evals] = await Promise.all([
     listFiles(source, layout.cards),
@@ -109,10 +113,21 @@ export async function loadWorkspace(from: string | WorkspaceSource, cache?: File
   if (unreadable) return { workspace, diagnostics, fatal: unreadable };
   for (const sub of blocks.unreadableSubdirs) {
     // Its blocks are unknown: references to them are not reported as unknown (see Workspace.unreadDirs).
-    diagnostics.add({ rule: 'frontmatter', file: sub.path, message: 'unreadableFolder', data: { folder: sub.path, code: sub.code }, hint: { id: 'makeReadable' } });
+    diagnostics.add({
+      rule: 'frontmatter',
+      file: sub.path,
+      message: 'unreadableFolder',
+      data: { folder: sub.path, code: sub.code },
+      hint: { id: 'makeReadable' },
+    });
   }
   workspace.unreadDirs = blocks.unreadableSubdirs.map((d) => d.path);
-  for (const [listing, rule] of [[cards, 'yaml-syntax'], [blocks, 'frontmatter'], [tools, 'yaml-syntax'], [evals, 'yaml-syntax']] as const) {
+  for (const [listing, rule] of [
+    [cards, 'yaml-syntax'],
+    [blocks, 'frontmatter'],
+    [tools, 'yaml-syntax'],
+    [evals, 'yaml-syntax'],
+  ] as const) {
     for (const nf of listing.notFiles) {
       const report = { file: nf.path, message: 'notRegularFile', data: { file: nf.path, kind: nf.kind }, hint: { id: 'notAFile' } } as const;
       if (rule === 'yaml-syntax') diagnostics.add({ rule, ...report });
@@ -122,7 +137,15 @@ export async function loadWorkspace(from: string | WorkspaceSource, cache?: File
   workspace.notFiles = [...cards.notFiles, ...blocks.notFiles, ...tools.notFiles].map((f) => f.path);
   const [cardPaths, blockPaths, toolPaths] = [cards.paths, blocks.paths, tools.paths];
   const read = async (paths: string[], kind: 'yaml' | 'block'): Promise<SourceFile[]> => {
-    const files = await Promise.all(paths.map((p) => (overlay?.has(p) ? fromOverlay(p, overlay.get(p)!, cache) : cache ? readCached(source, p, kind, diagnostics, cache) : readSource(source, p, kind, diagnostics))));
+    const files = await Promise.all(
+      paths.map((p) =>
+        overlay?.has(p)
+          ? fromOverlay(p, overlay.get(p)!, cache)
+          : cache
+            ? readCached(source, p, kind, diagnostics, cache)
+            : readSource(source, p, kind, diagnostics),
+      ),
+    );
     return files.filter((f): f is SourceFile => f !== undefined);
   };
   [workspace.cards, workspace.blocks, workspace.tools, workspace.evals] = await Promise.all([
@@ -149,7 +172,13 @@ async function fromOverlay(path: string, text: string, cache: FileCache | undefi
   return file;
 }
 
-async function readCached(source: WorkspaceSource, path: string, kind: 'yaml' | 'block', bag: DiagnosticBag, cache: FileCache): Promise<SourceFile | undefined> {
+async function readCached(
+  source: WorkspaceSource,
+  path: string,
+  kind: 'yaml' | 'block',
+  bag: DiagnosticBag,
+  cache: FileCache,
+): Promise<SourceFile | undefined> {
   // Inode and ctime too: an atomic save (rename over) or a checkout that keeps size and mtime still changes them.
   const s = source.stamp(path);
   const hit = cache.get(path);
@@ -182,7 +211,14 @@ async function listFiles(source: WorkspaceSource, dir: SourceDir): Promise<Listi
   const recursive = dir.recursive;
   let level = [dir.dir];
   while (level.length > 0) {
-    const read = await Promise.all(level.map((rel) => source.readDir(rel).then((entries: DirEntry[]) => ({ rel, entries }), (e: NodeJS.ErrnoException) => ({ rel, code: e.code ?? 'I/O error' }))));
+    const read = await Promise.all(
+      level.map((rel) =>
+        source.readDir(rel).then(
+          (entries: DirEntry[]) => ({ rel, entries }),
+          (e: NodeJS.ErrnoException) => ({ rel, code: e.code ?? 'I/O error' }),
+        ),
+      ),
+    );
     const next: string[] = [];
     for (const r of read) {
       if ('code' in r) {
@@ -219,7 +255,13 @@ async function readSource(source: WorkspaceSource, path: string, kind: 'yaml' | 
   try {
     const read = source.read(path, MAX_FILE_BYTES);
     if (typeof read === 'number') {
-      bag.add({ rule: 'file-too-large', message: 'tooLarge', file: path, range: firstChar(), data: { file: path, size: formatBytes(read), max: formatBytes(MAX_FILE_BYTES) } });
+      bag.add({
+        rule: 'file-too-large',
+        message: 'tooLarge',
+        file: path,
+        range: firstChar(),
+        data: { file: path, size: formatBytes(read), max: formatBytes(MAX_FILE_BYTES) },
+      });
       return undefined;
     }
     bytes = read;

@@ -11,7 +11,8 @@ export function quickFixes(doc: TextDocument, diagnostics: readonly LspDiagnosti
   for (const d of diagnostics) {
     const data = d.data as { rule?: string; hint?: string | null } | undefined;
     if (!data?.rule) continue;
-    const fix = (title: string, edits: TextEdit[]) => out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: out.length === 0, edit: { changes: { [doc.uri]: edits } } });
+    const fix = (title: string, edits: TextEdit[]) =>
+      out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: out.length === 0, edit: { changes: { [doc.uri]: edits } } });
     if (data.hint?.startsWith('Did you mean')) {
       for (const m of data.hint.matchAll(/"([^"]+)"/g)) fix(`Change to "${m[1]}"`, [{ range: d.range, newText: m[1]! }]);
     }

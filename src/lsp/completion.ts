@@ -7,7 +7,24 @@ import { buildContextShape, fieldNames, type Shape } from '../resolve/context.js
 import { sourceKindOf } from '../load/layout.js';
 import type { Program } from '../resolve/types.js';
 
-const CARD_FIELDS = ['id', 'description', 'role', 'owner', 'model', 'fallback_model', 'tools', 'prompt_blocks', 'sub_agents', 'tuning', 'input', 'input_required', 'output', 'status_events', 'policy', 'dispatch'];
+const CARD_FIELDS = [
+  'id',
+  'description',
+  'role',
+  'owner',
+  'model',
+  'fallback_model',
+  'tools',
+  'prompt_blocks',
+  'sub_agents',
+  'tuning',
+  'input',
+  'input_required',
+  'output',
+  'status_events',
+  'policy',
+  'dispatch',
+];
 const BLOCK_FIELDS = ['id', 'category', 'owner', 'reusable', 'feature_flag', 'max_tokens'];
 
 /** The key whose value the cursor is in: `key: [a, |` or `key: |` on the line, or a `- |` item under `key:`. */
@@ -30,7 +47,8 @@ export function keyAt(lines: readonly string[], line: number, character: number)
 export function completions(program: Program, file: string, text: string, line: number, character: number): CompletionItem[] {
   const lines = text.split('\n');
   const before = (lines[line] ?? '').slice(0, character);
-  const ids = (names: Iterable<string>, kind: CompletionItemKind, detail: string): CompletionItem[] => [...names].sort().map((label) => ({ label, kind, detail }));
+  const ids = (names: Iterable<string>, kind: CompletionItemKind, detail: string): CompletionItem[] =>
+    [...names].sort().map((label) => ({ label, kind, detail }));
   const expr = /\{\{[#/^>~\s]*(?:\w+\s+)?([\w.@]*)$/.exec(before);
   const kind = sourceKindOf(file, program.layout);
   if (kind === 'block' && expr) return templateFields(program, expr[1]!);

@@ -33,7 +33,8 @@ function cardHover(program: Program, id: string): string | undefined {
   const budget = agent.card.data.policy?.token_budget?.input;
   const window = agent.model?.contextWindow;
   const lines = [`**agent** \`${id}\` — model \`${agent.modelId ?? '?'}\` (${agent.encoding})`, '', 'Prefix tokens per cohort:'];
-  for (const c of agent.cohorts) lines.push(`- ${c.key || 'default'}: ${c.tokens}${budget !== undefined ? ` / budget ${budget}` : ''}${window !== undefined ? ` / window ${window}` : ''}`);
+  for (const c of agent.cohorts)
+    lines.push(`- ${c.key || 'default'}: ${c.tokens}${budget !== undefined ? ` / budget ${budget}` : ''}${window !== undefined ? ` / window ${window}` : ''}`);
   for (const parentId of program.parents.get(id) ?? []) {
     const tool = program.agents.get(parentId)?.tools.find((t) => t.agent === agent.card);
     if (tool) lines.push('', `As \`${parentId}\`'s model sees it: \`${tool.name}\` — ${tool.description}`);

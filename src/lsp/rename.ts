@@ -16,7 +16,8 @@ export function renameEdit(root: string, program: Program, ref: SymbolRef, newNa
     edit.edits.push({ range: toLspRange(place.range), newText: newName });
     byFile.set(uri, edit);
   }
-  const owner = ref.kind === 'block' ? program.blocks.get(ref.id)?.file : ref.kind === 'card' ? program.cards.get(ref.id)?.file : program.tools.get(ref.id)?.file;
+  const owner =
+    ref.kind === 'block' ? program.blocks.get(ref.id)?.file : ref.kind === 'card' ? program.cards.get(ref.id)?.file : program.tools.get(ref.id)?.file;
   const changes: (TextDocumentEdit | RenameFile)[] = [...byFile.values()];
   if (owner) {
     const ext = posix.extname(owner.path);

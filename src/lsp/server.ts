@@ -94,7 +94,10 @@ export function startServer(fallbackRoot: string): Connection {
     return last;
   };
 
-  const symbolAt = async (uri: string, position: { line: number; character: number }): Promise<{ ref: SymbolRef; result: CompileResult; range: ReturnType<typeof toLspRange> } | undefined> => {
+  const symbolAt = async (
+    uri: string,
+    position: { line: number; character: number },
+  ): Promise<{ ref: SymbolRef; result: CompileResult; range: ReturnType<typeof toLspRange> } | undefined> => {
     const result = await current();
     const path = pathOf(root, uri);
     const file = path === undefined ? undefined : result?.files.get(path);
@@ -161,7 +164,9 @@ export function startServer(fallbackRoot: string): Connection {
   connection.onHover(async ({ textDocument, position }) => {
     const expr = await expressionAt(textDocument.uri, position);
     if (expr) {
-      const value = expr.scoped ? `\`{{${expr.text.trim()}}}\` reads the current \`#each\`/\`#with\` item: its value depends on the iteration.` : templateHover(expr.program, expr.path, expr.text);
+      const value = expr.scoped
+        ? `\`{{${expr.text.trim()}}}\` reads the current \`#each\`/\`#with\` item: its value depends on the iteration.`
+        : templateHover(expr.program, expr.path, expr.text);
       if (value) return { contents: { kind: 'markdown', value } };
     }
     const hit = await symbolAt(textDocument.uri, position);

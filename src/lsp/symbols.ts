@@ -89,7 +89,8 @@ export function referencesOf(program: Program, ref: SymbolRef): Place[] {
   if (def && ref.kind !== 'model' && ref.kind !== 'flag') out.push(def);
   for (const card of program.cards.values()) out.push(...inCard(card, ref), ...(ref.kind === 'card' ? askToolRefs(program, card, ref.id) : []));
   if (ref.kind === 'flag') {
-    for (const b of program.blocks.values()) if (b.data.feature_flag === ref.id) out.push({ file: b.file.path, range: safe(() => b.locate(['feature_flag'], 'value')) });
+    for (const b of program.blocks.values())
+      if (b.data.feature_flag === ref.id) out.push({ file: b.file.path, range: safe(() => b.locate(['feature_flag'], 'value')) });
   }
   if (ref.kind === 'block' || ref.kind === 'model' || ref.kind === 'flag') out.push(...inConfig(program, ref.id));
   return dedupe(out);

@@ -136,7 +136,8 @@ function followPath(t: ConfigTree, path: readonly PathSegment[]): Hit | undefine
 /** Strips what does not change the value: parentheses, `as`, `satisfies`, `!`, `<T>x`. */
 function unwrap(ts: Ts, e: TS.Node): TS.Node {
   for (;;) {
-    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e))
+      e = e.expression;
     else return e;
   }
 }

@@ -62,7 +62,9 @@ export function parseEvalSuite(file: SourceFile, bag: DiagnosticBag): EvalSuiteF
     shape: (raw, locate) => ({
       rule: 'schema',
       range: locate([]),
-      ...(raw == null ? { message: 'suiteEmpty', data: { file: file.path } } : { message: 'suiteNotMapping', data: { file: file.path, what: Array.isArray(raw) ? 'a list' : 'a single value' } }),
+      ...(raw == null
+        ? { message: 'suiteEmpty', data: { file: file.path } }
+        : { message: 'suiteNotMapping', data: { file: file.path, what: Array.isArray(raw) ? 'a list' : 'a single value' } }),
     }),
     subject: () => `eval suite ${file.path}`,
   });

@@ -55,19 +55,21 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
       bag.add({ rule: 'config-load', file, message: 'unsupportedName', data: { file }, hint: { id: 'rename', data: { file } } });
     } else bag.add({ rule: 'config-load', message: 'notFound', hint: { id: 'create' } });
   }
-  const cached = <T extends Card | Block | Tool | EvalSuiteFile>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined) => (f: SourceFile): T | undefined => {
-    if (!cache) return parse(f, bag);
-    const hit = cache.get(f.path);
-    if (hit && hit.text === f.text) {
-      bag.pushAll(hit.diagnostics);
-      return hit.result as T | undefined;
-    }
-    const own = new DiagnosticBag();
-    const result = parse(f, own);
-    cache.set(f.path, { text: f.text, result, diagnostics: own.items });
-    bag.pushAll(own.items);
-    return result;
-  };
+  const cached =
+    <T extends Card | Block | Tool | EvalSuiteFile>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined) =>
+    (f: SourceFile): T | undefined => {
+      if (!cache) return parse(f, bag);
+      const hit = cache.get(f.path);
+      if (hit && hit.text === f.text) {
+        bag.pushAll(hit.diagnostics);
+        return hit.result as T | undefined;
+      }
+      const own = new DiagnosticBag();
+      const result = parse(f, own);
+      cache.set(f.path, { text: f.text, result, diagnostics: own.items });
+      bag.pushAll(own.items);
+      return result;
+    };
   if (cache) {
     const live = new Set([...ws.cards, ...ws.blocks, ...ws.tools, ...(ws.evals ?? [])].map((f) => f.path));
     for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);

@@ -94,7 +94,8 @@ function describe(
     case ParseErrorCode.ValueExpected:
     case ParseErrorCode.PropertyNameExpected:
     case ParseErrorCode.InvalidSymbol:
-      if (at.comma !== undefined && close === (at.top === '{' ? '}' : ']')) return err(`a trailing comma before '${close}' is not allowed in JSON`, at.comma, 1);
+      if (at.comma !== undefined && close === (at.top === '{' ? '}' : ']'))
+        return err(`a trailing comma before '${close}' is not allowed in JSON`, at.comma, 1);
       if (at.expecting === 'end') return err(`unexpected ${found} after the end of the JSON value`);
       if (at.expecting === 'separator') return err(afterMember(at.top));
       if (at.expecting === 'property') return err(`expected a property name in double quotes but found ${found}${quotes}`);

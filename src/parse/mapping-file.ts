@@ -74,8 +74,7 @@ function recordLocator(file: SourceFile, find: Finder, idKey: string): Locator {
 
 /** The diagnostic when the YAML is not a mapping: a schema message (cards, tools) or a frontmatter one (blocks). */
 export type ShapeProblem = { range: Range } & (
-  | ({ rule: 'schema' } & MessageRef<'schema'> & { hint?: { id: 'startCard' } })
-  | ({ rule: 'frontmatter' } & MessageRef<'frontmatter'>)
+  ({ rule: 'schema' } & MessageRef<'schema'> & { hint?: { id: 'startCard' } }) | ({ rule: 'frontmatter' } & MessageRef<'frontmatter'>)
 );
 
 export interface ReadMappingSpec {

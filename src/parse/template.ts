@@ -83,8 +83,7 @@ export interface TemplateAnalysis {
 }
 
 export type TemplateParseResult =
-  | { ok: true; analysis: TemplateAnalysis }
-  | { ok: false; problem: TemplateProblem; range: Range; related?: { range: Range; open: string }[] };
+  { ok: true; analysis: TemplateAnalysis } | { ok: false; problem: TemplateProblem; range: Range; related?: { range: Range; open: string }[] };
 
 /** A template-syntax message without the block (the caller knows it): catalog id and data. */
 export type TemplateProblem =
@@ -307,7 +306,8 @@ class Converter {
       const inner = bareName((param as hbs.AST.SubExpression).path);
       if (inner !== undefined && !BUILTIN_HELPERS.has(inner)) return undefined; // an unknown helper: the analysis reports it
     }
-    if (param.type !== 'PathExpression') return this.skip(`{{#${name}}} of a ${param.type === 'SubExpression' ? 'subexpression' : 'literal'} (it takes a path)`, param.loc);
+    if (param.type !== 'PathExpression')
+      return this.skip(`{{#${name}}} of a ${param.type === 'SubExpression' ? 'subexpression' : 'literal'} (it takes a path)`, param.loc);
     const blockParams = b.program?.blockParams ?? [];
     if (blockParams.length > 0 && name !== 'each' && name !== 'with') return this.skip(`block parameters (as |…|) on {{#${name}}}`, b.loc);
     const path = this.path(param as hbs.AST.PathExpression);
@@ -347,7 +347,15 @@ class Converter {
 
   private path(p: hbs.AST.PathExpression): TemplatePath | undefined {
     if (p.data && p.depth > 0) return this.skip(`${p.original} (a data variable of an outer block)`, p.loc);
-    return { type: 'path', original: p.data && !p.original.startsWith('@') ? `@${p.original}` : p.original, parts: [...p.parts], depth: p.depth, data: p.data, scoped: isScopedPath(p), loc: copyLoc(p.loc) };
+    return {
+      type: 'path',
+      original: p.data && !p.original.startsWith('@') ? `@${p.original}` : p.original,
+      parts: [...p.parts],
+      depth: p.depth,
+      data: p.data,
+      scoped: isScopedPath(p),
+      loc: copyLoc(p.loc),
+    };
   }
 }
 
@@ -488,7 +496,10 @@ function describeParseError(
     }
     if (open.name !== tag.name) {
       const shown = `{{${open.sigil}${open.name}}}`;
-      return { problem: { message: 'mismatch', data: { open: shown, close: `{{/${tag.name}}}`, fix: `{{/${open.name}}}` } }, range: point(where ?? tag.offset) };
+      return {
+        problem: { message: 'mismatch', data: { open: shown, close: `{{/${tag.name}}}`, fix: `{{/${open.name}}}` } },
+        range: point(where ?? tag.offset),
+      };
     }
   }
   const open = stack[stack.length - 1];

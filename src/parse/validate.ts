@@ -59,7 +59,9 @@ function loadAll(): Record<ValidatorName, ValidateFn> {
   };
   // Running from source without a build (tests): compiled from the schemas, one ajv instance each.
   const compiler = () => {
-    const Ajv2020 = (require('ajv/dist/2020') as { default: new (o: object) => { compile(s: object): ValidateFn; getSchema(id: string): ValidateFn | undefined } }).default;
+    const Ajv2020 = (
+      require('ajv/dist/2020') as { default: new (o: object) => { compile(s: object): ValidateFn; getSchema(id: string): ValidateFn | undefined } }
+    ).default;
     return new Ajv2020({ allErrors: true, verbose: true, strict: false });
   };
   const format = (name: FormatName): ValidateFn => precompiled(name) ?? compiler().compile(formatSchema(name));
@@ -107,7 +109,13 @@ export function metaSchemaErrors(schema: unknown): MetaSchemaError[] {
     const key = `${e.instancePath}|${e.keyword}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ path: pointerToPath(e.instancePath), keyword: e.keyword, params: e.params, message: e.message ?? 'is invalid', data: (e as { data?: unknown }).data });
+    out.push({
+      path: pointerToPath(e.instancePath),
+      keyword: e.keyword,
+      params: e.params,
+      message: e.message ?? 'is invalid',
+      data: (e as { data?: unknown }).data,
+    });
   }
   return out;
 }
@@ -161,7 +169,13 @@ export function validateFormat(name: FormatName, data: unknown, target: Validati
  * rejected (one error per field is enough). `spell` names a non-finite number
  * as the author wrote it (`.inf` in YAML, `Infinity` in TypeScript).
  */
-export function checkValues(data: unknown, target: ValidationTarget, bag: DiagnosticBag, bad: Set<string>, spell: (n: number, range: Range) => string = String): void {
+export function checkValues(
+  data: unknown,
+  target: ValidationTarget,
+  bag: DiagnosticBag,
+  bad: Set<string>,
+  spell: (n: number, range: Range) => string = String,
+): void {
   const rejected = new Set(bad);
   for (const u of unsafeValues(data)) {
     const top = String(u.path[0]);
@@ -247,11 +261,20 @@ function describe(name: FormatName, err: AjvError, path: PathSegment[], t: Valid
       const prop = String(err.params.additionalProperty);
       const known = Object.keys((err.parentSchema?.properties as Record<string, unknown> | undefined) ?? {});
       const hint = didYouMeanHint(prop, known) ?? (known.length > 0 ? { id: 'knownFields' as const, data: { fields: known.join(', ') } } : undefined);
-      return { message: 'unknownField', data: { field: `${field ? `${field}.` : ''}${prop}`, subject: t.subject }, range: t.locate([...path, prop], 'key'), ...(hint ? { hint } : {}) };
+      return {
+        message: 'unknownField',
+        data: { field: `${field ? `${field}.` : ''}${prop}`, subject: t.subject },
+        range: t.locate([...path, prop], 'key'),
+        ...(hint ? { hint } : {}),
+      };
     }
     case 'required': {
       const prop = String(err.params.missingProperty);
-      return { message: 'missingField', data: { target, field: `${field ? `${field}.` : ''}${prop}` }, range: t.locate(path, path.length === 0 ? 'value' : 'key') };
+      return {
+        message: 'missingField',
+        data: { target, field: `${field ? `${field}.` : ''}${prop}` },
+        range: t.locate(path, path.length === 0 ? 'value' : 'key'),
+      };
     }
     case 'type':
       return { message: 'wrongType', data: { target, expected: article(String(err.params.type)), actual: describeValueType(err) }, range: at() };
@@ -266,17 +289,25 @@ function describe(name: FormatName, err: AjvError, path: PathSegment[], t: Valid
     case 'pattern': {
       const pattern = String(err.params.pattern);
       const meaning = PATTERN_MEANINGS[pattern];
-      return meaning !== undefined ? { message: 'patternNamed', data: { target, meaning }, range: at() } : { message: 'pattern', data: { target, pattern }, range: at() };
+      return meaning !== undefined
+        ? { message: 'patternNamed', data: { target, meaning }, range: at() }
+        : { message: 'pattern', data: { target, pattern }, range: at() };
     }
     case 'propertyNames': {
       const key = JSON.stringify(err.params.propertyName);
       const pattern = String((err.parentSchema?.propertyNames as { pattern?: string } | undefined)?.pattern ?? '');
       const meaning = PATTERN_MEANINGS[pattern];
       const range = t.locate([...path, String(err.params.propertyName)], 'key');
-      return meaning !== undefined ? { message: 'keyPatternNamed', data: { target, key, meaning }, range } : { message: 'keyPattern', data: { target, key, pattern }, range };
+      return meaning !== undefined
+        ? { message: 'keyPatternNamed', data: { target, key, meaning }, range }
+        : { message: 'keyPattern', data: { target, key, pattern }, range };
     }
     case 'uniqueItems':
-      return { message: 'duplicateEntry', data: { target, first: Number(err.params.j), second: Number(err.params.i) }, range: t.locate([...path, Number(err.params.i)]) };
+      return {
+        message: 'duplicateEntry',
+        data: { target, first: Number(err.params.j), second: Number(err.params.i) },
+        range: t.locate([...path, Number(err.params.i)]),
+      };
     case 'minimum':
     case 'exclusiveMinimum':
     case 'maximum':

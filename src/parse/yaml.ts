@@ -231,7 +231,8 @@ function firstLineLength(text: string): number {
 
 function cleanYamlMessage(message: string, code: string): YamlProblem {
   const first = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-  if (code === 'DUPLICATE_KEY') return { message: 'duplicateKey', data: { reason: first.replace(/^Map keys must be unique;?\s*/i, '') || 'map keys must be unique' } };
+  if (code === 'DUPLICATE_KEY')
+    return { message: 'duplicateKey', data: { reason: first.replace(/^Map keys must be unique;?\s*/i, '') || 'map keys must be unique' } };
   if (/Maximum call stack size exceeded/.test(first)) return { message: 'nestedTooDeep' };
   return { message: 'syntax', data: { reason: first } };
 }

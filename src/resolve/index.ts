@@ -53,7 +53,12 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
   const tokens = memos.tokens ?? new TokenCounter();
   const blockMemos = memos.blocks ?? runBlockMemos();
   const duplicates: Program['duplicates'] = [];
-  const index = <T extends Card | Block | Tool>(items: T[], idOf: (t: T) => string, kind: 'card' | 'block' | 'tool', rangeOf: (t: T) => ReturnType<T['locate']>) => {
+  const index = <T extends Card | Block | Tool>(
+    items: T[],
+    idOf: (t: T) => string,
+    kind: 'card' | 'block' | 'tool',
+    rangeOf: (t: T) => ReturnType<T['locate']>,
+  ) => {
     const map = new Map<string, T>();
     for (const item of items) {
       const id = idOf(item);
@@ -63,9 +68,24 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     }
     return map;
   };
-  const cards = index(parsed.cards, (c) => c.data.id, 'card', (c) => c.locate(['id']));
-  const blocks = index(parsed.blocks, (b) => b.data.id, 'block', (b) => b.locate(['id']));
-  const tools = index(parsed.tools, (t) => t.data.name, 'tool', (t) => t.locate(['name']));
+  const cards = index(
+    parsed.cards,
+    (c) => c.data.id,
+    'card',
+    (c) => c.locate(['id']),
+  );
+  const blocks = index(
+    parsed.blocks,
+    (b) => b.data.id,
+    'block',
+    (b) => b.locate(['id']),
+  );
+  const tools = index(
+    parsed.tools,
+    (t) => t.data.name,
+    'tool',
+    (t) => t.locate(['name']),
+  );
 
   const parents = new Map<string, string[]>();
   for (const card of [...cards.values()].sort(byId)) {
@@ -76,7 +96,23 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     }
   }
 
-  const program: Program = { root, config: parsed.config, configStatus: configStatusOf(parsed), layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates, files, agents: new Map(), parents, unparsed: parsed.unparsed, evals: parsed.evals, memo: new RunMemo(), suffix: resolveSuffix(parsed.config) };
+  const program: Program = {
+    root,
+    config: parsed.config,
+    configStatus: configStatusOf(parsed),
+    layout: WORKSPACE_LAYOUT,
+    cards,
+    blocks,
+    tools,
+    duplicates,
+    files,
+    agents: new Map(),
+    parents,
+    unparsed: parsed.unparsed,
+    evals: parsed.evals,
+    memo: new RunMemo(),
+    suffix: resolveSuffix(parsed.config),
+  };
   const renderCache = new Map<string, { text: string } | RenderError>();
   for (const card of [...cards.values()].sort(byId)) {
     program.agents.set(card.data.id, resolveAgent(program, card, renderCache, tokens, blockMemos));
@@ -110,7 +146,14 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
   d.prompt_blocks.forEach((id, i) => {
     const block = p.blocks.get(id);
     // A required block listed again is reported (platform-block-declared), not included twice.
-    if (block && !config.platform.requiredBlocks.includes(id)) blocks.push({ block, required: false, get declaredAt() { return card.locate(['prompt_blocks', i]); } });
+    if (block && !config.platform.requiredBlocks.includes(id))
+      blocks.push({
+        block,
+        required: false,
+        get declaredAt() {
+          return card.locate(['prompt_blocks', i]);
+        },
+      });
   });
   const usedFlags = [...new Set(blocks.map((b) => b.block.data.feature_flag).filter((f): f is string => f !== undefined))].sort();
   const flags = usedFlags.filter((f) => config.flags.includes(f));
@@ -125,7 +168,17 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
   const cohortLimitExceeded = exceedsCohortLimit(flags);
   const subsets = cohortLimitExceeded ? [] : flagSubsets(flags);
   for (const on of subsets) {
-    const ctx = buildRenderContext({ card: d, subAgents: subAgents.map((s) => s.data), tools: ownTools, config, modelId, model, encoding, flagsOn: on, dispatch });
+    const ctx = buildRenderContext({
+      card: d,
+      subAgents: subAgents.map((s) => s.data),
+      tools: ownTools,
+      config,
+      modelId,
+      model,
+      encoding,
+      flagsOn: on,
+      dispatch,
+    });
     const rendered: RenderedBlock[] = [];
     for (const ref of blocks) {
       const flag = ref.block.data.feature_flag;
@@ -224,7 +277,10 @@ function assemble(flags: string[], rendered: RenderedBlock[], encoding: Encoding
     // many renders share the counts of their unchanged paragraphs; a block that
     // renders the same for everyone is counted once per encoding.
     const derived = memos.of(r.block);
-    r.tokens = contextDependencies(r.block, derived).length > 0 ? tokens.countByParagraph(r.text + BLOCK_SEPARATOR, encoding) : stableTokens(derived, r.text, encoding, tokens);
+    r.tokens =
+      contextDependencies(r.block, derived).length > 0
+        ? tokens.countByParagraph(r.text + BLOCK_SEPARATOR, encoding)
+        : stableTokens(derived, r.text, encoding, tokens);
     sum += r.tokens;
     if (i > 0 && !isSafeBoundary(r.text)) safe = false;
     text += r.text + BLOCK_SEPARATOR;
@@ -238,7 +294,16 @@ function agentTools(p: Program, card: Card, dispatch: EffectiveDispatch): AgentT
   d.tools.forEach((name, i) => {
     const tool = p.tools.get(name);
     if (!tool) return;
-    out.push({ name, kind: 'tool', description: tool.data.description, parameters: tool.data.parameters, tool, get declaredAt() { return card.locate(['tools', i]); } });
+    out.push({
+      name,
+      kind: 'tool',
+      description: tool.data.description,
+      parameters: tool.data.parameters,
+      tool,
+      get declaredAt() {
+        return card.locate(['tools', i]);
+      },
+    });
   });
   const prefix = dispatch.toolPrefix;
   const failsafe = dispatch.intentCountFailsafe;

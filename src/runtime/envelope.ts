@@ -9,11 +9,7 @@
  * else in the envelope (e.g. `partial[]`) is inspected.
  */
 export type EnvelopeVerdict =
-  | { kind: 'ok'; payload: unknown }
-  | { kind: 'partial'; payload: unknown }
-  | { kind: 'error' }
-  | { kind: 'principal_mismatch' }
-  | { kind: 'malformed' };
+  { kind: 'ok'; payload: unknown } | { kind: 'partial'; payload: unknown } | { kind: 'error' } | { kind: 'principal_mismatch' } | { kind: 'malformed' };
 
 export function checkEnvelope(value: unknown, principal: string): EnvelopeVerdict {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { kind: 'malformed' };

@@ -100,7 +100,13 @@ export function summaryPrompt(previous: string, fold: readonly TurnRecord[]): st
  * until the request fits `budget` tokens; a kept history starts at a user
  * message. `fixed` is what the system prompt costs.
  */
-export function trimToBudget(messages: readonly Message[], historyLength: number, fixed: number, budget: number, count: TokenCounter): { messages: Message[]; dropped: number } {
+export function trimToBudget(
+  messages: readonly Message[],
+  historyLength: number,
+  fixed: number,
+  budget: number,
+  count: TokenCounter,
+): { messages: Message[]; dropped: number } {
   const costs = messages.map((m) => messageTokens(m, count));
   let total = fixed + costs.reduce((a, b) => a + b, 0);
   let start = 0;

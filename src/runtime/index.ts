@@ -40,7 +40,15 @@ export {
 export { parseScript, scriptTurnContext, type ParsedScript, type ScriptProblem, type ScriptPath } from './script.js';
 export { createOpenAIClient, LlmHttpError, toChatRequest, fromChatResponse, type OpenAIClientOptions } from './openai-client.js';
 export * from './clients/index.js';
-export { loadTelemetry, createTelemetry, createSpanIdBridge, combineEventListeners, type Telemetry, type TelemetryOptions, type SpanIdBridge } from './telemetry.js';
+export {
+  loadTelemetry,
+  createTelemetry,
+  createSpanIdBridge,
+  combineEventListeners,
+  type Telemetry,
+  type TelemetryOptions,
+  type SpanIdBridge,
+} from './telemetry.js';
 export { createRecordingClient, type CallRecord, type RecordingClient } from './recording.js';
 export { createRandomIds, createSequentialIds } from './ids.js';
 export { renderAgentSuffix, renderSuffix, SuffixRenderError } from './template.js';

@@ -97,7 +97,8 @@ function fromStored(stored: StoredBundle): Bundle {
     if (!isRecord(a) || !Array.isArray(a.tools) || !Array.isArray(a.prefixes)) throw new BundleLoadError('shape', `${where} is not an agent entry`);
     const shapes = a.tools.map((key) => {
       const shape = Object.hasOwn(toolShapes, key) ? toolShapes[key] : undefined;
-      if (shape === undefined || !isRecord(shape)) throw new BundleLoadError('shape', `${where} refers to the tool shape "${key}", which the bundle does not hold`);
+      if (shape === undefined || !isRecord(shape))
+        throw new BundleLoadError('shape', `${where} refers to the tool shape "${key}", which the bundle does not hold`);
       return shape;
     });
     const entry = {
@@ -116,7 +117,13 @@ function fromStored(stored: StoredBundle): Bundle {
   return { ...top, agents } as Bundle;
 }
 
-function prefix(p: StoredPrefix, where: string, textOf: (key: string, where: string) => string, blocks: StoredBundle['blocks'], states: Map<string, Hash>): BundlePrefix {
+function prefix(
+  p: StoredPrefix,
+  where: string,
+  textOf: (key: string, where: string) => string,
+  blocks: StoredBundle['blocks'],
+  states: Map<string, Hash>,
+): BundlePrefix {
   if (!isRecord(p) || !Array.isArray(p.blocks)) throw new BundleLoadError('shape', `${where} is not a prefix entry`);
   let text = '';
   let path = '';
@@ -128,7 +135,16 @@ function prefix(p: StoredPrefix, where: string, textOf: (key: string, where: str
     const info = Object.hasOwn(blocks, b.id) ? blocks[b.id] : undefined;
     if (info === undefined || !isRecord(info)) throw new BundleLoadError('shape', `${where} uses the block "${b.id}", which the bundle does not describe`);
     const body = textOf(key, where);
-    out.push({ category: info.category, file: info.file, id: b.id, length: body.length, owner: info.owner, required: info.required, start: text.length, tokens: b.tokens });
+    out.push({
+      category: info.category,
+      file: info.file,
+      id: b.id,
+      length: body.length,
+      owner: info.owner,
+      required: info.required,
+      start: text.length,
+      tokens: b.tokens,
+    });
     text += body + SEPARATOR;
     // Hash states by the sequence of text keys so far: a common start is hashed once.
     path += `${key}\u0000`;
@@ -145,7 +161,10 @@ function prefix(p: StoredPrefix, where: string, textOf: (key: string, where: str
   }
   const digest = (hash ?? createHash('sha256')).copy().digest('hex');
   if (digest !== p.sha256) {
-    throw new BundleLoadError('prefix-hash', `${where}: the prefix's sha256 is ${digest}, but the bundle records ${String(p.sha256)}; the bundle was changed after agentc build (rebuild it)`);
+    throw new BundleLoadError(
+      'prefix-hash',
+      `${where}: the prefix's sha256 is ${digest}, but the bundle records ${String(p.sha256)}; the bundle was changed after agentc build (rebuild it)`,
+    );
   }
   return { blocks: out, cohort: p.cohort, key: p.key, sha256: p.sha256, text, tokens: p.tokens };
 }

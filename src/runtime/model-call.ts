@@ -80,9 +80,20 @@ export async function callModel(turn: TurnState, frame: Frame, messages: readonl
 }
 
 /** One attempt: the reply, assembled from the client's chunks (or its one reply). */
-async function invoke(llm: LlmClient, req: LlmRequest, signal: AbortSignal, write: TextWriter | undefined, status: (event: string) => void): Promise<LlmResponse> {
+async function invoke(
+  llm: LlmClient,
+  req: LlmRequest,
+  signal: AbortSignal,
+  write: TextWriter | undefined,
+  status: (event: string) => void,
+): Promise<LlmResponse> {
   if (typeof llm.stream !== 'function') {
-    const reply = normalizeReply(await untilAborted(Promise.resolve().then(() => llm.complete(req)), signal));
+    const reply = normalizeReply(
+      await untilAborted(
+        Promise.resolve().then(() => llm.complete(req)),
+        signal,
+      ),
+    );
     for (const event of reply.statusEvents ?? []) status(event);
     write?.(reply.text);
     return reply;
@@ -154,7 +165,11 @@ function buildRequest(turn: TurnState, frame: Frame, modelId: string, messages: 
   const req: LlmRequest = {
     agent: agent.id,
     model: { ...model, id: modelId },
-    system: { prefix: prefix.text, suffix: renderAgentSuffix(agent, frame.suffixContext, turn.bundle.dynamicContext?.fields ?? []), prefixSha256: prefix.sha256 },
+    system: {
+      prefix: prefix.text,
+      suffix: renderAgentSuffix(agent, frame.suffixContext, turn.bundle.dynamicContext?.fields ?? []),
+      prefixSha256: prefix.sha256,
+    },
     messages: messages.map((m) => ({ ...m })),
     tools,
     toolShapes: { openai: agent.tools?.openai ?? [], anthropic: agent.tools?.anthropic ?? [] },

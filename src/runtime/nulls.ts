@@ -41,7 +41,14 @@ function acceptsNull(schema: unknown): boolean {
     if (Array.isArray(list) && list.some(acceptsNull)) return true;
   }
   // No type constraint at all ({} or description-only) accepts null.
-  return t === undefined && schema.enum === undefined && schema.const === undefined && schema.anyOf === undefined && schema.oneOf === undefined && schema.$ref === undefined;
+  return (
+    t === undefined &&
+    schema.enum === undefined &&
+    schema.const === undefined &&
+    schema.anyOf === undefined &&
+    schema.oneOf === undefined &&
+    schema.$ref === undefined
+  );
 }
 
 function isRecord(v: unknown): v is Schema {

@@ -30,7 +30,16 @@ export function createOpenAIClient(opts: OpenAIClientOptions): LlmClient {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(opts.headers ?? {}) };
   if (opts.apiKey !== undefined && opts.apiKey !== '') headers.authorization = `Bearer ${opts.apiKey}`;
   const post = (req: LlmRequest, body: ChatRequestBody) =>
-    postWithRetry({ fetch: doFetch, url, headers, body: JSON.stringify(body), signal: req.signal, ...(req.deadline !== undefined ? { deadline: req.deadline } : {}), ...(opts.retry ? { retry: opts.retry } : {}), provider: 'OpenAI Chat Completions' });
+    postWithRetry({
+      fetch: doFetch,
+      url,
+      headers,
+      body: JSON.stringify(body),
+      signal: req.signal,
+      ...(req.deadline !== undefined ? { deadline: req.deadline } : {}),
+      ...(opts.retry ? { retry: opts.retry } : {}),
+      provider: 'OpenAI Chat Completions',
+    });
   return {
     async complete(req) {
       const { res } = await post(req, toChatRequest(req));
@@ -177,7 +186,8 @@ function streamError(err: unknown): LlmProtocolError {
 export function fromChatResponse(json: unknown): LlmResponse {
   const choice = (json as { choices?: { message?: Record<string, unknown> }[] } | null)?.choices?.[0];
   const message = choice?.message;
-  if (message === undefined || message === null || typeof message !== 'object') throw new LlmProtocolError('OpenAI Chat Completions response has no choices[0].message');
+  if (message === undefined || message === null || typeof message !== 'object')
+    throw new LlmProtocolError('OpenAI Chat Completions response has no choices[0].message');
   let text = '';
   if (typeof message.content === 'string') text = message.content;
   else if (Array.isArray(message.content)) {

@@ -71,7 +71,13 @@ function validate(turn: TurnState, frame: Frame, call: ToolCall): PlannedCall {
   const args = dropNullOptionals(neutral.parameters, parsed.args) as Record<string, unknown>;
   const check = turn.validator.check(neutral.parameters, args);
   if (!check.ok) {
-    return { kind: 'fail', call, failure: 'schema_violation', message: `The arguments for "${call.name}" were not valid: ${check.problems.join('; ')}.`, ...owner };
+    return {
+      kind: 'fail',
+      call,
+      failure: 'schema_violation',
+      message: `The arguments for "${call.name}" were not valid: ${check.problems.join('; ')}.`,
+      ...owner,
+    };
   }
   if (entry.kind === 'tool') {
     const whitelist = agent.policy?.tool_whitelist;

@@ -32,24 +32,15 @@ import { createRuntimeMemory, notePreviousTurn, recordTurn, startTurnMemory } fr
 import { loadBundle } from './load-bundle.js';
 import { parseTraceparent } from './traceparent.js';
 import { UserText } from './user-text.js';
-import type {
-  ErrorInfo,
-  FailureKind,
-  Message,
-  RoutingEvent,
-  Runtime,
-  RuntimeEvent,
-  RuntimeOptions,
-  TurnRequest,
-  TurnResult,
-  TurnStream,
-} from './types.js';
+import type { ErrorInfo, FailureKind, Message, RoutingEvent, Runtime, RuntimeEvent, RuntimeOptions, TurnRequest, TurnResult, TurnStream } from './types.js';
 
 const INHERITED = ['principal', 'episode', 'locale', 'location'];
 
 export function createRuntime(options: RuntimeOptions): Runtime {
   if (options.bundle === null || typeof options.bundle !== 'object' || options.bundle.agents === null || typeof options.bundle.agents !== 'object') {
-    throw new RuntimeUsageError('createRuntime needs a bundle with agents (generated/bundle.ts, readBundle("generated/bundle.json") or compile({ bundle: true })).');
+    throw new RuntimeUsageError(
+      'createRuntime needs a bundle with agents (generated/bundle.ts, readBundle("generated/bundle.json") or compile({ bundle: true })).',
+    );
   }
   // A bundle.json parsed by the caller is loaded here; an unknown format version is a BundleLoadError.
   const bundle = loadBundle(options.bundle);
@@ -97,7 +88,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     return s.result;
   }
 
-  async function runTurn(req: TurnRequest, root: BundleAgent, flags: string[], push: ((e: RuntimeEvent) => void) | undefined, cancelled: AbortSignal): Promise<TurnResult> {
+  async function runTurn(
+    req: TurnRequest,
+    root: BundleAgent,
+    flags: string[],
+    push: ((e: RuntimeEvent) => void) | undefined,
+    cancelled: AbortSignal,
+  ): Promise<TurnResult> {
     const t0 = clock();
     const now = () => Math.round(clock() - t0);
     const trace = parseTraceparent(req.traceparent);
@@ -113,7 +110,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const inherited: Record<string, string | undefined> = {};
     for (const field of [...INHERITED, ...(bundle.dynamicContext?.fields ?? [])]) inherited[field] = req.context[field];
     const state: TurnState = {
-      bundle, llm: options.llm, tools: options.tools ?? {}, sessions, validator, flags, ids, limits, now,
+      bundle,
+      llm: options.llm,
+      tools: options.tools ?? {},
+      sessions,
+      validator,
+      flags,
+      ids,
+      limits,
+      now,
       traceId,
       rootSpanId,
       rootAgent: root,
@@ -153,9 +158,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         return runAgentLoop(state, frame, await loadHistory(state, frame), input);
       });
       if (!out.done) {
-        failure = out.reason === 'timeout'
-          ? { kind: 'timeout', message: `The ${root.id} agent did not finish within its time budget.` }
-          : { kind: 'cancelled', message: 'The turn was cancelled.' };
+        failure =
+          out.reason === 'timeout'
+            ? { kind: 'timeout', message: `The ${root.id} agent did not finish within its time budget.` }
+            : { kind: 'cancelled', message: 'The turn was cancelled.' };
       }
     } catch (e) {
       if (!(e instanceof AgentFailure)) {
@@ -173,7 +179,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const record = await recordTurn(state, rootFrame!, req.message, spoken);
     sink.emit({ type: 'text', agent: root.id, text });
     finish('ok');
-    const result: TurnResult = { text, events: [...sink.events], outcomes: sortedRecord(state.routing.outcomes), trace_id: traceId, usage: { ...state.usage }, record };
+    const result: TurnResult = {
+      text,
+      events: [...sink.events],
+      outcomes: sortedRecord(state.routing.outcomes),
+      trace_id: traceId,
+      usage: { ...state.usage },
+      record,
+    };
     if (state.costUsd !== null) result.cost_usd = state.costUsd;
     return result;
   }

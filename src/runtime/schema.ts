@@ -11,8 +11,7 @@ import addFormatsModule from 'ajv-formats';
 import { safeName } from './failure.js';
 
 type AddFormats = (ajv: Ajv2020) => unknown;
-const addFormats: AddFormats =
-  ((addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats));
+const addFormats: AddFormats = (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
 export type SchemaCheck = { ok: true } | { ok: false; problems: string[] };
 
@@ -41,7 +40,7 @@ export function createSchemaValidator(): SchemaValidator {
   return {
     check(schema, value) {
       const fn = compiled(schema);
-      if (fn === null) return { ok: false, problems: ['the tool\'s parameter schema is unusable'] };
+      if (fn === null) return { ok: false, problems: ["the tool's parameter schema is unusable"] };
       if (fn(value)) return { ok: true };
       return { ok: false, problems: (fn.errors ?? []).slice(0, 5).map(describe) };
     },

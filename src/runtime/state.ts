@@ -13,18 +13,7 @@ import type { EventSink } from './events.js';
 import type { SchemaValidator } from './schema.js';
 import type { TextWriter, UserText } from './user-text.js';
 import type { TurnMemory } from './turn-memory.js';
-import type {
-  ErrorInfo,
-  IdGenerator,
-  LlmClient,
-  Message,
-  Outcome,
-  SessionStore,
-  SpanRecord,
-  ToolHandler,
-  TurnContext,
-  Usage,
-} from './types.js';
+import type { ErrorInfo, IdGenerator, LlmClient, Message, Outcome, SessionStore, SpanRecord, ToolHandler, TurnContext, Usage } from './types.js';
 
 export interface RoutingLog {
   invoked: string[];

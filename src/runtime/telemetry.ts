@@ -40,7 +40,10 @@ export function createSpanIdBridge(): SpanIdBridge {
   let next: { traceId?: string; spanId?: string } | undefined;
   const hex = (bytes: number): string => {
     let s = '';
-    for (let i = 0; i < bytes; i++) s += Math.floor(Math.random() * 256).toString(16).padStart(2, '0');
+    for (let i = 0; i < bytes; i++)
+      s += Math.floor(Math.random() * 256)
+        .toString(16)
+        .padStart(2, '0');
     return /^0+$/.test(s) ? hex(bytes) : s;
   };
   return {
@@ -111,7 +114,9 @@ export function createTelemetry(apiModule: unknown, opts: TelemetryOptions = {})
   const tracer = tracerProvider.getTracer('agentc');
   const meter = ((opts.meterProvider as OtelApi.MeterProvider | undefined) ?? api.metrics.getMeterProvider()).getMeter('agentc');
   const mismatches = meter.createCounter('agentc.security.principal_mismatches', { description: 'Tool envelopes whose principal was not the turn’s' });
-  const overflows = meter.createCounter('agentc.dispatch.cap_overflows', { description: 'Turns whose model asked for more sub-agent calls than the fan-out cap' });
+  const overflows = meter.createCounter('agentc.dispatch.cap_overflows', {
+    description: 'Turns whose model asked for more sub-agent calls than the fan-out cap',
+  });
   const outcomes = meter.createCounter('agentc.agent.outcomes', { description: 'Sub-agent invocations by outcome kind' });
   const latency = meter.createHistogram('agentc.sub_agent.duration', { unit: 's', description: 'Sub-agent invocation latency' });
   const turns = new Map<string, TurnSpans>();
@@ -151,12 +156,29 @@ export function createTelemetry(apiModule: unknown, opts: TelemetryOptions = {})
     latency.record(ms / 1000, { 'gen_ai.agent.name': agent, 'agentc.outcome': outcome });
   };
   const openTurn = (traceId: string, spanId: string, agent: string, at: number, parentSpanId?: string): TurnSpans => {
-    const t: TurnSpans = { epoch: Date.now() - at, traceId, turn: undefined, agents: new Map(), opened: new Set([spanId]), models: new Map(), tools: new Map() };
+    const t: TurnSpans = {
+      epoch: Date.now() - at,
+      traceId,
+      turn: undefined,
+      agents: new Map(),
+      opened: new Set([spanId]),
+      models: new Map(),
+      tools: new Map(),
+    };
     let ctx = api.ROOT_CONTEXT;
     if (parentSpanId !== undefined && /^[0-9a-f]{16}$/.test(parentSpanId) && parentSpanId !== '0000000000000000') {
       ctx = api.trace.setSpanContext(ctx, { traceId, spanId: parentSpanId, traceFlags: api.TraceFlags.SAMPLED, isRemote: true });
     }
-    t.turn = start(`invoke_agent ${agent}`, { kind: api.SpanKind.INTERNAL, startTime: t.epoch + at, attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': agent, ...modelAttrs(agentModel(agent)) } }, ctx, { traceId, spanId });
+    t.turn = start(
+      `invoke_agent ${agent}`,
+      {
+        kind: api.SpanKind.INTERNAL,
+        startTime: t.epoch + at,
+        attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': agent, ...modelAttrs(agentModel(agent)) },
+      },
+      ctx,
+      { traceId, spanId },
+    );
     t.agents.set(spanId, { span: t.turn, agent, startMs: at });
     turns.set(traceId, t);
     return t;
@@ -197,7 +219,22 @@ export function createTelemetry(apiModule: unknown, opts: TelemetryOptions = {})
   };
   const replaySpans = (t: TurnSpans, spans: SpanRecord[]) => {
     for (const s of spans) {
-      const span = start(`invoke_agent ${s.agent}`, { kind: api.SpanKind.INTERNAL, startTime: t.epoch + s.started_ms, attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': s.agent, 'agentc.tool': s.tool, ...modelAttrs(s.model ?? agentModel(s.agent)), ...(s.fallback ? { 'agentc.fallback': true } : {}) } }, ctxOf(t, s.parent_span_id), { spanId: s.span_id });
+      const span = start(
+        `invoke_agent ${s.agent}`,
+        {
+          kind: api.SpanKind.INTERNAL,
+          startTime: t.epoch + s.started_ms,
+          attributes: {
+            'gen_ai.operation.name': 'invoke_agent',
+            'gen_ai.agent.name': s.agent,
+            'agentc.tool': s.tool,
+            ...modelAttrs(s.model ?? agentModel(s.agent)),
+            ...(s.fallback ? { 'agentc.fallback': true } : {}),
+          },
+        },
+        ctxOf(t, s.parent_span_id),
+        { spanId: s.span_id },
+      );
       t.agents.set(s.span_id, { span, agent: s.agent, startMs: s.started_ms });
       t.opened.add(s.span_id);
     }
@@ -228,7 +265,22 @@ export function createTelemetry(apiModule: unknown, opts: TelemetryOptions = {})
     const at = t.epoch + ('at_ms' in e ? e.at_ms : 0);
     switch (e.type) {
       case 'agent_start': {
-        const span = start(`invoke_agent ${e.agent}`, { kind: api.SpanKind.INTERNAL, startTime: at, attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': e.agent, 'gen_ai.tool.call.id': e.tool_call_id, 'agentc.tool': e.tool, ...modelAttrs(agentModel(e.agent)) } }, ctxOf(t, e.parent_span_id), { traceId: t.traceId, spanId: e.span_id });
+        const span = start(
+          `invoke_agent ${e.agent}`,
+          {
+            kind: api.SpanKind.INTERNAL,
+            startTime: at,
+            attributes: {
+              'gen_ai.operation.name': 'invoke_agent',
+              'gen_ai.agent.name': e.agent,
+              'gen_ai.tool.call.id': e.tool_call_id,
+              'agentc.tool': e.tool,
+              ...modelAttrs(agentModel(e.agent)),
+            },
+          },
+          ctxOf(t, e.parent_span_id),
+          { traceId: t.traceId, spanId: e.span_id },
+        );
         t.agents.set(e.span_id, { span, agent: e.agent, startMs: e.at_ms });
         t.opened.add(e.span_id);
         return;
@@ -242,7 +294,11 @@ export function createTelemetry(apiModule: unknown, opts: TelemetryOptions = {})
         return;
       }
       case 'model_start': {
-        const span = start(`chat ${modelName(models, e.model)}`, { kind: api.SpanKind.CLIENT, startTime: at, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': e.agent, ...modelAttrs(e.model) } }, ctxOf(t, e.span_id));
+        const span = start(
+          `chat ${modelName(models, e.model)}`,
+          { kind: api.SpanKind.CLIENT, startTime: at, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': e.agent, ...modelAttrs(e.model) } },
+          ctxOf(t, e.span_id),
+        );
         t.models.set(e.call_id, span);
         return;
       }
@@ -254,7 +310,21 @@ export function createTelemetry(apiModule: unknown, opts: TelemetryOptions = {})
         return;
       }
       case 'tool_start': {
-        const span = start(`execute_tool ${e.tool}`, { kind: api.SpanKind.INTERNAL, startTime: at, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.agent.name': e.agent, 'gen_ai.tool.name': e.tool, 'gen_ai.tool.call.id': e.tool_call_id, 'gen_ai.tool.type': 'function' } }, ctxOf(t, e.span_id));
+        const span = start(
+          `execute_tool ${e.tool}`,
+          {
+            kind: api.SpanKind.INTERNAL,
+            startTime: at,
+            attributes: {
+              'gen_ai.operation.name': 'execute_tool',
+              'gen_ai.agent.name': e.agent,
+              'gen_ai.tool.name': e.tool,
+              'gen_ai.tool.call.id': e.tool_call_id,
+              'gen_ai.tool.type': 'function',
+            },
+          },
+          ctxOf(t, e.span_id),
+        );
         t.tools.set(`${e.span_id}/${e.tool_call_id}`, span);
         return;
       }

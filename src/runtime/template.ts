@@ -32,7 +32,11 @@ export function renderSuffix(ast: readonly TemplateNode[], context: Record<strin
  * bundle carried it) is rendered only when its template is plain text; else it
  * fails loudly rather than dropping the per-request context.
  */
-export function renderAgentSuffix(agent: Pick<BundleAgent, 'suffix_ast' | 'suffix_template'>, context: Record<string, string | undefined>, fields: readonly string[]): string {
+export function renderAgentSuffix(
+  agent: Pick<BundleAgent, 'suffix_ast' | 'suffix_template'>,
+  context: Record<string, string | undefined>,
+  fields: readonly string[],
+): string {
   if (agent.suffix_ast) return renderSuffix(agent.suffix_ast, context, fields);
   const text = agent.suffix_template ?? '';
   if (!text.includes('{{')) return text;

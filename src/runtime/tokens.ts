@@ -63,9 +63,9 @@ export function createTokenCounters(inject?: CountTokens): TokenCounters {
 
 async function loadEncoding(encoding: 'o200k_base' | 'cl100k_base'): Promise<TokenCounter> {
   try {
-    const mod = (await (encoding === 'cl100k_base'
-      ? import('gpt-tokenizer/encoding/cl100k_base')
-      : import('gpt-tokenizer/encoding/o200k_base'))) as { countTokens(text: string): number };
+    const mod = (await (encoding === 'cl100k_base' ? import('gpt-tokenizer/encoding/cl100k_base') : import('gpt-tokenizer/encoding/o200k_base'))) as {
+      countTokens(text: string): number;
+    };
     return (text) => mod.countTokens(text);
   } catch {
     return estimateTokens;

@@ -33,7 +33,14 @@ export function failed(kind: FailureKind, message: string): CallResult {
   return { content: JSON.stringify(failureResult(kind, message)), outcome: kind, message };
 }
 
-export async function runTool(turn: TurnState, frame: Frame, call: ToolCall, tool: string, envelope: boolean, args: Record<string, unknown>): Promise<CallResult> {
+export async function runTool(
+  turn: TurnState,
+  frame: Frame,
+  call: ToolCall,
+  tool: string,
+  envelope: boolean,
+  args: Record<string, unknown>,
+): Promise<CallResult> {
   const base = { agent: frame.agent.id, tool, tool_call_id: call.id, span_id: frame.spanId };
   turn.sink.emit({ type: 'tool_start', ...base });
   const result = await runHandler(turn, frame, tool, envelope, args);
@@ -63,7 +70,10 @@ async function runHandler(turn: TurnState, frame: Frame, tool: string, envelope:
 
   let value: unknown;
   try {
-    value = await untilAborted(Promise.resolve().then(() => handler(args, ctx)), frame.signal);
+    value = await untilAborted(
+      Promise.resolve().then(() => handler(args, ctx)),
+      frame.signal,
+    );
   } catch (e) {
     const kind = frame.signal.aborted ? 'timeout' : 'error';
     if (kind === 'error') turn.reportError(e, { agent: frame.agent.id, span_id: frame.spanId, kind: 'tool', tool });

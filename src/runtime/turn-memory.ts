@@ -19,7 +19,15 @@ import { callModel } from './model-call.js';
 import { echoGuard, overlapGuard, runGuards, verbatimGuard, type GuardContext, type GuardNote, type QueryGuard } from './guards.js';
 import { DEFAULT_KEEP_LAST_TURNS, messagesTokens, narrationView, planCompaction, summaryInstructions, summaryPrompt, trimToBudget } from './history.js';
 import { createMemorySessionStore } from './sessions/memory.js';
-import { emptyRecord, recordsFromMessages, SUMMARY_META_PREFIX, type HistorySummary, type JsonValue, type TurnRecord, type TurnStore } from './sessions/types.js';
+import {
+  emptyRecord,
+  recordsFromMessages,
+  SUMMARY_META_PREFIX,
+  type HistorySummary,
+  type JsonValue,
+  type TurnRecord,
+  type TurnStore,
+} from './sessions/types.js';
 import type { Frame, TurnState } from './state.js';
 import { renderAgentSuffix } from './template.js';
 import { createTokenCounters, type CountTokens, type TokenCounter, type TokenCounters } from './tokens.js';
@@ -171,7 +179,15 @@ export async function loadAgentHistory(turn: TurnState, frame: Frame): Promise<M
  * forward (turns are only added), so it is stored (`agentc.window.<agent>`)
  * and later turns read from there: a long episode costs its window, not its length.
  */
-async function budgetWindow(turn: TurnState, agent: BundleAgent, records: TurnRecord[], from: number, count: TokenCounter, orchestrator: boolean, spanId: string): Promise<Message[]> {
+async function budgetWindow(
+  turn: TurnState,
+  agent: BundleAgent,
+  records: TurnRecord[],
+  from: number,
+  count: TokenCounter,
+  orchestrator: boolean,
+  spanId: string,
+): Promise<Message[]> {
   const budget = agent.policy?.token_budget?.input;
   if (budget === undefined) return narrationView(records, undefined, orchestrator);
   const prefix = selectPrefix(agent, turn.flags);
@@ -245,7 +261,8 @@ export async function fitRequest(turn: TurnState, frame: Frame, messages: readon
   const count = await turn.memory.counters.forModel(model);
   const prefix = selectPrefix(frame.agent, turn.flags);
   // The prefix was counted at compile time (bundle), with this agent's model's encoding.
-  const fixed = (prefix?.tokens ?? count(prefix?.text ?? '')) + count(renderAgentSuffix(frame.agent, frame.suffixContext, turn.bundle.dynamicContext?.fields ?? []));
+  const fixed =
+    (prefix?.tokens ?? count(prefix?.text ?? '')) + count(renderAgentSuffix(frame.agent, frame.suffixContext, turn.bundle.dynamicContext?.fields ?? []));
   const { messages: fitted, dropped } = trimToBudget(messages, historyLength, fixed, budget, count);
   if (dropped > 0) {
     frame.historyLength = historyLength - dropped;
@@ -291,7 +308,10 @@ function guardContext(turn: TurnState, frame: Frame): GuardContext {
     if (entry.kind !== 'sub_agent') continue;
     const target = turn.bundle.agents[entry.agent];
     const props = (target?.input?.properties ?? {}) as Record<string, unknown>;
-    (subAgents as Record<string, { agent: string; query: boolean }>)[tool] = { agent: entry.agent, query: Object.prototype.hasOwnProperty.call(props, 'query') };
+    (subAgents as Record<string, { agent: string; query: boolean }>)[tool] = {
+      agent: entry.agent,
+      query: Object.prototype.hasOwnProperty.call(props, 'query'),
+    };
   }
   const ctx: GuardContext = { userMessage: turn.memory.userMessage, subAgents };
   if (turn.memory.previous !== undefined) ctx.previous = turn.memory.previous;

@@ -7,10 +7,33 @@
  *   travel as a `FailureKind` plus a fixed plain-words message.
  * - Every model call gets an AbortSignal; every tool handler gets one too.
  */
-import type { AnthropicTool, Bundle, BundleModel, BundlePrefix, BundlePrefixBlock, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool, StoredBundle } from '../bundle/types.js';
+import type {
+  AnthropicTool,
+  Bundle,
+  BundleModel,
+  BundlePrefix,
+  BundlePrefixBlock,
+  GuardSpec,
+  HistoryPolicy,
+  NeutralTool,
+  OpenAITool,
+  StoredBundle,
+} from '../bundle/types.js';
 import type { TemplateNode } from '../bundle/template/ast.js';
 
-export type { AnthropicTool, Bundle, BundleModel, BundlePrefix, BundlePrefixBlock, GuardSpec, HistoryPolicy, NeutralTool, OpenAITool, StoredBundle, TemplateNode };
+export type {
+  AnthropicTool,
+  Bundle,
+  BundleModel,
+  BundlePrefix,
+  BundlePrefixBlock,
+  GuardSpec,
+  HistoryPolicy,
+  NeutralTool,
+  OpenAITool,
+  StoredBundle,
+  TemplateNode,
+};
 export type { GuardContext, GuardNote, QueryGuard } from './guards.js';
 export type { HistorySummary, JsonValue, MetaOptions, StoreOptions, TurnRecord, TurnStore, TurnSubAgent, TurnToolResult } from './sessions/types.js';
 export type { CountTokens } from './tokens.js';
@@ -19,14 +42,7 @@ import type { JsonValue, TurnRecord, TurnStore } from './sessions/types.js';
 import type { CountTokens } from './tokens.js';
 
 /** What can go wrong with one tool call or one sub-agent (docs/runtime.md step 5). */
-export type FailureKind =
-  | 'timeout'
-  | 'error'
-  | 'budget_exceeded'
-  | 'depth_exceeded'
-  | 'tool_denied'
-  | 'schema_violation'
-  | 'data_unavailable';
+export type FailureKind = 'timeout' | 'error' | 'budget_exceeded' | 'depth_exceeded' | 'tool_denied' | 'schema_violation' | 'data_unavailable';
 
 export type Outcome = 'ok' | FailureKind;
 
@@ -90,10 +106,7 @@ export interface LlmResponse {
  * at the end; `status` only from scripted clients.
  */
 export type LlmChunk =
-  | { type: 'text_delta'; delta: string }
-  | { type: 'tool_call'; call: ToolCall }
-  | { type: 'usage'; usage: Usage }
-  | { type: 'status'; event: string };
+  { type: 'text_delta'; delta: string } | { type: 'tool_call'; call: ToolCall } | { type: 'usage'; usage: Usage } | { type: 'status'; event: string };
 
 /**
  * A model client. `complete` is always there; `stream` is optional and, when

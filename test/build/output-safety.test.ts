@@ -80,7 +80,10 @@ describe('leftovers of killed builds', () => {
       const liveName = `.generated.agentc-tmp-${live.pid}-0000beef`;
       await mkdir(join(ws, liveName));
       // Change something, so the build stages a new output.
-      await writeFile(join(ws, 'blocks', 'billing', 'instructions-billing.md'), '---\ncategory: instructions\nowner: billing\n---\nAnswer about invoices with {{#each tools}}{{name}}{{/each}}.\n');
+      await writeFile(
+        join(ws, 'blocks', 'billing', 'instructions-billing.md'),
+        '---\ncategory: instructions\nowner: billing\n---\nAnswer about invoices with {{#each tools}}{{name}}{{/each}}.\n',
+      );
       const r = await runCli(['build', '--cwd', ws]);
       expect(r.code, r.stderr).toBe(0);
       const names = (await readdir(ws)).filter((n) => n.startsWith('.generated.'));

@@ -13,7 +13,8 @@ function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).reverse()) Object.defineProperty(out, key, { value: reversed((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    for (const key of Object.keys(value).reverse())
+      Object.defineProperty(out, key, { value: reversed((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return value;

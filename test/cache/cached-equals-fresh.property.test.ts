@@ -20,7 +20,12 @@ dirs.push(cacheRoot);
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const CARDS = ['rewards', 'shop', 'support', 'play'];
-const BLOCKS = ['blocks/rewards/persona-rewards.md', 'blocks/shop/instructions-shop.md', 'blocks/platform/safety-base.md', 'blocks/support/context-support-categories.md'];
+const BLOCKS = [
+  'blocks/rewards/persona-rewards.md',
+  'blocks/shop/instructions-shop.md',
+  'blocks/platform/safety-base.md',
+  'blocks/support/context-support-categories.md',
+];
 const TOOLS = ['schemas/tools/get_user_points.yaml', 'schemas/tools/create_support_ticket.yaml'];
 const READS = ['{{locale}}', '{{user_id}}', '{{card.id}}', '{{model.id}}', 'on 2024-05-01', '{{#if flags.offer_stacking}}stack{{/if}}', '{{nope.value}}'];
 
@@ -38,7 +43,11 @@ type Edit =
 const field = fc.constantFrom('locale', 'location', 'user_id', 'tier');
 /** Config edits are weighted up: a verdict that depends on the config goes stale only when the config changes. */
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ kind: fc.constant('card-description' as const), card: fc.constantFrom(...CARDS), text: fc.constantFrom('Points.', 'A much longer description of what this agent answers.') }),
+  fc.record({
+    kind: fc.constant('card-description' as const),
+    card: fc.constantFrom(...CARDS),
+    text: fc.constantFrom('Points.', 'A much longer description of what this agent answers.'),
+  }),
   fc.record({ kind: fc.constant('card-tool' as const), card: fc.constantFrom(...CARDS), tool: fc.constantFrom('get_user_points', 'get_user_pionts') }),
   fc.record({ kind: fc.constant('block-append' as const), block: fc.constantFrom(...BLOCKS), text: fc.constantFrom(...READS) }),
   fc.record({ kind: fc.constant('block-remove' as const), block: fc.constantFrom(...BLOCKS) }),
@@ -55,7 +64,11 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
           warnRatio: fc.constantFrom(0.01, 0.25, 0.4),
           maxSubAgents: fc.constantFrom(2, 9),
           flags: fc.subarray(['receipts_v2', 'offer_stacking']),
-          rules: fc.dictionary(fc.constantFrom('volatile-in-prefix', 'dynamic-in-prefix', 'template-unknown-variable', 'prompt-budget'), fc.constantFrom('off' as const, 'warning' as const, 'error' as const), { maxKeys: 2 }),
+          rules: fc.dictionary(
+            fc.constantFrom('volatile-in-prefix', 'dynamic-in-prefix', 'template-unknown-variable', 'prompt-budget'),
+            fc.constantFrom('off' as const, 'warning' as const, 'error' as const),
+            { maxKeys: 2 },
+          ),
         },
         { requiredKeys: [] },
       ),

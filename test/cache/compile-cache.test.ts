@@ -22,7 +22,9 @@ test('watch-mode bug: adding a read field to dynamicContext.fields turns templat
   const cache = createCompileCache();
 
   const before = await compile({ root, cache, persistentCache: false });
-  expect(rules(before)).toContain('template-unknown-variable@blocks/rewards/persona-rewards.md:' + before.diagnostics.find((d) => d.rule === 'template-unknown-variable')!.range!.start.line);
+  expect(rules(before)).toContain(
+    'template-unknown-variable@blocks/rewards/persona-rewards.md:' + before.diagnostics.find((d) => d.rule === 'template-unknown-variable')!.range!.start.line,
+  );
   expect(rules(before).some((r) => r.startsWith('dynamic-in-prefix'))).toBe(false);
 
   writeConfig(root, BASE_MODEL); // 'locale' is a dynamic field now

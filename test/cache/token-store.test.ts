@@ -107,7 +107,8 @@ describe('persistent token cache', () => {
       await compile({ root: ${JSON.stringify(repo)} });
       const loaded = Object.keys(createRequire(import.meta.url).cache).some((p) => p.includes('gpt-tokenizer'));
       process.stdout.write(String(loaded));`;
-    const run = (): string => spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, AGENTC_CACHE_DIR: cache }, encoding: 'utf8' }).stdout;
+    const run = (): string =>
+      spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, AGENTC_CACHE_DIR: cache }, encoding: 'utf8' }).stdout;
     expect(run()).toBe('true'); // cold: counts, and fills the cache
     expect(run()).toBe('false'); // warm: every count is cached
   });

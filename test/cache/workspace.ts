@@ -41,7 +41,11 @@ export function configText(m: ConfigModel): string {
   t = replace(t, 'maxSubAgents: 9', `maxSubAgents: ${m.maxSubAgents}`);
   t = replace(t, "flags: ['receipts_v2', 'offer_stacking'],", `flags: ${JSON.stringify(m.flags)},\n  rules: ${JSON.stringify(m.rules)},`);
   t = replace(t, "fields: ['date', 'locale', 'location', 'user_id'],", `fields: [...${JSON.stringify(m.fields)}, ...extraFields],`);
-  t = replace(t, "template: '<context>\\nDate: {{date}}\\nLocale: {{locale}}\\nLocation: {{location}}\\n</context>',", "template: '<context>\\nDate: {{date}}\\n</context>',");
+  t = replace(
+    t,
+    "template: '<context>\\nDate: {{date}}\\nLocale: {{locale}}\\nLocation: {{location}}\\n</context>',",
+    "template: '<context>\\nDate: {{date}}\\n</context>',",
+  );
   return t;
 }
 

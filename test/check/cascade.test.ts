@@ -48,7 +48,7 @@ describe('one root cause, one diagnostic', () => {
     ]);
   });
 
-  it('a card id that takes another card\'s id: one id-mismatch, no duplicate-id and no unused blocks or tools of the other card', async () => {
+  it("a card id that takes another card's id: one id-mismatch, no duplicate-id and no unused blocks or tools of the other card", async () => {
     const out = await check((dir) => edit(dir, 'cards/rewards.yaml', (t) => t.replace('id: rewards', 'id: shop')));
     expect(out).toEqual([
       'cards/rewards.yaml:2:5-2:9 error id-mismatch: Card "shop" is declared in cards/rewards.yaml; its id must equal the file name "rewards". | Rename the file to cards/shop.yaml, or set id: rewards.',
@@ -93,7 +93,10 @@ describe('one root cause, one diagnostic', () => {
       edit(dir, 'cards/rewards.yaml', (t) =>
         t
           .replace('role: native', 'role:    natve   ')
-          .replace(/\npolicy:\n((?: {2}.*\n)+)/, (_, body: string) => `\npolicy:\n${body.replace(/^ {2}/gm, '      ').replace('max_tool_calls', 'max_tool_calz')}`),
+          .replace(
+            /\npolicy:\n((?: {2}.*\n)+)/,
+            (_, body: string) => `\npolicy:\n${body.replace(/^ {2}/gm, '      ').replace('max_tool_calls', 'max_tool_calz')}`,
+          ),
       ),
     );
     expect(out).toEqual([

@@ -58,7 +58,16 @@ const card = (id: string, extra: Partial<CardData> = {}): CardData => ({
 describe('compile-time context', () => {
   it('buildRenderContext builds exactly the shape the checker resolves against', () => {
     const shape = buildContextShape(config);
-    const minimal = buildRenderContext({ card: card('x'), subAgents: [], tools: [], config, modelId: undefined, model: undefined, encoding: 'o200k_base', flagsOn: [] });
+    const minimal = buildRenderContext({
+      card: card('x'),
+      subAgents: [],
+      tools: [],
+      config,
+      modelId: undefined,
+      model: undefined,
+      encoding: 'o200k_base',
+      flagsOn: [],
+    });
     expect(mismatches(shape, minimal)).toEqual([]);
     const full = buildRenderContext({
       card: card('boss', {

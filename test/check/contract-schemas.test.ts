@@ -34,7 +34,9 @@ describe('json-schema', () => {
     expect(ds).toHaveLength(1);
     const d = ds[0]!;
     expect(d.severity).toBe('error');
-    expect(d.message).toBe(`Invalid JSON Schema in tool "get_order_status" at parameters.properties.order_id.type: "strng" is not a JSON Schema type (types: ${TYPES}).`);
+    expect(d.message).toBe(
+      `Invalid JSON Schema in tool "get_order_status" at parameters.properties.order_id.type: "strng" is not a JSON Schema type (types: ${TYPES}).`,
+    );
     expect(d.hint).toBe('Did you mean "string"?');
     const text = r.files.get('schemas/tools/get_order_status.yaml')!;
     const line = text.lineText(d.range!.start.line);
@@ -51,7 +53,9 @@ describe('json-schema', () => {
 
   it('`required` naming an undeclared property: the range of the entry, with a did-you-mean', async () => {
     const dir = await copyExample('json-schema-req');
-    await edit(dir, 'schemas/tools/get_order_status.yaml', (t) => t.replace('  additionalProperties: false', '  required: [order_id, item, retailr]\n  additionalProperties: false'));
+    await edit(dir, 'schemas/tools/get_order_status.yaml', (t) =>
+      t.replace('  additionalProperties: false', '  required: [order_id, item, retailr]\n  additionalProperties: false'),
+    );
     const r = await compileInMemory(dir);
     const ds = whole(r.diagnostics, 'json-schema');
     expect(ds.map((d) => [d.message, d.hint])).toEqual([
@@ -72,7 +76,7 @@ describe('json-schema', () => {
     ]);
   });
 
-  it("cannot be turned off: build never writes an invalid schema", async () => {
+  it('cannot be turned off: build never writes an invalid schema', async () => {
     const dir = await copyExample('json-schema-off');
     await edit(dir, 'schemas/tools/get_order_status.yaml', (t) => t.replace(/(order_id:\n\s+type: )string/, '$1strng'));
     await edit(dir, 'agentc.config.ts', (t) => t.replace('defineConfig({', "defineConfig({\n  rules: { 'json-schema': 'off' },"));
@@ -87,7 +91,7 @@ describe('json-schema', () => {
   });
 });
 
-describe('provider-schema shares the emitter\'s transformation', () => {
+describe("provider-schema shares the emitter's transformation", () => {
   it('every note is a place where the emitted shape differs from the contract', () => {
     const contract = {
       type: 'object',

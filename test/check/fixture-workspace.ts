@@ -68,7 +68,10 @@ export async function writeExpected(name: string, ds: readonly Diagnostic[]): Pr
 
 export async function fixtureNames(): Promise<string[]> {
   const entries = await readdir(FIXTURES, { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('_')).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('_'))
+    .map((e) => e.name)
+    .sort();
 }
 
 export async function readExpected(name: string): Promise<Expected[]> {

@@ -26,7 +26,8 @@ async function diagnostics(fixture: string, files: Record<string, string> = {}):
 }
 
 const span = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, column: c1 }, end: { line: l2, column: c2 } });
-const where = (d: Diagnostic | undefined) => d && { rule: d.rule, file: d.file, range: d.range, related: d.related?.map((r) => ({ file: r.file, range: r.range })) };
+const where = (d: Diagnostic | undefined) =>
+  d && { rule: d.rule, file: d.file, range: d.range, related: d.related?.map((r) => ({ file: r.file, range: r.range })) };
 
 describe('positions from real parsers', () => {
   it('a config key written in a spread local object', async () => {

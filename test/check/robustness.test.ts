@@ -19,10 +19,23 @@ const TOOLS = ['x', 'y', 'ask_b'];
 const BLOCKS = ['p1', 'p2', 'req'];
 const EVENTS = ['e1', 'e2', 'e3'];
 const SNIPPETS = [
-  'Plain text.', '{{agent.id}}', '{{agent.nope}}', '{{#each sub_agents}}{{tool_name}} {{agent.id}}{{/each}}',
-  '{{#each tools as |t i|}}{{t.name}}{{i}}{{/each}}', '{{date}}', '{{@root.user_id}}', '{{../x}}', '{{@index}}',
-  '{{#with dispatch}}{{fan_out_cap}}{{/with}}', '{{#if flags.f1}}on{{/if}}', '{{eq 1 2}}', '{{> p}}', '2026-11-21',
-  '{{#each agent}}{{this}}{{/each}}', '{{agent.dispatch.fan_out_cap}}', '{{model.contextWindow}}',
+  'Plain text.',
+  '{{agent.id}}',
+  '{{agent.nope}}',
+  '{{#each sub_agents}}{{tool_name}} {{agent.id}}{{/each}}',
+  '{{#each tools as |t i|}}{{t.name}}{{i}}{{/each}}',
+  '{{date}}',
+  '{{@root.user_id}}',
+  '{{../x}}',
+  '{{@index}}',
+  '{{#with dispatch}}{{fan_out_cap}}{{/with}}',
+  '{{#if flags.f1}}on{{/if}}',
+  '{{eq 1 2}}',
+  '{{> p}}',
+  '2026-11-21',
+  '{{#each agent}}{{this}}{{/each}}',
+  '{{agent.dispatch.fan_out_cap}}',
+  '{{model.contextWindow}}',
 ];
 
 const subset = <T>(xs: readonly T[]) => fc.subarray([...xs]);
@@ -87,7 +100,13 @@ const workspace = fc.record({
   tools: fc.subarray(TOOLS).chain((names) => fc.tuple(...names.map(tool))),
   config: fc.record({
     models: fc.record({
-      m1: fc.record({ provider: fc.constant('openai'), model: fc.constant('g'), contextWindow: fc.integer({ min: 50, max: 100_000 }), tools: fc.boolean(), parallelToolCalls: fc.boolean() }),
+      m1: fc.record({
+        provider: fc.constant('openai'),
+        model: fc.constant('g'),
+        contextWindow: fc.integer({ min: 50, max: 100_000 }),
+        tools: fc.boolean(),
+        parallelToolCalls: fc.boolean(),
+      }),
       m2: fc.constant({ provider: 'anthropic', model: 'c', contextWindow: 200_000, encoding: 'cl100k_base' }),
     }),
     platform: fc.record({ owner: fc.constant('platform'), requiredBlocks: subset(['req', 'p1', 'missing']) }),
@@ -107,7 +126,10 @@ describe('check phase robustness', () => {
     fc.assert(
       fc.property(workspace, (ws) => {
         const cards = ws.cards.map((c) => new SourceFile(`cards/${c.id}.yaml`, stringify(c)));
-        const configFile = new SourceFile('agentc.config.ts', `import { defineConfig } from 'agentc';\n\nexport default defineConfig(${JSON.stringify(ws.config, null, 2)});\n`);
+        const configFile = new SourceFile(
+          'agentc.config.ts',
+          `import { defineConfig } from 'agentc';\n\nexport default defineConfig(${JSON.stringify(ws.config, null, 2)});\n`,
+        );
         const files = new Map<string, SourceFile>();
         for (const f of [...cards, ...ws.blocks, ...ws.tools, configFile]) files.set(f.path, f);
         const bag = new DiagnosticBag();

@@ -24,7 +24,9 @@ describe('runChecks', () => {
         throw new Error('boom');
       },
     };
-    expect(() => runChecks({ config: { file: undefined }, files: new Map() } as unknown as Program, [broken])).toThrow(/agentc bug: check rule "unused-tool" threw: boom/);
+    expect(() => runChecks({ config: { file: undefined }, files: new Map() } as unknown as Program, [broken])).toThrow(
+      /agentc bug: check rule "unused-tool" threw: boom/,
+    );
   });
 });
 

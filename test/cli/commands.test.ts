@@ -80,7 +80,9 @@ describe('agentc rules', () => {
   it('every format shows every message and hint template of every rule', async () => {
     const text = (await runCli(['rules'])).stdout;
     const markdown = (await runCli(['rules', '--format', 'markdown'])).stdout;
-    const { rules } = JSON.parse((await runCli(['rules', '--format', 'json'])).stdout) as { rules: { rule: RuleId; messages: Record<string, string>; hints: Record<string, string> }[] };
+    const { rules } = JSON.parse((await runCli(['rules', '--format', 'json'])).stdout) as {
+      rules: { rule: RuleId; messages: Record<string, string>; hints: Record<string, string> }[];
+    };
     for (const x of rules) expect({ messages: x.messages, hints: x.hints }).toEqual(ruleTemplates(x.rule));
     for (const id of RULE_IDS) {
       const t = ruleTemplates(id);

@@ -48,7 +48,9 @@ describe('workspace discovery', () => {
 describe('--cwd on rules and init', () => {
   it('rules --cwd shows the severities the workspace config sets, marked', async () => {
     const ws = await copyExample('rules');
-    await edit(ws, 'agentc.config.ts', (t) => t.replace('export default defineConfig({', "export default defineConfig({\n  rules: { 'unused-block': 'error', 'volatile-in-prefix': 'off' },"));
+    await edit(ws, 'agentc.config.ts', (t) =>
+      t.replace('export default defineConfig({', "export default defineConfig({\n  rules: { 'unused-block': 'error', 'volatile-in-prefix': 'off' },"),
+    );
     const text = await runCli(['rules', '--cwd', ws]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/AGC7001 {2}unused-block +error\* /);
@@ -123,7 +125,11 @@ describe('-V/--version and colour', () => {
 
 describe('a closed pipe', () => {
   it('`agentc rules | true` ends quietly with exit 0 instead of crashing with EPIPE', async () => {
-    const child = spawn(process.execPath, [join(REPO, 'bin', 'agentc.js'), 'rules'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'agentc.js'), 'rules'], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

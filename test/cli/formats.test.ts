@@ -16,7 +16,8 @@ const ANSI = /\x1b\[/;
 const SGR = /\x1b\[[0-9;]*m/;
 let dir: string;
 /** `check` with the workspace as the current directory, so reported paths are workspace-relative. */
-const check = (args: string[], opts: { env?: Record<string, string | undefined>; isTTY?: boolean } = {}) => runCli(['check', '--cwd', '.', ...args], { cwd: dir, ...opts });
+const check = (args: string[], opts: { env?: Record<string, string | undefined>; isTTY?: boolean } = {}) =>
+  runCli(['check', '--cwd', '.', ...args], { cwd: dir, ...opts });
 
 beforeAll(async () => {
   dir = await failingWorkspace();
@@ -34,7 +35,11 @@ describe('--format json', () => {
     expect(report).toMatchObject({ formatVersion: '1', valid: false, errorCount: 2 });
     expect(report.warningCount).toBe(report.diagnostics.filter((d) => d.severity === 'warning').length);
     expect(report.diagnostics.map((d) => `${d.rule} ${d.file}:${d.range?.start.line}:${d.range?.start.column}`)).toEqual(
-      expect.arrayContaining(['unknown-tool cards/rewards.yaml:11:9', 'template-unknown-variable blocks/rewards/persona-rewards.md:9:16', 'unused-block blocks/shared/context-unused.md:2:1']),
+      expect.arrayContaining([
+        'unknown-tool cards/rewards.yaml:11:9',
+        'template-unknown-variable blocks/rewards/persona-rewards.md:9:16',
+        'unused-block blocks/shared/context-unused.md:2:1',
+      ]),
     );
     for (const d of report.diagnostics) {
       expect(d.code).toMatch(/^AGC\d{4}$/);
@@ -92,7 +97,9 @@ describe('--format github', () => {
     expect(r.code).toBe(1);
     const commands = r.stdout.split('\n').filter((l) => l.startsWith('::'));
     expect(commands.length).toBeGreaterThanOrEqual(3);
-    expect(commands).toContainEqual(expect.stringMatching(/^::error file=cards\/rewards\.yaml,line=11,col=9,endLine=11,endColumn=24,title=AGC2001 unknown-tool::/));
+    expect(commands).toContainEqual(
+      expect.stringMatching(/^::error file=cards\/rewards\.yaml,line=11,col=9,endLine=11,endColumn=24,title=AGC2001 unknown-tool::/),
+    );
     expect(commands).toContainEqual(expect.stringMatching(/^::warning file=blocks\/shared\/context-unused\.md,line=2,col=1,/));
     expect(r.stdout).not.toMatch(ANSI);
   });
@@ -112,7 +119,9 @@ describe('--format text and pretty', () => {
     const r = await check(['--format', 'text']);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.at(-1)).toMatch(/^Found 2 errors and \d+ warnings? in \d+ files\.$/);
-    expect(lines).toContainEqual(expect.stringMatching(/^cards\/rewards\.yaml:11:9 - error AGC2001 unknown-tool: .*get_user_pionts.*Did you mean "get_user_points"\?/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^cards\/rewards\.yaml:11:9 - error AGC2001 unknown-tool: .*get_user_pionts.*Did you mean "get_user_points"\?/),
+    );
   });
 
   it('pretty: location line, code frame with the span underlined, hint, summary', async () => {

@@ -40,7 +40,10 @@ test('on a terminal: a frame at once, phases and counts through the write phase,
 
 test('not a terminal (or CI): no progress at all', async () => {
   const dir = await workspace();
-  for (const [isTTY, env] of [[false, {}], [true, { CI: 'true' }]] as const) {
+  for (const [isTTY, env] of [
+    [false, {}],
+    [true, { CI: 'true' }],
+  ] as const) {
     const { io, err } = terminal(isTTY);
     io.env = env;
     expect(await buildCommand({ cwd: dir, format: 'text' }, io)).toBe(0);

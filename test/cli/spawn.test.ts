@@ -81,7 +81,13 @@ describe('node bin/agentc.js', () => {
     const dir = await copyExample('spawn');
     const { writeFile, readFile } = await import('node:fs/promises');
     const config = join(dir, 'agentc.config.ts');
-    await writeFile(config, (await readFile(config, 'utf8')).replace('export default', "console.log('debug: loading config');\nconsole.info('info');\nconsole.table([1]);\nexport default"));
+    await writeFile(
+      config,
+      (await readFile(config, 'utf8')).replace(
+        'export default',
+        "console.log('debug: loading config');\nconsole.info('info');\nconsole.table([1]);\nexport default",
+      ),
+    );
     for (const format of ['json', 'sarif']) {
       const r = await agentc(['check', '--cwd', dir, '--format', format]);
       expect(r.code).toBe(0);
@@ -100,7 +106,10 @@ describe('node bin/agentc.js', () => {
     const dir = await copyExample('spawn');
     const { writeFile, readFile } = await import('node:fs/promises');
     await writeFile(join(dir, 'cards', 'rewards.yaml'), Buffer.from([0, 159, 146, 150, 0xff]));
-    await writeFile(join(dir, 'cards', 'shop.yaml'), 'a: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n');
+    await writeFile(
+      join(dir, 'cards', 'shop.yaml'),
+      'a: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n',
+    );
     const config = join(dir, 'agentc.config.ts');
     await writeFile(config, (await readFile(config, 'utf8')).replace('models: {', 'models: { ...(() => { throw new TypeError("bad registry"); })(),'));
     for (const format of ['pretty', 'text', 'json', 'github', 'sarif']) {

@@ -44,7 +44,16 @@ function prefixes(blocks: TestBlock[]): BundlePrefix[] {
     for (const b of blocks) {
       if (b.flag && !cohort.includes(b.flag)) continue;
       const body = b.text.endsWith('\n') ? b.text : `${b.text}\n`;
-      out.push({ id: b.id, owner: b.owner ?? 'team', category: 'instructions', file: `blocks/${b.id}.md`, required: false, tokens: tokens(body), start: text.length, length: body.length });
+      out.push({
+        id: b.id,
+        owner: b.owner ?? 'team',
+        category: 'instructions',
+        file: `blocks/${b.id}.md`,
+        required: false,
+        tokens: tokens(body),
+        start: text.length,
+        length: body.length,
+      });
       text += body;
     }
     return { cohort, key: cohort.join('+'), text, tokens: tokens(text), sha256: sha(text), blocks: out };
@@ -59,10 +68,14 @@ export function agent(id: string, spec: TestAgent, all: Record<string, TestAgent
   const subs = spec.sub_agents ?? [];
   const failsafe = spec.intent_count_failsafe ?? subs.length > 0;
   const subTools = subs.map((sub) =>
-    tool(`ask_${sub}`, {
-      properties: { query: { type: 'string', description: 'The user words.' }, ...(failsafe ? { intent_count: { type: 'integer' } } : {}) },
-      required: failsafe ? ['query', 'intent_count'] : ['query'],
-    }, `Routes to ${sub}.`),
+    tool(
+      `ask_${sub}`,
+      {
+        properties: { query: { type: 'string', description: 'The user words.' }, ...(failsafe ? { intent_count: { type: 'integer' } } : {}) },
+        required: failsafe ? ['query', 'intent_count'] : ['query'],
+      },
+      `Routes to ${sub}.`,
+    ),
   );
   void all;
   const own = spec.tools ?? [];
@@ -107,8 +120,24 @@ export function bundle(agents: Record<string, TestAgent>): Bundle {
     agentcVersion: '0.0.0-test',
     hash: '',
     models: {
-      small: { provider: 'openai', model: 'gpt-small', contextWindow: 100_000, encoding: 'o200k_base', tools: true, parallelToolCalls: true, approximateTokens: false } as Bundle['models'][string],
-      big: { provider: 'openai', model: 'gpt-big', contextWindow: 200_000, encoding: 'o200k_base', tools: true, parallelToolCalls: true, approximateTokens: false } as Bundle['models'][string],
+      small: {
+        provider: 'openai',
+        model: 'gpt-small',
+        contextWindow: 100_000,
+        encoding: 'o200k_base',
+        tools: true,
+        parallelToolCalls: true,
+        approximateTokens: false,
+      } as Bundle['models'][string],
+      big: {
+        provider: 'openai',
+        model: 'gpt-big',
+        contextWindow: 200_000,
+        encoding: 'o200k_base',
+        tools: true,
+        parallelToolCalls: true,
+        approximateTokens: false,
+      } as Bundle['models'][string],
     },
     flags: ['v2'],
     dynamicContext: { fields: ['date'], template: '<context>{{date}}</context>' },

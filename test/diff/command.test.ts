@@ -20,7 +20,12 @@ function fixture(sub = ''): Fixture {
 async function run(f: Fixture, opts: Partial<DiffOptions> = {}, env: Record<string, string> = {}) {
   const io = memoryIO(f.ws, env);
   const code = await diffCommand({ cwd: '.', format: 'json', failOn: 'breaking', ...opts }, io);
-  return { code, out: io.out, err: io.err, json: () => JSON.parse(io.out) as { summary: Record<string, unknown>; changes: Change[]; agents: Record<string, any> } };
+  return {
+    code,
+    out: io.out,
+    err: io.err,
+    json: () => JSON.parse(io.out) as { summary: Record<string, unknown>; changes: Change[]; agents: Record<string, any> },
+  };
 }
 
 const find = (changes: Change[], type: string, agent?: string) => changes.filter((c) => c.type === type && (agent === undefined || c.agent === agent));
@@ -38,7 +43,9 @@ describe('agentc diff (git fixtures)', () => {
     const f = fixture();
     // rewards' tool: parameter removed, type changed, new required parameter,
     // optional → required, enum value removed and added, description changed.
-    f.write('schemas/tools/get_points.yaml', `name: get_points
+    f.write(
+      'schemas/tools/get_points.yaml',
+      `name: get_points
 description: The signed-in user's points balance and lifetime points.
 parameters:
   type: object
@@ -50,14 +57,17 @@ parameters:
   additionalProperties: false
 envelope: true
 status_events: [looking_up_points]
-`);
+`,
+    );
     // rewards' feature-flagged block: only the receipts_v2 cohort changes.
     f.edit('blocks/rewards/receipts-v2.md', 'line by line', 'line by line, with the matched offer');
     // shop: model changed, tool removed and another added, block text changed.
     f.edit('cards/shop.yaml', 'model: mini', 'model: nano');
     f.edit('cards/shop.yaml', 'tools: [search_products]', 'tools: [compare_prices]');
     f.edit('cards/shop.yaml', 'tool_whitelist: [search_products]', 'tool_whitelist: [compare_prices]');
-    f.write('schemas/tools/compare_prices.yaml', `name: compare_prices
+    f.write(
+      'schemas/tools/compare_prices.yaml',
+      `name: compare_prices
 description: Compare one product's price across stores.
 parameters:
   type: object
@@ -66,8 +76,13 @@ parameters:
   required: [product_id]
   additionalProperties: false
 status_events: [searching_products]
-`);
-    f.edit('blocks/shop/persona-shop.md', 'You help the user find products.', 'You help the user find products and compare their prices across every store we know.');
+`,
+    );
+    f.edit(
+      'blocks/shop/persona-shop.md',
+      'You help the user find products.',
+      'You help the user find products and compare their prices across every store we know.',
+    );
     // assistant: blocks reordered.
     f.edit('cards/assistant.yaml', 'prompt_blocks: [routing, composition]', 'prompt_blocks: [composition, routing]');
 
@@ -95,7 +110,9 @@ status_events: [searching_products]
     expect(shop.tokenDelta).toBeGreaterThan(0);
     expect(shop.cohorts.map((c: any) => [c.key, c.status, c.cacheInvalidated])).toEqual([['', 'changed', true]]);
     expect(shop.cohorts[0].unifiedDiff).toContain('+You help the user find products and compare their prices across every store we know.');
-    expect(find(changes, 'prompt-changed', 'shop')[0]!.message).toMatch(/^Prompt of "shop" changed in cohort default: \+\d+ tokens \(\+0\.\d+% of the 6,000-token input budget\); prompt cache lost for 1 cohort\.$/);
+    expect(find(changes, 'prompt-changed', 'shop')[0]!.message).toMatch(
+      /^Prompt of "shop" changed in cohort default: \+\d+ tokens \(\+0\.\d+% of the 6,000-token input budget\); prompt cache lost for 1 cohort\.$/,
+    );
 
     // Feature-flagged block changed: only that cohort's hash changes.
     const rewards = agents.rewards;
@@ -142,7 +159,7 @@ status_events: [searching_products]
     expect(r.json().changes.map((c) => [c.type, c.agent])).toEqual([['model-changed', 'shop']]);
   });
 
-  it('in a clone: the merge base with origin/HEAD\'s branch; in PR CI: with origin/$GITHUB_BASE_REF', async () => {
+  it("in a clone: the merge base with origin/HEAD's branch; in PR CI: with origin/$GITHUB_BASE_REF", async () => {
     const f = fixture();
     const clone = mkdtempSync(join(tmpdir(), 'agentc-diff-clone-'));
     try {

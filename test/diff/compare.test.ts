@@ -181,7 +181,12 @@ describe('diffBundles', () => {
       s.rewards!.fallback_model = 'small';
     });
     expect(only(d.changes, 'model-changed')).toEqual([
-      expect.objectContaining({ level: 'dangerous', before: 'small', after: 'big', message: 'Model of "rewards" changed from small (openai/gpt-small) to big (openai/gpt-big).' }),
+      expect.objectContaining({
+        level: 'dangerous',
+        before: 'small',
+        after: 'big',
+        message: 'Model of "rewards" changed from small (openai/gpt-small) to big (openai/gpt-big).',
+      }),
     ]);
     expect(only(d.changes, 'fallback-model-changed')).toEqual([expect.objectContaining({ level: 'dangerous', after: 'small' })]);
   });
@@ -201,7 +206,12 @@ describe('diffBundles', () => {
   it('blocks reordered → dangerous (default cohort, same set)', () => {
     const d = diffWith((s) => s.rewards!.blocks!.reverse());
     expect(only(d.changes, 'blocks-reordered')).toEqual([
-      expect.objectContaining({ level: 'dangerous', agent: 'rewards', before: ['persona-rewards', 'instructions-rewards'], after: ['instructions-rewards', 'persona-rewards'] }),
+      expect.objectContaining({
+        level: 'dangerous',
+        agent: 'rewards',
+        before: ['persona-rewards', 'instructions-rewards'],
+        after: ['instructions-rewards', 'persona-rewards'],
+      }),
     ]);
   });
 
@@ -242,7 +252,9 @@ describe('diffBundles', () => {
       ['v2', 'changed', true],
     ]);
     expect(r.tokenDelta).toBe(0);
-    expect(only(d.changes, 'prompt-changed')[0]!.message).toMatch(/in cohort v2: \+2 tokens \(\+0\.2% of the 1,000-token input budget\); prompt cache lost for 1 cohort\.$/);
+    expect(only(d.changes, 'prompt-changed')[0]!.message).toMatch(
+      /in cohort v2: \+2 tokens \(\+0\.2% of the 1,000-token input budget\); prompt cache lost for 1 cohort\.$/,
+    );
   });
 
   it('cohorts and blocks added or removed', () => {
@@ -257,7 +269,12 @@ describe('diffBundles', () => {
       ['block-removed', 'rewards', 'prompt.blocks.receipts', 'Block "receipts" removed from the prompt of "rewards" (only with flags: v2).'],
       ['cohort-removed', 'rewards', 'prompt[v2]', 'Prompt cohort "v2" of "rewards" removed; users with those flags now get the default prompt (−4 tokens).'],
       ['block-added', 'shop', 'prompt.blocks.stacking', 'Block "stacking" added to the prompt of "shop" (only with flags: stack).'],
-      ['cohort-added', 'shop', 'prompt[stack]', 'Prompt cohort "stack" of "shop" added: 5 tokens, +2 tokens against the default prompt those users got before.'],
+      [
+        'cohort-added',
+        'shop',
+        'prompt[stack]',
+        'Prompt cohort "stack" of "shop" added: 5 tokens, +2 tokens against the default prompt those users got before.',
+      ],
     ]);
     // A one-sided cohort is diffed against the default cohort of the other side.
     const stack = d.agents.shop!.cohorts.find((c) => c.key === 'stack')!;

@@ -35,13 +35,19 @@ describe('renderMarkdown', () => {
     const lines = md.split('\n');
     expect(lines[0]).toBe('**agentc diff**: 1 breaking, 2 dangerous, 1 safe changes across 1 agent · +3 tokens');
     expect(md).toContain('merge base abc1234 of main → working tree · prompt cache lost for 2 cohorts');
-    const order = ['### 🔴 Breaking (1)', '### 🟡 Dangerous (2)', '### 🟢 Safe (1)', '### Prompt tokens and cache', '### Prompt diffs'].map((h) => md.indexOf(h));
+    const order = ['### 🔴 Breaking (1)', '### 🟡 Dangerous (2)', '### 🟢 Safe (1)', '### Prompt tokens and cache', '### Prompt diffs'].map((h) =>
+      md.indexOf(h),
+    );
     expect(order.every((i) => i > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(md).toContain('| `rewards` | changed | 5 → 8 | +3 | +0.3% of 1,000 | default, v2 |');
-        expect(md).toContain('```diff\n--- a/prompts/rewards.md\n+++ b/prompts/rewards.md\n@@ -1,5 +1,5 @@\n one\n two\n-three\n+THREE and more words\n four\n five\n```');
+    expect(md).toContain(
+      '```diff\n--- a/prompts/rewards.md\n+++ b/prompts/rewards.md\n@@ -1,5 +1,5 @@\n one\n two\n-three\n+THREE and more words\n four\n five\n```',
+    );
     // The v2 cohort carries the same edit: not repeated.
-    expect(md).toContain('<details><summary><code>rewards</code> · default cohort · changed · +3 tokens · same edit in 1 more</summary>\n\nSame edit in 1 more prompt: rewards · v2 cohort (+3).');
+    expect(md).toContain(
+      '<details><summary><code>rewards</code> · default cohort · changed · +3 tokens · same edit in 1 more</summary>\n\nSame edit in 1 more prompt: rewards · v2 cohort (+3).',
+    );
     expect(md.match(/<details>/g)).toHaveLength(1);
     expect(md.endsWith('\n')).toBe(true);
   });

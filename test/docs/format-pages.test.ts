@@ -51,7 +51,9 @@ describe('docs/formats', () => {
   it('covers every format schema in schemas/', () => {
     const schemas = readdirSync(join(REPO, 'schemas')).filter((f) => f.endsWith('.schema.json'));
     const formats = schemas.filter((f) => !NOT_FORMATS.has(f));
-    expect(formats.filter((f) => PAGES[f] === undefined).map((f) => `schemas/${f} has no page: add it to PAGES here and write docs/formats/<page>.md`)).toEqual([]);
+    expect(formats.filter((f) => PAGES[f] === undefined).map((f) => `schemas/${f} has no page: add it to PAGES here and write docs/formats/<page>.md`)).toEqual(
+      [],
+    );
   });
 
   it.each(Object.entries(PAGES))('%s: every property is documented in docs/formats/%s', (schemaFile, page) => {

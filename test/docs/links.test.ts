@@ -39,9 +39,15 @@ function anchors(file: string): Set<string> {
 
 function problem(from: string, target: string, base: string): string | undefined {
   const [path, anchor] = target.split('#') as [string, string | undefined];
-  const file = path === '' ? from : relative(REPO, resolve(REPO, base, path)).split('\\').join('/');
+  const file =
+    path === ''
+      ? from
+      : relative(REPO, resolve(REPO, base, path))
+          .split('\\')
+          .join('/');
   if (!existsSync(join(REPO, file))) return `${from}: ${target} — no such file`;
-  if (anchor !== undefined && anchor !== '' && file.endsWith('.md') && !anchors(file).has(anchor)) return `${from}: ${target} — no heading #${anchor} in ${file}`;
+  if (anchor !== undefined && anchor !== '' && file.endsWith('.md') && !anchors(file).has(anchor))
+    return `${from}: ${target} — no heading #${anchor} in ${file}`;
   return undefined;
 }
 

@@ -104,14 +104,31 @@ describe('README.md commands', () => {
   it('finds the examples, and skips only a few marked ones', () => {
     expect(runnable.length).toBeGreaterThanOrEqual(5);
     const skipped = commands.filter((c) => c.needs !== undefined);
-    const markers = new Set(skipped.map((c) => c.needs === undefined ? '' : `${c.needs}`));
+    const markers = new Set(skipped.map((c) => (c.needs === undefined ? '' : `${c.needs}`)));
     expect(markers.size, `at most ${MAX_SKIPPED} "# needs:" markers in README.md: ${[...markers].join('; ')}`).toBeLessThanOrEqual(MAX_SKIPPED);
     const unexplained = skipped.filter((c) => !ALLOWED_NEEDS.some((re) => re.test(c.needs!)));
     expect(unexplained.map((c) => `README.md:${c.line} "# needs: ${c.needs}" is not an accepted reason (network, server, time)`)).toEqual([]);
   });
 
   it('parses sh and console blocks, comments and markers', () => {
-    const md = ['```sh', 'a --x "b # c"   # note', 'npm ci # needs: network', '```', '```console', '$ agentc check', 'output', '```', '```ts', 'not a command', '```', '<!-- needs: server (x) -->', '```sh', 'curl y', 'curl z', '```'].join('\n');
+    const md = [
+      '```sh',
+      'a --x "b # c"   # note',
+      'npm ci # needs: network',
+      '```',
+      '```console',
+      '$ agentc check',
+      'output',
+      '```',
+      '```ts',
+      'not a command',
+      '```',
+      '<!-- needs: server (x) -->',
+      '```sh',
+      'curl y',
+      'curl z',
+      '```',
+    ].join('\n');
     expect(shellExamples(md)).toEqual([
       { line: 2, command: 'a --x "b # c"' },
       { line: 3, command: 'npm ci', needs: 'network' },
@@ -128,7 +145,9 @@ describe('README.md commands', () => {
       await run('bash', ['-c', `${PRELUDE}\n${c.command}`], { cwd: copy, env, maxBuffer: 64 * 1024 * 1024 });
     } catch (e) {
       const err = e as { code?: number; stdout?: string; stderr?: string };
-      expect.fail(`README.md:${c.line} exited ${err.code}:\n$ ${c.command}\n${String(err.stderr ?? '').slice(0, 2000)}${String(err.stdout ?? '').slice(0, 1000)}`);
+      expect.fail(
+        `README.md:${c.line} exited ${err.code}:\n$ ${c.command}\n${String(err.stderr ?? '').slice(0, 2000)}${String(err.stdout ?? '').slice(0, 1000)}`,
+      );
     }
   });
 });

@@ -42,7 +42,9 @@ describe('docs/run-script.md', () => {
     };
     const missing: string[] = [];
     for (const [level, probe] of Object.entries(levels)) {
-      for (const key of acceptedKeys(probe)) if (!PAGE.includes(`\`${key}\``) && !PAGE.includes(`.${key}\``) && !PAGE.includes(`${key},`) && !PAGE.includes(` ${key} }`)) missing.push(`${level}: ${key}`);
+      for (const key of acceptedKeys(probe))
+        if (!PAGE.includes(`\`${key}\``) && !PAGE.includes(`.${key}\``) && !PAGE.includes(`${key},`) && !PAGE.includes(` ${key} }`))
+          missing.push(`${level}: ${key}`);
     }
     expect(missing.map((k) => `document script key ${k} in docs/run-script.md`)).toEqual([]);
   });

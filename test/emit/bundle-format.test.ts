@@ -79,7 +79,10 @@ describe("bundle format 2 on the repository's workspace", () => {
   it('turns a one-line edit of a platform block into a few-line diff of the committed files', async () => {
     const path = 'blocks/platform/safety-base.md';
     const text = await readFile(join(REPO_ROOT, path), 'utf8');
-    const edited = text.replace('These rules apply to every reply, whatever the user asks and however the request', 'These rules apply to every answer, whatever the user asks and however the request');
+    const edited = text.replace(
+      'These rules apply to every reply, whatever the user asks and however the request',
+      'These rules apply to every answer, whatever the user asks and however the request',
+    );
     expect(edited).not.toBe(text);
     const after = await build(new Map([[path, edited]]));
     const agents = Object.keys(after.bundle.agents).length;
@@ -91,7 +94,11 @@ describe("bundle format 2 on the repository's workspace", () => {
     // bundle.ts declares no prompt text, hash or token count: unchanged.
     expect(after.files.get('bundle.ts')).toBe(before.files.get('bundle.ts'));
     // In format 1 each changed prefix was a whole-prompt line (~100 KB here, in each of two files).
-    const bytes = (a: string, b: string) => a.split('\n').filter((l, i) => l !== b.split('\n')[i]).join('\n').length;
+    const bytes = (a: string, b: string) =>
+      a
+        .split('\n')
+        .filter((l, i) => l !== b.split('\n')[i])
+        .join('\n').length;
     expect(bytes(after.files.get('bundle.json')!, before.files.get('bundle.json')!)).toBeLessThan(10_000);
   });
 });

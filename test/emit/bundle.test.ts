@@ -112,9 +112,7 @@ describe('createBundle', () => {
         },
       },
     ]);
-    expect(billingTools.anthropic).toEqual([
-      { name: 'get_invoices', description: "The user's invoices.", input_schema: billingTools.neutral[0]!.parameters },
-    ]);
+    expect(billingTools.anthropic).toEqual([{ name: 'get_invoices', description: "The user's invoices.", input_schema: billingTools.neutral[0]!.parameters }]);
   });
 
   it('gives sub-agent tools the handoff schema plus a required intent_count under the failsafe', () => {

@@ -1,5 +1,5 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from "node:path";
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildCommand } from '../../src/cli/commands/build.js';
 import { graphCommand } from '../../src/cli/commands/graph.js';
@@ -64,7 +64,9 @@ describe('agentc build', () => {
 
   it('rewrites only what a change touches and removes prompts of cohorts that no longer exist', async () => {
     await build();
-    await edit('cards/travel.yaml', (t) => t.replace('prompt_blocks: [instructions-travel, travel-beta, travel-gamma]', 'prompt_blocks: [instructions-travel, travel-beta]'));
+    await edit('cards/travel.yaml', (t) =>
+      t.replace('prompt_blocks: [instructions-travel, travel-beta, travel-gamma]', 'prompt_blocks: [instructions-travel, travel-beta]'),
+    );
     await edit('agentc.config.ts', (t) => t.replace("flags: ['beta', 'gamma']", "flags: ['beta']"));
     await rm(join(ws, 'blocks/travel/travel-gamma.md'));
     const r = await build();
@@ -199,4 +201,3 @@ describe('agentc graph', () => {
     expect(d.out()).toContain('"agent:concierge" -> "agent:travel" [label="ask_travel"];');
   });
 });
-

@@ -72,7 +72,8 @@ describe('emitFiles', () => {
     const ts = files.get('bundle.ts')!;
     expect(ts).toContain("import { bundleJson } from './bundle-data.js';");
     expect(ts).toContain('export const bundle: Bundle = loadBundleJson(bundleJson) as unknown as Bundle;');
-    for (const agent of Object.values(bundle.agents)) for (const p of agent.prefixes) for (const b of p.blocks) expect(ts).not.toContain(p.text.slice(b.start, b.start + b.length));
+    for (const agent of Object.values(bundle.agents))
+      for (const p of agent.prefixes) for (const b of p.blocks) expect(ts).not.toContain(p.text.slice(b.start, b.start + b.length));
   });
 
   it('each prompt file holds every block of its prefix verbatim, in order, then the suffix template', () => {
@@ -98,17 +99,12 @@ describe('emitFiles', () => {
     expect(files.get('prompts/billing.md')).toMatch(/- Prefix: \d+ tokens · \d+\.\d% of token_budget\.input \(4,000\)/);
   });
 
-  it.each([
-    'bundle.json',
-    'bundle.ts',
-    'orchestrator.ts',
-    'prompts/billing.md',
-    'prompts/concierge.md',
-    'prompts/travel.md',
-    'prompts/travel@beta+gamma.md',
-  ])('%s matches its snapshot', async (path) => {
-    await expect(files.get(path)).toMatchFileSnapshot(snapshotPath(path));
-  });
+  it.each(['bundle.json', 'bundle.ts', 'orchestrator.ts', 'prompts/billing.md', 'prompts/concierge.md', 'prompts/travel.md', 'prompts/travel@beta+gamma.md'])(
+    '%s matches its snapshot',
+    async (path) => {
+      await expect(files.get(path)).toMatchFileSnapshot(snapshotPath(path));
+    },
+  );
 });
 
 describe('renderGraph', () => {

@@ -28,7 +28,15 @@ describe('formatting', () => {
     expect(formatPercent(1, 100_000)).toBe('<0.1%');
     expect(formatPercent(0, 10)).toBe('0.0%');
     expect(formatPercent(1, 0)).toBe('n/a');
-    expect(formatTable([['a', '1'], ['bbb', '22']], new Set([1]))).toBe('a     1\nbbb  22');
+    expect(
+      formatTable(
+        [
+          ['a', '1'],
+          ['bbb', '22'],
+        ],
+        new Set([1]),
+      ),
+    ).toBe('a     1\nbbb  22');
   });
 
   it('makes unique PascalCase type names', () => {
@@ -36,6 +44,11 @@ describe('formatting', () => {
     expect(pascalCase('3d-view')).toBe('T3dView');
     expect(pascalCase('__')).toBe('Tool');
     const allocate = nameAllocator();
-    expect([allocate('GetXArgs'), allocate('GetXArgs'), allocate('ToolHandlers'), allocate('Bundle')]).toEqual(['GetXArgs', 'GetXArgs2', 'ToolHandlers2', 'Bundle2']);
+    expect([allocate('GetXArgs'), allocate('GetXArgs'), allocate('ToolHandlers'), allocate('Bundle')]).toEqual([
+      'GetXArgs',
+      'GetXArgs2',
+      'ToolHandlers2',
+      'Bundle2',
+    ]);
   });
 });

@@ -93,7 +93,7 @@ describe('incremental emission', () => {
     bundle = next;
   });
 
-  it("a tool contract edit recomputes the agents that use it", async () => {
+  it('a tool contract edit recomputes the agents that use it', async () => {
     await edit('schemas/tools/search_trips.yaml', (t) => t.replace(/description: (.*)/, 'description: Changed. $1'));
     const next = await rebuild();
     expect(recomputed(bundle, next)).toEqual(['travel']);
@@ -109,10 +109,7 @@ describe('incremental emission', () => {
   });
 
   it('adding and removing an agent gives the same bytes as from scratch (hash resumes correctly)', async () => {
-    await writeFile(
-      join(ws, 'cards/aardvark.yaml'),
-      (await readFile(join(ws, 'cards/travel.yaml'), 'utf8')).replace('id: travel', 'id: aardvark'),
-    );
+    await writeFile(join(ws, 'cards/aardvark.yaml'), (await readFile(join(ws, 'cards/travel.yaml'), 'utf8')).replace('id: travel', 'id: aardvark'));
     const added = await rebuild();
     expect(Object.keys(added.agents)).toEqual(['aardvark', 'billing', 'concierge', 'travel']);
     await rm(join(ws, 'cards/aardvark.yaml'));
@@ -132,7 +129,7 @@ describe('hashPieces', () => {
     const memo: { hashCheckpoints?: HashCheckpoints } = {};
     let pieces = Array.from({ length: 70 }, (_, i) => Buffer.from(`    "a${i}": {}`));
     let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let round = 0; round < 60; round++) {
       expect(hashPieces(frame, pieces, memo), `round ${round}`).toBe(expected(pieces));
       const next = [...pieces];

@@ -7,9 +7,28 @@ const strict = toOpenAIStrictParameters;
 
 /** Keywords a strict schema may contain (the allowlist documented in openai-strict.ts). */
 const ALLOWED = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf', 'description', 'title',
-  '$ref', '$defs', 'definitions', 'pattern', 'format', 'multipleOf', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'minItems', 'maxItems',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'anyOf',
+  'description',
+  'title',
+  '$ref',
+  '$defs',
+  'definitions',
+  'pattern',
+  'format',
+  'multipleOf',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
 ]);
 
 /** Every strict-mode invariant, checked over the whole schema tree. */
@@ -164,10 +183,7 @@ describe('toOpenAIStrictParameters', () => {
       properties: {
         one: { oneOf: [{ const: 'a' }, { const: 'b' }] },
         all: {
-          allOf: [
-            { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] },
-            { properties: { y: { type: 'number' } } },
-          ],
+          allOf: [{ type: 'object', properties: { x: { type: 'string' } }, required: ['x'] }, { properties: { y: { type: 'number' } } }],
         },
         tuple: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] },
       },
@@ -264,9 +280,7 @@ describe('toOpenAIStrictParameters', () => {
       array: fc.record({ type: fc.constant('array'), items: tie('node') }),
       object: fc
         .dictionary(fc.stringMatching(/^[a-z]{1,4}$/), tie('node'), { maxKeys: 4 })
-        .chain((properties) =>
-          fc.subarray(Object.keys(properties)).map((required) => ({ type: 'object', properties, required, additionalProperties: true })),
-        ),
+        .chain((properties) => fc.subarray(Object.keys(properties)).map((required) => ({ type: 'object', properties, required, additionalProperties: true }))),
     }));
     fc.assert(
       fc.property(schema.object, (s) => {

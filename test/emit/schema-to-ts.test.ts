@@ -21,7 +21,15 @@ describe('schemaToType', () => {
     [{ anyOf: [{ type: 'string' }, { type: 'number' }] }, 'string | number'],
     [{ oneOf: [{ const: 'a' }, { const: 'b' }] }, '"a" | "b"'],
     [{ anyOf: [{ type: 'string' }, {}] }, 'unknown'],
-    [{ allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { type: 'object', properties: { b: { type: 'number' } } }] }, '({\n  a: string;\n}) & ({\n  b?: number;\n})'],
+    [
+      {
+        allOf: [
+          { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+          { type: 'object', properties: { b: { type: 'number' } } },
+        ],
+      },
+      '({\n  a: string;\n}) & ({\n  b?: number;\n})',
+    ],
     [{ type: 'object' }, '{\n  [key: string]: unknown;\n}'],
     [{ type: 'object', additionalProperties: { type: 'integer' } }, '{\n  [key: string]: number;\n}'],
     [{ type: 'object', properties: {}, additionalProperties: false }, '{}'],
@@ -41,16 +49,14 @@ describe('schemaToType', () => {
       $defs: { method: { type: 'string', enum: ['card', 'bank'], description: 'Saved payment method.' } },
       definitions: { node: { type: 'object', properties: { next: { $ref: '#/definitions/node' } } } },
     };
-    expect(objectMembers(schema, '  ')).toBe(
-      '  /** Saved payment method. */\n  method?: "card" | "bank";\n  node?: {\n    next?: unknown;\n  };\n',
-    );
+    expect(objectMembers(schema, '  ')).toBe('  /** Saved payment method. */\n  method?: "card" | "bank";\n  node?: {\n    next?: unknown;\n  };\n');
   });
 
   it('writes object members with optional marks, quoted names, nested objects and JSDoc', () => {
     const schema = {
       type: 'object',
       properties: {
-        query: { type: 'string', description: 'The user\'s words.' },
+        query: { type: 'string', description: "The user's words." },
         'x-trace': { type: 'string' },
         amount: {
           type: 'object',

@@ -239,7 +239,10 @@ export const h: ToolHandlers = {
 
   // The generated modules compile against the real runtime library, not a stand-in.
   const runtime = join(REPO_ROOT, 'src', 'runtime', 'index.ts');
-  const program = ts.createProgram(roots, { ...OPTIONS, paths: { '@agentc/runtime': [runtime], '@agentc/runtime/bundle': [join(REPO_ROOT, 'src', 'runtime', 'load-bundle.ts')] } });
+  const program = ts.createProgram(roots, {
+    ...OPTIONS,
+    paths: { '@agentc/runtime': [runtime], '@agentc/runtime/bundle': [join(REPO_ROOT, 'src', 'runtime', 'load-bundle.ts')] },
+  });
   errorsByFile = new Map();
   globalErrors = [];
   for (const d of ts.getPreEmitDiagnostics(program)) {
@@ -303,5 +306,5 @@ describe('generated TypeScript', () => {
     const found = messages(`fixture/${name}.ts`);
     expect(found.length, `expected a type error in ${name}.ts`).toBe(1);
     expect(found[0]).toMatch(EXPECTED[name]!);
-});
+  });
 });

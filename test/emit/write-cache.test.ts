@@ -138,7 +138,7 @@ describe('writeOutput with a WriteCache', () => {
     await writeOutput(out, V1, undefined, cache);
     const before = await fs.open(join(out, 'prompts/a.md'), 'r');
     await writeOutput(out, files({ ...Object.fromEntries(V1), 'prompts/a.md': 'A2\n' }), undefined, cache);
-    expect((await before.readFile('utf8'))).toBe('A\n');
+    expect(await before.readFile('utf8')).toBe('A\n');
     await before.close();
     await settled(cache);
     expect((await readdir(parent)).sort()).toEqual(['generated']);

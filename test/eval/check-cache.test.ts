@@ -20,7 +20,12 @@ it('a changed suite is re-checked, not answered from the result cache', async ()
   await cp(join(repo, 'test', 'check', 'fixtures', '_base'), ws, { recursive: true });
   await mkdir(join(ws, 'evals'));
   const suite = (agent: string) => `agent: ${agent}\ncases:\n  - message: "What do I owe?"\n    expect: { agents: [billing] }\n`;
-  const check = () => spawnSync(process.execPath, [join(repo, 'bin', 'agentc.js'), 'check', '--format', 'text'], { cwd: ws, encoding: 'utf8', env: { ...process.env, AGENTC_CACHE_DIR: cacheDir, NO_COLOR: '1', CI: '1' } });
+  const check = () =>
+    spawnSync(process.execPath, [join(repo, 'bin', 'agentc.js'), 'check', '--format', 'text'], {
+      cwd: ws,
+      encoding: 'utf8',
+      env: { ...process.env, AGENTC_CACHE_DIR: cacheDir, NO_COLOR: '1', CI: '1' },
+    });
   await writeFile(join(ws, 'evals', 'routing.yaml'), suite('concierge'));
   expect(check().status).toBe(0);
   expect(check().status).toBe(0); // warm

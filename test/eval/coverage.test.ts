@@ -29,7 +29,11 @@ describe('eval-coverage', () => {
     const ws = await copyExample('eval-coverage-gaps');
     const suite = await readFile(join(REPO, 'evals/routing.yaml'), 'utf8');
     // Drop the cases of two pairs and the only single-intent case of play.
-    const drop = ['expect: { agents: [play, rewards], intent_count: 2 }', 'expect: { agents: [rewards, shop], intent_count: 2 }', 'expect: { agents: [play], intent_count: 1 }'];
+    const drop = [
+      'expect: { agents: [play, rewards], intent_count: 2 }',
+      'expect: { agents: [rewards, shop], intent_count: 2 }',
+      'expect: { agents: [play], intent_count: 1 }',
+    ];
     const lines = suite.split('\n');
     const kept = lines.filter((l, i) => !drop.some((d) => l.includes(d) || (lines[i + 1] ?? '').includes(d)));
     expect(lines.length - kept.length).toBe(6);

@@ -53,7 +53,10 @@ describe('agentc diff --eval', () => {
   it('says when no case changed outcome', async () => {
     const same = await chatWorkspace('diff-eval-same');
     await write(same, 'evals/ten.yaml', suiteYaml());
-    const run = await runCli(['diff', '--cwd', same, '--against', before, '--format', 'markdown', '--eval', 'evals/ten.yaml', '--endpoint', mock.url], { env, cwd: same });
+    const run = await runCli(['diff', '--cwd', same, '--against', before, '--format', 'markdown', '--eval', 'evals/ten.yaml', '--endpoint', mock.url], {
+      env,
+      cwd: same,
+    });
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/\| accuracy \| 100\.0% \(10\/10\) \| 100\.0% \(10\/10\) \|/);
     expect(run.stdout).toContain('No case changed outcome.');

@@ -39,7 +39,15 @@ cases:
 
 function chat(res: import('node:http').ServerResponse, message: Record<string, unknown>): void {
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', model: 'mock', choices: [{ index: 0, finish_reason: message.tool_calls ? 'tool_calls' : 'stop', message: { role: 'assistant', content: null, ...message } }], usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } }));
+  res.end(
+    JSON.stringify({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      model: 'mock',
+      choices: [{ index: 0, finish_reason: message.tool_calls ? 'tool_calls' : 'stop', message: { role: 'assistant', content: null, ...message } }],
+      usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+    }),
+  );
 }
 
 /** The orchestrator routes by `plan`; after its tools' results it composes; a specialist answers in words. */
@@ -52,7 +60,13 @@ function serve(): void {
     if (last?.role === 'tool') return chat(res, { content: 'Here is everything.' });
     const calls = plan[String(last?.content ?? '')] ?? [];
     if (calls.length === 0) return chat(res, { content: 'Hi there!' });
-    chat(res, { tool_calls: calls.map((c, i) => ({ id: `call_${i}`, type: 'function', function: { name: `ask_${c.agent}`, arguments: JSON.stringify({ ...c.args, intent_count: calls.length }) } })) });
+    chat(res, {
+      tool_calls: calls.map((c, i) => ({
+        id: `call_${i}`,
+        type: 'function',
+        function: { name: `ask_${c.agent}`, arguments: JSON.stringify({ ...c.args, intent_count: calls.length }) },
+      })),
+    });
   });
 }
 
@@ -80,7 +94,9 @@ beforeAll(async () => {
   serve();
   dir = await copyExample('eval-full');
   // Every model speaks Chat Completions to the one mock endpoint.
-  await edit(dir, 'agentc.config.ts', (t) => t.replace(/\n\s*api: 'openai-chat',/g, '').replace(/provider: '(openai|anthropic)',/g, "provider: 'openai',\n      api: 'openai-chat',"));
+  await edit(dir, 'agentc.config.ts', (t) =>
+    t.replace(/\n\s*api: 'openai-chat',/g, '').replace(/provider: '(openai|anthropic)',/g, "provider: 'openai',\n      api: 'openai-chat',"),
+  );
   await write(dir, 'evals/full.yaml', SUITE);
 }, 60_000);
 

@@ -55,7 +55,7 @@ describe('agentc eval against a mock model', () => {
     expect(body.model).toBe('gpt-4.1-mini');
     expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toContain('ask_rewards');
     expect(body.messages[0].role).toBe('system');
-    expect(body.messages[0].content).toContain('- `ask_rewards` — The user\'s points');
+    expect(body.messages[0].content).toContain("- `ask_rewards` — The user's points");
     expect(body.messages[0].content).toContain('Date: 2026-01-15');
     expect(body.messages.at(-1)).toEqual({ role: 'user', content: TEN[0]!.message });
   }, 60_000);
@@ -73,7 +73,7 @@ describe('agentc eval against a mock model', () => {
     expect(s.fastpath_precision).toBe(1);
     expect(s.tokens).toEqual({ input: 10_000, output: 200 });
     // gpt-4.1-mini: $0.40 in, $1.60 out per million tokens.
-    expect(s.cost_usd).toBeCloseTo(10 * (1000 * 0.4 + 20 * 1.6) / 1e6, 9);
+    expect(s.cost_usd).toBeCloseTo((10 * (1000 * 0.4 + 20 * 1.6)) / 1e6, 9);
   }, 60_000);
 
   it('caches replies by prompt, tools, message and model: an unchanged run asks nothing', async () => {
@@ -101,7 +101,11 @@ describe('agentc eval against a mock model', () => {
 describe('suite problems', () => {
   it('reports unknown agents, sub-agents and flags with positions and runs nothing (the diagnostics of agentc check)', async () => {
     const bad = await chatWorkspace('eval-bad');
-    await write(bad, 'evals/bad.yaml', 'agent: fetch_assistant\nflags: [offer_stackng]\ncases:\n  - message: "points?"\n    expect: { agents: [reward] }\n    extra: 1\n');
+    await write(
+      bad,
+      'evals/bad.yaml',
+      'agent: fetch_assistant\nflags: [offer_stackng]\ncases:\n  - message: "points?"\n    expect: { agents: [reward] }\n    extra: 1\n',
+    );
     const before = mock.seen.length;
     const run = await runCli(['eval', '--cwd', bad, '--endpoint', mock.url], { env });
     expect(run.code).toBe(1);
@@ -110,8 +114,12 @@ describe('suite problems', () => {
     await write(bad, 'evals/bad.yaml', 'agent: fetch_assistant\nflags: [offer_stackng]\ncases:\n  - message: "points?"\n    expect: { agents: [reward] }\n');
     const again = await runCli(['eval', '--cwd', bad, '--endpoint', mock.url], { env });
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('evals/bad.yaml:2:9 - error AGC8003 eval-unknown-flag: Eval suite evals/bad.yaml switches on feature flag "offer_stackng", which is not in config.flags. (Did you mean "offer_stacking"?)');
-    expect(again.stderr).toContain('evals/bad.yaml:5:24 - error AGC8002 eval-expect: Case #1 of evals/bad.yaml expects "reward" to be asked, but it is not a sub-agent of "fetch_assistant". (Did you mean "rewards"?)');
+    expect(again.stderr).toContain(
+      'evals/bad.yaml:2:9 - error AGC8003 eval-unknown-flag: Eval suite evals/bad.yaml switches on feature flag "offer_stackng", which is not in config.flags. (Did you mean "offer_stacking"?)',
+    );
+    expect(again.stderr).toContain(
+      'evals/bad.yaml:5:24 - error AGC8002 eval-expect: Case #1 of evals/bad.yaml expects "reward" to be asked, but it is not a sub-agent of "fetch_assistant". (Did you mean "rewards"?)',
+    );
     // `agentc check` reports exactly the same.
     const check = await runCli(['check', '--cwd', bad, '--format', 'text']);
     expect(check.code).toBe(1);
@@ -121,7 +129,9 @@ describe('suite problems', () => {
     await write(bad, 'other/outside.yaml', 'agent: fetch_asistant\ncases:\n  - message: "points?"\n    expect: { agents: [rewards] }\n');
     const named = await runCli(['eval', join(bad, 'other/outside.yaml'), '--cwd', bad, '--endpoint', mock.url], { env });
     expect(named.code).toBe(1);
-    expect(named.stderr).toContain('other/outside.yaml:1:8 - error AGC8001 eval-agent: Eval suite other/outside.yaml tests agent "fetch_asistant", which no card defines. (Did you mean "fetch_assistant"?)');
+    expect(named.stderr).toContain(
+      'other/outside.yaml:1:8 - error AGC8001 eval-agent: Eval suite other/outside.yaml tests agent "fetch_asistant", which no card defines. (Did you mean "fetch_assistant"?)',
+    );
     expect(named.stderr).toContain('agentc eval: the suites have errors; nothing was run.');
     expect(mock.seen.length).toBe(before);
   }, 60_000);

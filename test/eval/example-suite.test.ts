@@ -27,7 +27,9 @@ describe('evals/routing.yaml', () => {
   it('fails a case whose scripted route is missing, with the reason, and exits 1', async () => {
     const run = await runCli(['eval', 'evals/routing.yaml', '--script', 'test/eval/fixtures/partial-script.yaml']);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('FAIL  evals/routing.yaml #2  Is there a deal on Tide detergent this week?\n        model call failed: the script has no route for message "Is there a deal on Tide detergent this week?"');
+    expect(run.stdout).toContain(
+      'FAIL  evals/routing.yaml #2  Is there a deal on Tide detergent this week?\n        model call failed: the script has no route for message "Is there a deal on Tide detergent this week?"',
+    );
     expect(run.stdout).toContain('FAIL  evals/routing.yaml #1  How many points do I have right now?\n        asked offer_details, expected rewards\n');
   }, 60_000);
 });
@@ -40,7 +42,9 @@ describe('agentc eval --scaffold', () => {
     const singles = (run.stdout.match(/intent_count: 1/g) ?? []).length;
     expect(singles).toBe(8);
     expect(pairs).toBe(28); // 8 choose 2
-    expect(run.stdout).toContain('  - message: "TODO: one request for offer_details and one for rewards"\n    expect: { agents: [offer_details, rewards], intent_count: 2 }\n');
+    expect(run.stdout).toContain(
+      '  - message: "TODO: one request for offer_details and one for rewards"\n    expect: { agents: [offer_details, rewards], intent_count: 2 }\n',
+    );
     // Checked by the same rules as `agentc check`, eval-coverage included: the scaffold is the coverage matrix.
     const { compile } = await import('../../src/compile.js');
     const { runChecks } = await import('../../src/check/index.js');

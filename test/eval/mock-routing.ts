@@ -25,7 +25,13 @@ export function routeWith(mock: Mock, routes: (body: any) => Routes): void {
         id: 'chatcmpl-1',
         object: 'chat.completion',
         model: seen.body?.model ?? 'mock',
-        choices: [{ index: 0, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop', message: { role: 'assistant', content: toolCalls.length > 0 ? null : 'Hi there!', ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) } }],
+        choices: [
+          {
+            index: 0,
+            finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+            message: { role: 'assistant', content: toolCalls.length > 0 ? null : 'Hi there!', ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+          },
+        ],
         usage: { prompt_tokens: 1000, completion_tokens: 20, total_tokens: 1020 },
       }),
     );
@@ -63,4 +69,3 @@ export async function chatWorkspace(label: string): Promise<string> {
   await edit(ws, 'agentc.config.ts', (t) => t.replace("model: 'gpt-4.1-mini',", "model: 'gpt-4.1-mini',\n      api: 'openai-chat',"));
   return ws;
 }
-

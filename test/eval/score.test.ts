@@ -23,7 +23,10 @@ const mixed: EvalCase = {
 
 describe('scoreRun', () => {
   it('passes only when agents, intent_count and handoff checks all hold', () => {
-    const good = obs([['rewards', { query: 'my points', intent_count: 2, prior_context: 'Was looking at shoes.' }], ['offer_details', { query: 'coffee', intent_count: 2 }]]);
+    const good = obs([
+      ['rewards', { query: 'my points', intent_count: 2, prior_context: 'Was looking at shoes.' }],
+      ['offer_details', { query: 'coffee', intent_count: 2 }],
+    ]);
     expect(scoreRun(mixed, good)).toEqual({ passed: true, agents: ['offer_details', 'rewards'], intent_count: 2, reasons: [] });
     const bad = obs([['rewards', { query: 'balance', intent_count: 1 }]]);
     expect(scoreRun(mixed, bad).reasons).toEqual([
@@ -35,7 +38,13 @@ describe('scoreRun', () => {
   });
 
   it('counts a case as passed only when every repeat passes, and puts a missed intent in the (direct) column', () => {
-    const suite: EvalSuite = { file: 'evals/x.yaml', agent: 'fetch_assistant', repeat: 2, flags: [], cases: [{ message: 'points?', expect: { agents: ['rewards'] } }] };
+    const suite: EvalSuite = {
+      file: 'evals/x.yaml',
+      agent: 'fetch_assistant',
+      repeat: 2,
+      flags: [],
+      cases: [{ message: 'points?', expect: { agents: ['rewards'] } }],
+    };
     const o1 = obs([['rewards', { query: 'points' }]]);
     const o2 = obs([]);
     const cr = caseResult(suite, 0, [scoreRun(suite.cases[0]!, o1), scoreRun(suite.cases[0]!, o2)]);

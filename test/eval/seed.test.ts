@@ -11,7 +11,15 @@ import { cacheKey } from '../../src/eval/run.js';
 function request(seed?: number): LlmRequest {
   return {
     agent: 'router',
-    model: { id: 'm', provider: 'openai', model: 'gpt-4.1-mini', contextWindow: 128_000, encoding: 'o200k_base', tools: true, parallelToolCalls: true } as LlmRequest['model'],
+    model: {
+      id: 'm',
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      contextWindow: 128_000,
+      encoding: 'o200k_base',
+      tools: true,
+      parallelToolCalls: true,
+    } as LlmRequest['model'],
     system: { prefix: 'You route.', suffix: '' },
     messages: [{ role: 'user', content: 'points?' }],
     tools: [],

@@ -53,7 +53,10 @@ describe('agentc export a2a', () => {
     const ok = await agentc(['export', 'a2a', '--cwd', ws, '--agent', 'triage_agent', '-o', 'card.json'], ws);
     expect(ok.code).toBe(0);
     const card = JSON.parse(readFileSync(join(ws, 'card.json'), 'utf8')) as Card;
-    expect(card.skills.map((s) => [s.id, s.tags])).toEqual([['history_tutor', ['imported']], ['math_tutor', ['imported']]]);
+    expect(card.skills.map((s) => [s.id, s.tags])).toEqual([
+      ['history_tutor', ['imported']],
+      ['math_tutor', ['imported']],
+    ]);
   });
 
   it('exits 1 on a workspace with errors and 2 on a bad URL or target', async () => {
@@ -65,7 +68,17 @@ describe('agentc export a2a', () => {
   });
 
   it('the schema rejects cards that break the A2A format', () => {
-    const good = { protocolVersion: '0.3.0', name: 'x', description: 'd', url: 'https://x.example', version: '1', capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [] };
+    const good = {
+      protocolVersion: '0.3.0',
+      name: 'x',
+      description: 'd',
+      url: 'https://x.example',
+      version: '1',
+      capabilities: {},
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+    };
     expect(validateAgentCard(good)).toEqual({ ok: true });
     const { skills: _s, ...noSkills } = good;
     expect(validateAgentCard(noSkills).ok).toBe(false);

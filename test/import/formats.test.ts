@@ -31,11 +31,15 @@ const DESC = (what: string) => `Handles ${what} questions for the team, with sou
 
 describe('adk', () => {
   it('follows config_path three levels deep (paths relative to each file)', async () => {
-    const { json, out, code } = await run('adk', {
-      'app/root_agent.yaml': `name: root\nmodel: gemini-2.0-flash\ndescription: ${DESC('every')}\ninstruction: Route the user.\nsub_agents:\n  - config_path: team/lead.yaml\n  - code: my_pkg.agents.other_agent\nbefore_agent_callbacks:\n  - name: my_pkg.callbacks.log\n`,
-      'app/team/lead.yaml': `agent_class: SequentialAgent\nname: lead\ndescription: ${DESC('research')}\nsub_agents:\n  - config_path: workers/worker.yaml\n`,
-      'app/team/workers/worker.yaml': `agent_class: LlmAgent\nname: worker-one\nmodel: gemini-2.5-pro\ndescription: ${DESC('search')}\ninstruction: |\n  Search, then answer.\ntools:\n  - name: google_search\n  - name: my_pkg.tools.lookup\n    args: { limit: 3 }\noutput_key: answer\n`,
-    }, ['app']);
+    const { json, out, code } = await run(
+      'adk',
+      {
+        'app/root_agent.yaml': `name: root\nmodel: gemini-2.0-flash\ndescription: ${DESC('every')}\ninstruction: Route the user.\nsub_agents:\n  - config_path: team/lead.yaml\n  - code: my_pkg.agents.other_agent\nbefore_agent_callbacks:\n  - name: my_pkg.callbacks.log\n`,
+        'app/team/lead.yaml': `agent_class: SequentialAgent\nname: lead\ndescription: ${DESC('research')}\nsub_agents:\n  - config_path: workers/worker.yaml\n`,
+        'app/team/workers/worker.yaml': `agent_class: LlmAgent\nname: worker-one\nmodel: gemini-2.5-pro\ndescription: ${DESC('search')}\ninstruction: |\n  Search, then answer.\ntools:\n  - name: google_search\n  - name: my_pkg.tools.lookup\n    args: { limit: 3 }\noutput_key: answer\n`,
+      },
+      ['app'],
+    );
     expect(json.counts).toMatchObject({ agents: 3, placeholders: 2, problems: 0 });
     expect(card(out, 'root').sub_agents).toEqual(['lead']);
     expect(card(out, 'lead').sub_agents).toEqual(['worker_one']);
@@ -50,17 +54,23 @@ describe('adk', () => {
   });
 
   it('AgentTool with a config_path is a sub-agent', async () => {
-    const { json, out } = await run('adk', {
-      'root_agent.yaml': `name: root\ndescription: ${DESC('root')}\ninstruction: Use the searcher.\ntools:\n  - name: AgentTool\n    args:\n      agent:\n        config_path: ./search_agent.yaml\n      skip_summarization: false\n`,
-      'search_agent.yaml': `name: search_agent\ndescription: ${DESC('search')}\ninstruction: Search.\ntools:\n  - name: google_search\n`,
-    }, ['root_agent.yaml']);
+    const { json, out } = await run(
+      'adk',
+      {
+        'root_agent.yaml': `name: root\ndescription: ${DESC('root')}\ninstruction: Use the searcher.\ntools:\n  - name: AgentTool\n    args:\n      agent:\n        config_path: ./search_agent.yaml\n      skip_summarization: false\n`,
+        'search_agent.yaml': `name: search_agent\ndescription: ${DESC('search')}\ninstruction: Search.\ntools:\n  - name: google_search\n`,
+      },
+      ['root_agent.yaml'],
+    );
     expect(card(out, 'root').sub_agents).toEqual(['search_agent']);
     expect(card(out, 'root').tools).toBeUndefined();
     expect(droppedOf(json, 'root_agent.yaml')).toEqual(['tools[0].args.skip_summarization']);
   });
 
   it('session-state placeholders in an instruction are kept literally and reported', async () => {
-    const { json, out } = await run('adk', { 'root_agent.yaml': `name: greeter\ndescription: ${DESC('greeting')}\ninstruction: |\n  Greet {user_name} in {app:language?}; JSON like {"a": 1} stays.\n` });
+    const { json, out } = await run('adk', {
+      'root_agent.yaml': `name: greeter\ndescription: ${DESC('greeting')}\ninstruction: |\n  Greet {user_name} in {app:language?}; JSON like {"a": 1} stays.\n`,
+    });
     expect(json.files[0]!.dropped.map((d) => d.reason.split(' from')[0])).toEqual(['ADK fills {user_name}', 'ADK fills {app:language?}']);
     expect(read(out, 'blocks/greeter/greeter-instructions.md')).toContain('Greet {user_name} in {app:language?}; JSON like {"a": 1} stays.');
   });
@@ -89,7 +99,13 @@ describe('cagent', () => {
     expect(json.counts).toMatchObject({ agents: 2, contracts: 1, placeholders: 0, models: 1 });
     // models.fast.max_tokens is the output limit of the cards that use it.
     expect(card(out, 'helper').tuning).toEqual({ max_output_tokens: 2000 });
-    expect(droppedOf(json, 'team.yaml')).toEqual(['version', 'agents.root.handoffs', 'agents.helper.toolsets[0].shell.list_files.cmd', 'agents.helper.handoffs', 'agents.helper.add_date']);
+    expect(droppedOf(json, 'team.yaml')).toEqual([
+      'version',
+      'agents.root.handoffs',
+      'agents.helper.toolsets[0].shell.list_files.cmd',
+      'agents.helper.handoffs',
+      'agents.helper.add_date',
+    ]);
   });
 
   it('script tools become contracts with their args; models: references resolve', async () => {
@@ -97,7 +113,11 @@ describe('cagent', () => {
       'a.yaml': `models:\n  fast: { provider: anthropic, model: claude-haiku-4-5 }\nagents:\n  root:\n    model: fast\n    description: ${DESC('files')}\n    instruction: List files.\n    toolsets:\n      - type: script\n        shell:\n          list_files:\n            cmd: ls\n            description: Lists a directory.\n            args:\n              dir: { type: string, description: The directory. }\n            required: [dir]\n`,
     });
     const tool = parse(read(out, 'schemas/tools/list_files.yaml')) as Record<string, unknown>;
-    expect(tool).toEqual({ name: 'list_files', description: 'Lists a directory.', parameters: { type: 'object', properties: { dir: { type: 'string', description: 'The directory.' } }, additionalProperties: false, required: ['dir'] } });
+    expect(tool).toEqual({
+      name: 'list_files',
+      description: 'Lists a directory.',
+      parameters: { type: 'object', properties: { dir: { type: 'string', description: 'The directory.' } }, additionalProperties: false, required: ['dir'] },
+    });
     expect(card(out, 'root').model).toBe('anthropic-claude-haiku-4-5');
     expect(read(out, 'agentc.config.ts')).toContain('"anthropic-claude-haiku-4-5": { provider: "anthropic", model: "claude-haiku-4-5"');
   });
@@ -105,11 +125,15 @@ describe('cagent', () => {
 
 describe('claude-code', () => {
   it('with tools (comma string and YAML list) and without tools', async () => {
-    const { json, out, code } = await run('claude-code', {
-      '.claude/agents/reviewer.md': `---\nname: code-reviewer\ndescription: ${DESC('code review')}\ntools: Read, Grep, mcp__github__get_pull_request\nmodel: opus\ncolor: red\npermissionMode: plan\n---\nReview the diff.\n`,
-      '.claude/agents/writer.md': `---\nname: writer\ndescription: ${DESC('writing')}\ntools:\n  - Read\n  - Write\n---\nWrite docs.\n`,
-      '.claude/agents/free.md': `---\nname: free\ndescription: ${DESC('anything')}\nmodel: inherit\n---\nDo anything.\n`,
-    }, ['.claude/agents']);
+    const { json, out, code } = await run(
+      'claude-code',
+      {
+        '.claude/agents/reviewer.md': `---\nname: code-reviewer\ndescription: ${DESC('code review')}\ntools: Read, Grep, mcp__github__get_pull_request\nmodel: opus\ncolor: red\npermissionMode: plan\n---\nReview the diff.\n`,
+        '.claude/agents/writer.md': `---\nname: writer\ndescription: ${DESC('writing')}\ntools:\n  - Read\n  - Write\n---\nWrite docs.\n`,
+        '.claude/agents/free.md': `---\nname: free\ndescription: ${DESC('anything')}\nmodel: inherit\n---\nDo anything.\n`,
+      },
+      ['.claude/agents'],
+    );
     expect(card(out, 'code_reviewer').tools).toEqual(['Read', 'Grep', 'mcp__github__get_pull_request']);
     expect(card(out, 'writer').tools).toEqual(['Read', 'Write']);
     expect(card(out, 'free').tools).toBeUndefined();
@@ -121,12 +145,17 @@ describe('claude-code', () => {
   });
 
   it('a --- inside a front-matter value does not end the front matter', async () => {
-    const { out } = await run('claude-code', { 'a.md': `---\nname: dashes\ndescription: Splits work --- then merges it, for the release team only.\n---\nBody.\n` });
+    const { out } = await run('claude-code', {
+      'a.md': `---\nname: dashes\ndescription: Splits work --- then merges it, for the release team only.\n---\nBody.\n`,
+    });
     expect(card(out, 'dashes').description).toBe('Splits work --- then merges it, for the release team only.');
   });
 
   it('a file without front matter named on the command line is a problem', async () => {
-    const { json, code } = await run('claude-code', { 'x.md': 'just text\n', 'ok.md': `---\nname: ok\ndescription: ${DESC('ok')}\n---\nOK.\n` }, ['x.md', 'ok.md']);
+    const { json, code } = await run('claude-code', { 'x.md': 'just text\n', 'ok.md': `---\nname: ok\ndescription: ${DESC('ok')}\n---\nOK.\n` }, [
+      'x.md',
+      'ok.md',
+    ]);
     expect(json.files.find((f) => f.file === 'x.md')!.problems).toHaveLength(1);
     expect(code).toBe(1);
   });
@@ -228,7 +257,12 @@ export const triage = Agent.create({
         promo: { type: ['string', 'null'] },
         seat: { const: 'window' },
         pax: { type: 'number', default: 1 },
-        address: { type: 'object', properties: { street: { type: 'string' }, zip: { type: 'string', minLength: 5, maxLength: 5 } }, required: ['street', 'zip'], additionalProperties: false },
+        address: {
+          type: 'object',
+          properties: { street: { type: 'string' }, zip: { type: 'string', minLength: 5, maxLength: 5 } },
+          required: ['street', 'zip'],
+          additionalProperties: false,
+        },
       },
       required: ['city', 'nights', 'refundable', 'cabin', 'tags', 'stops', 'notes', 'seat'],
       additionalProperties: false,
@@ -240,7 +274,12 @@ export const triage = Agent.create({
     expect(card(out, 'triage').sub_agents).toEqual(['trip_agent', 'helper', 'dynamic', 'remote']);
     expect(card(out, 'trip_agent').tools).toEqual(['book_trip', 'broken', 'web_search']);
     expect(card(out, 'trip_agent').model).toBe('gpt-4.1-mini');
-    expect(card(out, 'trip_agent').output).toEqual({ type: 'object', properties: { booking_id: { type: 'string' }, total: { type: 'number', description: 'In EUR' } }, required: ['booking_id', 'total'], additionalProperties: false });
+    expect(card(out, 'trip_agent').output).toEqual({
+      type: 'object',
+      properties: { booking_id: { type: 'string' }, total: { type: 'number', description: 'In EUR' } },
+      required: ['booking_id', 'total'],
+      additionalProperties: false,
+    });
     expect(read(out, 'blocks/trip_agent/trip_agent-instructions.md')).toContain('\nYou book trips. Be brief.\n');
     expect(read(out, 'blocks/triage/triage-instructions.md')).toContain('\nRoute the user.\n');
     expect(read(out, 'schemas/tools/broken.yaml')).toContain('PLACEHOLDER');

@@ -19,7 +19,8 @@ const CASES: Record<string, Record<string, string>> = {
     'd.yaml': '',
   },
   adk: {
-    'root_agent.yaml': 'name: [x]\nsub_agents: [1, {config_path: 5}, {config_path: "../../../../etc/none.yaml"}]\ntools: [{}, 3, "x"]\nmodel: {}\ninstruction: 12\n',
+    'root_agent.yaml':
+      'name: [x]\nsub_agents: [1, {config_path: 5}, {config_path: "../../../../etc/none.yaml"}]\ntools: [{}, 3, "x"]\nmodel: {}\ninstruction: 12\n',
     'other.yaml': '- not a mapping\n',
   },
   'fast-agent': {
@@ -28,7 +29,8 @@ const CASES: Record<string, Record<string, string>> = {
     'c.md': '---\nname: c\n---\n{{file:x}}',
   },
   'openai-agents-ts': {
-    'a.ts': 'const x = new Agent(opts);\nconst y = new Agent({ ...spread, name: 5, tools: 7, handoffs: [1, foo()], instructions: `${a}` });\nAgent.create();\nconst t = tool(5);\n',
+    'a.ts':
+      'const x = new Agent(opts);\nconst y = new Agent({ ...spread, name: 5, tools: 7, handoffs: [1, foo()], instructions: `${a}` });\nAgent.create();\nconst t = tool(5);\n',
     'b.ts': 'this is not typescript {{{ (((',
     'c.js': 'new Agent({ name: "js", instructions: "from js", tools: [tool({ name: "t", parameters: z.object({ a: z.string().regex(/x/) }) })] })',
   },
@@ -61,7 +63,8 @@ describe('source text never becomes code or structure', () => {
   it('a model name or agent name with line breaks stays inside its comment or string', async () => {
     const src = tempDir();
     await writeTree(src, {
-      'team.yaml': 'agents:\n  root:\n    model: "gpt-4o\\nthrow new Error(\'injected\')\\u2028globalThis.x = 1"\n    description: "Answers every question about the team and its schedule, and nothing else."\n    instruction: Hi.\n',
+      'team.yaml':
+        'agents:\n  root:\n    model: "gpt-4o\\nthrow new Error(\'injected\')\\u2028globalThis.x = 1"\n    description: "Answers every question about the team and its schedule, and nothing else."\n    instruction: Hi.\n',
     });
     const out = tempDir();
     const r = await agentc(['import', 'cagent', '.', '--out', out], src);

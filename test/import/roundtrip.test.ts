@@ -35,7 +35,11 @@ describe('imported instructions reach the prefix unchanged', () => {
     const adk = tempDir();
     await agentc(['import', 'adk', 'adk', '--out', adk], SAMPLES);
     const pa = await prefixes(adk);
-    for (const [file, id] of [['adk/multi_agent_basic_config/root_agent.yaml', 'root_agent'], ['adk/multi_agent_basic_config/math_tutor_agent.yaml', 'math_tutor_agent'], ['adk/core_basic_config/root_agent.yaml', 'assistant_agent']] as const) {
+    for (const [file, id] of [
+      ['adk/multi_agent_basic_config/root_agent.yaml', 'root_agent'],
+      ['adk/multi_agent_basic_config/math_tutor_agent.yaml', 'math_tutor_agent'],
+      ['adk/core_basic_config/root_agent.yaml', 'assistant_agent'],
+    ] as const) {
       const src = (parse(readFileSync(join(SAMPLES, file), 'utf8')) as { instruction: string }).instruction;
       expect(pa.get(id)).toContain(src.trim());
     }
@@ -74,7 +78,9 @@ describe('imported instructions reach the prefix unchanged', () => {
       'Trailing text with {{{{raw}}}} and \\n escapes and `{{code}}`.',
     ].join('\n');
     const src = tempDir();
-    await writeTree(src, { 'agents/tricky.md': `---\nname: tricky\ndescription: An agent whose prompt is full of template-looking text, to test escaping.\ntools: Read\n---\n${instructions}\n` });
+    await writeTree(src, {
+      'agents/tricky.md': `---\nname: tricky\ndescription: An agent whose prompt is full of template-looking text, to test escaping.\ntools: Read\n---\n${instructions}\n`,
+    });
     const out = tempDir();
     const r = await agentc(['import', 'claude-code', 'agents', '--out', out], src);
     expect(r.code, r.stdout + r.stderr).toBe(0);

@@ -75,7 +75,7 @@ describe('agentc init', () => {
     expect(stdout).toContain("  cd 'my agents'\n");
   });
 
-  it('works beside npm\'s files and merges package.json, keeping the dependencies it declares', async () => {
+  it("works beside npm's files and merges package.json, keeping the dependencies it declares", async () => {
     writeFileSync(join(base, 'package.json'), JSON.stringify({ name: 'svc', devDependencies: { '@agentc/cli': 'file:../cli.tgz' } }) + '\n');
     mkdirSync(join(base, 'node_modules'));
     writeFileSync(join(base, 'package-lock.json'), '{}\n');

@@ -73,7 +73,10 @@ describe('starter template', () => {
   });
 
   it('marks the generated bundle linguist-generated, and not the prompts', () => {
-    const lines = byPath.get('.gitattributes')!.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+    const lines = byPath
+      .get('.gitattributes')!
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('#'));
     expect(lines).toContain('generated/bundle.* linguist-generated=true');
     expect(lines.some((l) => l.includes('prompts'))).toBe(false);
   });
@@ -91,7 +94,12 @@ describe('starter template', () => {
   it('has a GitHub workflow that runs only the installed CLI', () => {
     const workflow = parseYaml(byPath.get('.github/workflows/agentc.yml')!) as { jobs: { agentc: { steps: { run?: string }[] } } };
     const runs = workflow.jobs.agentc.steps.flatMap((s) => (s.run ? [s.run] : []));
-    expect(runs).toEqual(['npm ci', 'npx --no-install agentc check --format github', 'npx --no-install agentc build --check', 'npx --no-install agentc eval --min-accuracy 0.95']);
+    expect(runs).toEqual([
+      'npm ci',
+      'npx --no-install agentc check --format github',
+      'npx --no-install agentc build --check',
+      'npx --no-install agentc eval --min-accuracy 0.95',
+    ]);
     const evalStep = (workflow.jobs.agentc.steps as { name?: string; if?: string }[]).find((s) => s.name === 'agentc eval');
     expect(evalStep?.if).toBe("${{ env.OPENAI_API_KEY != '' && hashFiles('evals/*.yaml') != '' }}");
   });
@@ -122,7 +130,10 @@ describe('starter template', () => {
   });
 
   it('does not ignore generated/', () => {
-    const active = byPath.get('.gitignore')!.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+    const active = byPath
+      .get('.gitignore')!
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('#'));
     expect(active.some((l) => /generated/.test(l))).toBe(false);
   });
 

@@ -34,7 +34,12 @@ export class LspClient {
   }
 
   async initialize(): Promise<unknown> {
-    const r = await this.conn.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(this.root).href, capabilities: {}, workspaceFolders: null });
+    const r = await this.conn.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(this.root).href,
+      capabilities: {},
+      workspaceFolders: null,
+    });
     await this.conn.sendNotification('initialized', {});
     return r;
   }
@@ -47,7 +52,9 @@ export class LspClient {
 
   open(path: string, text: string): Promise<void> {
     this.versions.set(path, 1);
-    return this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: this.uri(path), languageId: path.endsWith('.md') ? 'markdown' : 'yaml', version: 1, text } });
+    return this.conn.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: this.uri(path), languageId: path.endsWith('.md') ? 'markdown' : 'yaml', version: 1, text },
+    });
   }
 
   change(path: string, text: string): Promise<void> {

@@ -21,7 +21,8 @@ afterAll(async () => {
 test('an edit on disk to a file the config imports re-checks with the new config', async () => {
   root = makeWorkspace({ ...BASE_MODEL, fields: ['date', 'location', 'user_id'] });
   appendFileSync(join(root, BLOCK), '\nAnswer in {{locale}}.\n');
-  const has = (rule: 'template-unknown-variable' | 'dynamic-in-prefix') => (ds: { code?: string | number }[]) => ds.some((d) => String(d.code) === CATALOG[rule].code);
+  const has = (rule: 'template-unknown-variable' | 'dynamic-in-prefix') => (ds: { code?: string | number }[]) =>
+    ds.some((d) => String(d.code) === CATALOG[rule].code);
   client = new LspClient(root);
   const unknown = client.diagnostics(BLOCK, has('template-unknown-variable'));
   await client.initialize();

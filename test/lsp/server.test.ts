@@ -50,7 +50,11 @@ test('a quick fix from the did-you-mean hint, applied, clears the diagnostic', a
   const shown = client.diagnostics(CARD, (ds) => unknownTool(ds) !== undefined);
   await client.change(CARD, text);
   const d = unknownTool(await shown)!;
-  const actions = await client.conn.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: client.uri(CARD) }, range: d.range, context: { diagnostics: [d] } });
+  const actions = await client.conn.sendRequest<CodeAction[]>('textDocument/codeAction', {
+    textDocument: { uri: client.uri(CARD) },
+    range: d.range,
+    context: { diagnostics: [d] },
+  });
   const fix = actions.find((a) => a.title === 'Change to "get_receipt"')!;
   expect(fix.kind).toBe('quickfix');
   const edits = fix.edit!.changes![client.uri(CARD)]! as TextEdit[];
@@ -94,8 +98,13 @@ test('renaming a block id edits every reference and renames the file', async () 
   const edit = await client.request<WorkspaceEdit>('textDocument/rename', 'cards/rewards.yaml', line, 6, { newName: 'points-math' });
   const changes = edit.documentChanges!;
   const renames = changes.filter((c) => 'kind' in c);
-  expect(renames).toEqual([{ kind: 'rename', oldUri: client.uri('blocks/shared/capabilities-points-math.md'), newUri: client.uri('blocks/shared/points-math.md') }]);
-  const edited = changes.filter((c) => 'textDocument' in c).map((c) => (c as { textDocument: { uri: string } }).textDocument.uri).sort();
+  expect(renames).toEqual([
+    { kind: 'rename', oldUri: client.uri('blocks/shared/capabilities-points-math.md'), newUri: client.uri('blocks/shared/points-math.md') },
+  ]);
+  const edited = changes
+    .filter((c) => 'textDocument' in c)
+    .map((c) => (c as { textDocument: { uri: string } }).textDocument.uri)
+    .sort();
   const { execFileSync } = await import('node:child_process');
   const users = execFileSync('grep', ['-rlw', '--', '- capabilities-points-math', 'cards'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
   const expected = [...users.map((p) => client.uri(p)), client.uri('blocks/shared/capabilities-points-math.md')].sort();
@@ -107,7 +116,8 @@ function applyEdits(text: string, edits: TextEdit[]): string {
   const lines = text.split('\n');
   const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
   let out = text;
-  for (const e of [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start))) out = out.slice(0, offset(e.range.start)) + e.newText + out.slice(offset(e.range.end));
+  for (const e of [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start)))
+    out = out.slice(0, offset(e.range.start)) + e.newText + out.slice(offset(e.range.end));
   return out;
 }
 
@@ -115,7 +125,11 @@ async function applyFirstFix(path: string, text: string, matches: (message: stri
   const shown = client.diagnostics(path, (ds) => ds.some((d) => matches(d.message)));
   await client.change(path, text);
   const d = (await shown).find((x) => matches(x.message))!;
-  const actions = await client.conn.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: client.uri(path) }, range: d.range, context: { diagnostics: [d] } });
+  const actions = await client.conn.sendRequest<CodeAction[]>('textDocument/codeAction', {
+    textDocument: { uri: client.uri(path) },
+    range: d.range,
+    context: { diagnostics: [d] },
+  });
   const fix = actions.find((a) => title.test(a.title))!;
   const fixed = applyEdits(text, fix.edit!.changes![client.uri(path)]! as TextEdit[]);
   const cleared = client.diagnostics(path, (ds) => !ds.some((x) => matches(x.message)));
@@ -165,7 +179,7 @@ test('hover on a Handlebars expression shows the value it renders for each agent
   expect((scoped.contents as { value: string }).value).toContain('depends on the iteration');
 }, 60_000);
 
-test('completion of status_rendering keys offers the sub-agents\' status events', async () => {
+test("completion of status_rendering keys offers the sub-agents' status events", async () => {
   const path = 'cards/fetch_assistant.yaml';
   const text = await readFile(join(dir, path), 'utf8');
   const edited = text.replace('  status_rendering:\n', '  status_rendering:\n    sea\n');

@@ -29,7 +29,8 @@ describe('npm pack', () => {
   it('packs @agentc/cli with its bin, dist and the published schemas, and nothing of the runtime package folder', () => {
     const cli = byName.get('@agentc/cli')!;
     expect(cli).toBeDefined();
-    for (const path of ['bin/agentc.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'package.json', 'README.md']) expect(cli, path).toContain(path);
+    for (const path of ['bin/agentc.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'package.json', 'README.md'])
+      expect(cli, path).toContain(path);
     for (const schema of ['agent-card', 'config', 'prompt-block', 'tool-contract', 'check-report', 'diff-report', 'run-report']) {
       expect(cli).toContain(`schemas/${schema}.schema.json`);
     }
@@ -40,7 +41,15 @@ describe('npm pack', () => {
     const runtime = byName.get('@agentc/runtime')!;
     expect(runtime).toBeDefined();
     expect([...runtime].filter((p) => p !== 'package.json' && p !== 'README.md' && !p.startsWith('dist/'))).toEqual([]);
-    for (const path of ['dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/bundle/types.js', 'dist/bundle/types.d.ts', 'dist/runtime/did-you-mean.js', 'dist/bundle/template/interpret.js', 'dist/bundle/template/ast.d.ts']) {
+    for (const path of [
+      'dist/runtime/index.js',
+      'dist/runtime/index.d.ts',
+      'dist/bundle/types.js',
+      'dist/bundle/types.d.ts',
+      'dist/runtime/did-you-mean.js',
+      'dist/bundle/template/interpret.js',
+      'dist/bundle/template/ast.d.ts',
+    ]) {
       expect(runtime, path).toContain(path);
     }
     expect([...runtime].some((p) => /^dist\/(parse|check|emit|diagnostics|cli|load|resolve)\//.test(p))).toBe(false);

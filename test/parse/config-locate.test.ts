@@ -63,7 +63,9 @@ export default defineConfig((config));
     expect(at('agentc.config.mjs', `export default {\n  flags: ['x'],\n};\n`, ['flags', 0])).toBe("'x'");
     expect(at('agentc.config.js', `module.exports = { flags: ['y'] };\n`, ['flags', 0])).toBe("'y'");
     expect(at('agentc.config.ts', `import { defineConfig as define } from 'agentc';\nexport default define({ flags: ['z'] });\n`, ['flags', 0])).toBe("'z'");
-    expect(at('agentc.config.mts', `const c = { rules: { 'unused-tool': 'off' } } as const;\nexport { c as default };\n`, ['rules', 'unused-tool'], 'key')).toBe("'unused-tool'");
+    expect(
+      at('agentc.config.mts', `const c = { rules: { 'unused-tool': 'off' } } as const;\nexport { c as default };\n`, ['rules', 'unused-tool'], 'key'),
+    ).toBe("'unused-tool'");
   });
 
   it('ends references that cycle, and a config nested past the stack, as "not written" (no hang, no crash)', () => {

@@ -66,15 +66,7 @@ describe('codeFrame', () => {
   it('shows at most three lines of a multi-line range and says how many are hidden', () => {
     const text = 'a: |\n  one\n  two\n  three\n  four\nb: 1\n';
     const rows = frame(text, r(1, 4, 5, 8));
-    expect(rows).toEqual([
-      '> 1 | a: |',
-      '    |    ~',
-      '> 2 |   one',
-      '    |   ~~~',
-      '> 3 |   two',
-      '    |   ~~~',
-      '    | ... (2 more lines)',
-    ]);
+    expect(rows).toEqual(['> 1 | a: |', '    |    ~', '> 2 |   one', '    |   ~~~', '> 3 |   two', '    |   ~~~', '    | ... (2 more lines)']);
   });
 
   it('treats a range ending at column 1 as ending with the previous line', () => {

@@ -75,9 +75,7 @@ export const diagnostics: Diagnostic[] = [
     file: 'cards/rewards.yaml',
     range: { start: { line: 9, column: 9 }, end: { line: 9, column: 24 } },
     hint: 'Did you mean "get_user_points"?',
-    related: [
-      { file: 'schemas/tools/get_user_points.yaml', range: { start: { line: 2, column: 7 }, end: { line: 2, column: 22 } }, message: 'declared here' },
-    ],
+    related: [{ file: 'schemas/tools/get_user_points.yaml', range: { start: { line: 2, column: 7 }, end: { line: 2, column: 22 } }, message: 'declared here' }],
   }),
   fakeDiagnostic({
     rule: 'template-unknown-variable',

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { fakeDiagnostic } from './fake-diagnostic.js';
-import {
-  escapeData,
-  escapeProperty,
-  GITHUB_ANNOTATION_LIMIT,
-  renderGithub,
-  renderGithubSummary,
-} from '../../src/diagnostics/render/index.js';
+import { escapeData, escapeProperty, GITHUB_ANNOTATION_LIMIT, renderGithub, renderGithubSummary } from '../../src/diagnostics/render/index.js';
 import { escapeMarkdown, githubCommand } from '../../src/diagnostics/render/github.js';
 import { writeStepSummary } from '../../src/diagnostics/render/step-summary.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -87,7 +81,11 @@ describe('github job summary', () => {
 
   it('lists every diagnostic, beyond the annotation limit', () => {
     const many = Array.from({ length: 25 }, (_, i) => fakeDiagnostic({ rule: 'unused-block', data: { name: `b${i}` }, file: `blocks/b${i}.md` }));
-    expect(renderGithubSummary(many, {}).split('\n').filter((l) => l.startsWith('| :warning:'))).toHaveLength(25);
+    expect(
+      renderGithubSummary(many, {})
+        .split('\n')
+        .filter((l) => l.startsWith('| :warning:')),
+    ).toHaveLength(25);
   });
 });
 

@@ -15,7 +15,9 @@ describe('number format', () => {
   });
 
   it('is used by diagnostic messages, diff messages, values, deltas and counts', () => {
-    expect(formatMessage('{tokens} tokens of a {window}-token window ({card})', { tokens: 8000, window: 1047576, card: 'x' })).toBe('8,000 tokens of a 1,047,576-token window (x)');
+    expect(formatMessage('{tokens} tokens of a {window}-token window ({card})', { tokens: 8000, window: 1047576, card: 'x' })).toBe(
+      '8,000 tokens of a 1,047,576-token window (x)',
+    );
     expect(formatChangeMessage('from {before} to {after}', { before: 1000, after: 'two' })).toBe('from 1,000 to two');
     expect(display(6000)).toBe('6,000');
     expect(signed(1200)).toBe('+1,200');

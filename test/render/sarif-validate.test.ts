@@ -32,7 +32,8 @@ function multitool(): { bin: string } | { skip: string } {
   // npm may skip the package's postinstall (chmod u+x) when install scripts are not allowed.
   if ((statSync(bin).mode & 0o100) === 0) chmodSync(bin, statSync(bin).mode | 0o100);
   const probe = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000 });
-  if (probe.status !== 0) return { skip: `the SARIF Multitool cannot run here (${probe.error?.message ?? probe.stderr.trim().split('\n')[0] ?? `exit ${probe.status}`})` };
+  if (probe.status !== 0)
+    return { skip: `the SARIF Multitool cannot run here (${probe.error?.message ?? probe.stderr.trim().split('\n')[0] ?? `exit ${probe.status}`})` };
   return { bin };
 }
 
@@ -79,10 +80,17 @@ describe.skipIf('skip' in tool)('SARIF output validated by the SARIF Multitool',
     logs.push(cliLog);
 
     const report = join(out, 'validation.sarif');
-    const run = spawnSync((tool as { bin: string }).bin, ['validate', ...logs, '--output', report, '--quiet'], { encoding: 'utf8', timeout: 300_000, cwd: REPO });
+    const run = spawnSync((tool as { bin: string }).bin, ['validate', ...logs, '--output', report, '--quiet'], {
+      encoding: 'utf8',
+      timeout: 300_000,
+      cwd: REPO,
+    });
     expect(run.status, `validator exit code\n${run.stdout}\n${run.stderr}`).toBe(0);
     const findings = (JSON.parse(readFileSync(report, 'utf8')) as { runs: { results?: ValidatorResult[] }[] }).runs.flatMap((r) => r.results ?? []);
-    const shown = findings.map((f) => `${f.level ?? 'warning'} ${f.ruleId} ${f.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? ''}: ${f.message.text ?? (f.message.arguments ?? []).join(' | ')}`);
+    const shown = findings.map(
+      (f) =>
+        `${f.level ?? 'warning'} ${f.ruleId} ${f.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? ''}: ${f.message.text ?? (f.message.arguments ?? []).join(' | ')}`,
+    );
     expect(shown).toEqual([]);
     rmSync(report, { force: true });
   }, 600_000);

@@ -52,9 +52,15 @@ describe('sarif', () => {
     expect(unknownTool).toMatchObject({
       level: 'error',
       message: { text: 'Card "rewards" uses tool "get_user_pionts", which is not declared in schemas/tools/.\nDid you mean "get_user_points"?' },
-      locations: [{ physicalLocation: { artifactLocation: { uri: 'cards/rewards.yaml' }, region: { startLine: 9, startColumn: 9, endLine: 9, endColumn: 24 } } }],
+      locations: [
+        { physicalLocation: { artifactLocation: { uri: 'cards/rewards.yaml' }, region: { startLine: 9, startColumn: 9, endLine: 9, endColumn: 24 } } },
+      ],
       relatedLocations: [
-        { id: 1, physicalLocation: { artifactLocation: { uri: 'schemas/tools/get_user_points.yaml' }, region: { startLine: 2 } }, message: { text: 'declared here' } },
+        {
+          id: 1,
+          physicalLocation: { artifactLocation: { uri: 'schemas/tools/get_user_points.yaml' }, region: { startLine: 2 } },
+          message: { text: 'declared here' },
+        },
       ],
     });
   });
@@ -67,7 +73,12 @@ describe('sarif', () => {
 
   it('keeps fingerprints when lines move, and tells identical findings apart', () => {
     const at = (line: number) =>
-      fakeDiagnostic({ rule: 'unknown-tool', data: { card: 'a', name: 'x' }, file: 'cards/a.yaml', range: { start: { line, column: 1 }, end: { line, column: 2 } } });
+      fakeDiagnostic({
+        rule: 'unknown-tool',
+        data: { card: 'a', name: 'x' },
+        file: 'cards/a.yaml',
+        range: { start: { line, column: 1 }, end: { line, column: 2 } },
+      });
     const fp = (ds: ReturnType<typeof at>[]) => sarifLog(ds, opts).runs[0].results.map((r) => r.partialFingerprints[FINGERPRINT_KEY]);
     expect(fp([at(3)])).toEqual(fp([at(7)]));
     const two = fp([at(3), at(9)]);

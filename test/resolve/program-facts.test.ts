@@ -111,7 +111,10 @@ describe('Program.configStatus', () => {
 
 describe('Agent.dispatch (effective dispatch settings)', () => {
   it("takes the config's fan-out cap when the card sets none, the card's own otherwise", async () => {
-    const r = await build({ 'agentc.config.ts': config({ dispatch: `dispatch: { toolPrefix: 'to_', fanOutCap: 2 },` }), 'cards/concierge.yaml': concierge(`dispatch:\n${RENDERING}`) });
+    const r = await build({
+      'agentc.config.ts': config({ dispatch: `dispatch: { toolPrefix: 'to_', fanOutCap: 2 },` }),
+      'cards/concierge.yaml': concierge(`dispatch:\n${RENDERING}`),
+    });
     expect(rules(r)).toEqual([]);
     const agent = r.program!.agents.get('concierge')!;
     expect(agent.dispatch).toEqual({
@@ -124,7 +127,9 @@ describe('Agent.dispatch (effective dispatch settings)', () => {
       toolPrefix: 'to_',
     });
     expect(agent.tools.filter((t) => t.kind === 'sub_agent').map((t) => t.name)).toEqual(['to_billing', 'to_travel']);
-    const own = await build({ 'cards/concierge.yaml': concierge(`dispatch:\n  fan_out_cap: 1\n  stream: relay\n  intent_count_failsafe: true\n  guards: { echo: true }\n${RENDERING}`) });
+    const own = await build({
+      'cards/concierge.yaml': concierge(`dispatch:\n  fan_out_cap: 1\n  stream: relay\n  intent_count_failsafe: true\n  guards: { echo: true }\n${RENDERING}`),
+    });
     expect(rules(own)).toEqual([]);
     const d = own.program!.agents.get('concierge')!.dispatch;
     expect(d).toMatchObject({ fanOutCap: 1, fanOutCapExplicit: true, intentCountFailsafe: true, stream: 'relay', guards: { echo: true }, toolPrefix: 'ask_' });
@@ -246,6 +251,10 @@ describe('Program.layout', () => {
   it('is the one workspace layout', async () => {
     const r = await build({});
     expect(r.program!.layout).toBe(WORKSPACE_LAYOUT);
-    expect([...r.files.keys()].filter((p) => p.startsWith(`${WORKSPACE_LAYOUT.cards.dir}/`))).toEqual(['cards/billing.yaml', 'cards/concierge.yaml', 'cards/travel.yaml']);
+    expect([...r.files.keys()].filter((p) => p.startsWith(`${WORKSPACE_LAYOUT.cards.dir}/`))).toEqual([
+      'cards/billing.yaml',
+      'cards/concierge.yaml',
+      'cards/travel.yaml',
+    ]);
   });
 });

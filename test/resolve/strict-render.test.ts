@@ -69,13 +69,20 @@ describe('constructs that would render nothing or nonsense are errors', () => {
   });
 
   it('{{this}} and a path to an object or a list', async () => {
-    for (const [expr, what] of [['this', 'an object: it would print "[object Object]"'], ['agent', 'an object: it would print "[object Object]"'], ['sub_agents', 'a list: it would print its items joined by commas']] as const) {
+    for (const [expr, what] of [
+      ['this', 'an object: it would print "[object Object]"'],
+      ['agent', 'an object: it would print "[object Object]"'],
+      ['sub_agents', 'a list: it would print its items joined by commas'],
+    ] as const) {
       const dir = await withRouting(`object-${expr}`, `Context: {{${expr}}}`);
       const ds = await findings(dir);
-      expect(ds.map(({ d }) => d.rule), expr).toEqual(['template-unknown-variable']);
+      expect(
+        ds.map(({ d }) => d.rule),
+        expr,
+      ).toEqual(['template-unknown-variable']);
       expect(ds[0]!.d.message).toBe(`Block "instructions-routing" renders {{${expr}}}, which is ${what}.`);
       expect(ds[0]!.covers).toBe(expr);
-      expect(ds[0]!.d.range!.start.line).toBe(lastLine((await import('node:fs/promises').then((fs) => fs.readFile(`${dir}/${ROUTING}`, 'utf8')))));
+      expect(ds[0]!.d.range!.start.line).toBe(lastLine(await import('node:fs/promises').then((fs) => fs.readFile(`${dir}/${ROUTING}`, 'utf8'))));
     }
   });
 
@@ -144,15 +151,24 @@ describe('the renderers themselves refuse (whatever the static analysis says)', 
 
 describe('a block that cannot render is an error whatever the settings', () => {
   it("with the rule off, #each over a string is a template-render error (the render's own message)", async () => {
-    const dir = await withRouting('off-each', 'Agent: {{#each agent.id}}x{{/each}}', (t) => t.replace('defineConfig({', "defineConfig({\n  rules: { 'template-unknown-variable': 'off' },"));
+    const dir = await withRouting('off-each', 'Agent: {{#each agent.id}}x{{/each}}', (t) =>
+      t.replace('defineConfig({', "defineConfig({\n  rules: { 'template-unknown-variable': 'off' },"),
+    );
     const ds = await findings(dir);
     expect(ds.map(({ d, covers }) => [d.rule, d.severity, d.message, covers])).toEqual([
-      ['template-render', 'error', 'Block "instructions-routing" cannot render for "fetch_assistant": {{#each}} over a string ("fetch_assistant") renders nothing; iterate a list or a mapping.', 'agent.id'],
+      [
+        'template-render',
+        'error',
+        'Block "instructions-routing" cannot render for "fetch_assistant": {{#each}} over a string ("fetch_assistant") renders nothing; iterate a list or a mapping.',
+        'agent.id',
+      ],
     ]);
   });
 
   it("with rules: { 'template-unknown-variable': 'off' } the failure is a template-render error and build writes nothing", async () => {
-    const dir = await withRouting('off', 'Agent: {{agent.descripton}}', (t) => t.replace('defineConfig({', "defineConfig({\n  rules: { 'template-unknown-variable': 'off' },"));
+    const dir = await withRouting('off', 'Agent: {{agent.descripton}}', (t) =>
+      t.replace('defineConfig({', "defineConfig({\n  rules: { 'template-unknown-variable': 'off' },"),
+    );
     const ds = await findings(dir);
     expect(ds.map(({ d, covers }) => ({ rule: d.rule, severity: d.severity, message: d.message, covers }))).toEqual([
       {
@@ -172,7 +188,9 @@ describe('a block that cannot render is an error whatever the settings', () => {
     );
     const ds = await findings(dir);
     expect(ds.map(({ d }) => `${d.severity} ${d.rule}`)).toEqual(['error schema', 'warning template-unknown-variable', 'error template-render']);
-    expect(ds[0]!.d.message).toBe('The config sets rule "template-render", which cannot be configured: it reports what would make the emitted bundle wrong (a prompt missing a block, an invalid schema), so it is always an error.');
+    expect(ds[0]!.d.message).toBe(
+      'The config sets rule "template-render", which cannot be configured: it reports what would make the emitted bundle wrong (a prompt missing a block, an invalid schema), so it is always an error.',
+    );
   });
 });
 
@@ -185,7 +203,11 @@ describe('render size is bounded', () => {
     const ds = await findings(dir);
     const ms = performance.now() - started;
     expect(ds.map(({ d }) => [d.rule, d.severity, d.message])).toEqual([
-      ['render-size', 'error', 'Block "instructions-routing" renders to more than 1 MiB (1,048,576 characters) for "fetch_assistant"; rendering stopped there.'],
+      [
+        'render-size',
+        'error',
+        'Block "instructions-routing" renders to more than 1 MiB (1,048,576 characters) for "fetch_assistant"; rendering stopped there.',
+      ],
     ]);
     expect(ms).toBeLessThan(2000);
     // The range is the outermost {{#each}} that overflowed: the whole bomb.

@@ -54,7 +54,10 @@ async function expectFindings(dir: string, expected: Expected[]): Promise<Compil
   expect(result.fatal).toBeUndefined();
   for (const e of expected) {
     const hit = result.diagnostics.find((d) => matches(d, e));
-    expect(hit, `expected ${e.rule} at ${e.file}:${e.start.join(':')}${e.end ? `-${e.end.join(':')}` : ''}${e.message ? ` /${e.message.source}/` : ''}; got:\n${summarize(result.diagnostics)}`).toBeDefined();
+    expect(
+      hit,
+      `expected ${e.rule} at ${e.file}:${e.start.join(':')}${e.end ? `-${e.end.join(':')}` : ''}${e.message ? ` /${e.message.source}/` : ''}; got:\n${summarize(result.diagnostics)}`,
+    ).toBeDefined();
   }
   expectNoStackTraces(result.diagnostics);
   const cli = await checkJson(dir);
@@ -110,7 +113,9 @@ describe('the example workspace', () => {
 describe('malformed YAML', () => {
   it('unclosed flow sequence: points at the "[" that is never closed', async () => {
     const dir = await copyExample();
-    await edit(dir, REWARDS, (t) => t.replace('tools: [get_user_points, get_redemption_history, calculate_redemption]', 'tools: [get_user_points, get_redemption_history'));
+    await edit(dir, REWARDS, (t) =>
+      t.replace('tools: [get_user_points, get_redemption_history, calculate_redemption]', 'tools: [get_user_points, get_redemption_history'),
+    );
     await expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [11, 8], message: /\]/ }]);
   });
 
@@ -305,7 +310,9 @@ describe('hostile keys and names', () => {
 
   it('.inf and 1e400 in numeric card fields: finite numbers only (the bundle cannot hold Infinity)', async () => {
     const dir = await copyExample();
-    await edit(dir, REWARDS, (t) => t.replace('max_output_tokens: 1000', 'max_output_tokens: .inf').replace('{ input: 8000, output: 1200 }', '{ input: 1e400, output: 1200 }'));
+    await edit(dir, REWARDS, (t) =>
+      t.replace('max_output_tokens: 1000', 'max_output_tokens: .inf').replace('{ input: 8000, output: 1200 }', '{ input: 1e400, output: 1200 }'),
+    );
     await expectFindings(dir, [
       { rule: 'schema', file: REWARDS, start: [20, 22], end: [20, 26], message: /"tuning\.max_output_tokens".*finite number, not \.inf/ },
       { rule: 'schema', file: REWARDS, start: [33, 26], end: [33, 31], message: /"policy\.token_budget\.input".*finite number, not 1e400\./ },
@@ -324,7 +331,7 @@ describe('hostile keys and names', () => {
     ]);
   });
 
-  it("a card id that is a path (../../etc/passwd)", async () => {
+  it('a card id that is a path (../../etc/passwd)', async () => {
     const dir = await copyExample();
     await edit(dir, REWARDS, (t) => t.replace('id: rewards', 'id: ../../etc/passwd'));
     await expectFindings(dir, [{ rule: 'schema', file: REWARDS, start: [2, 5], end: [2, 21], message: /lowercase identifier/ }]);
@@ -424,19 +431,25 @@ describe('tool contracts in JSON', () => {
   it('a trailing comma', async () => {
     const dir = await copyExample();
     await edit(dir, 'schemas/tools/get_receipt.json', (t) => t.replace('"status_events": ["matching_receipt"]\n', '"status_events": ["matching_receipt"],\n'));
-    await expectFindings(dir, [{ rule: 'yaml-syntax', file: 'schemas/tools/get_receipt.json', start: [21, 40], message: /^JSON syntax error: a trailing comma/ }]);
+    await expectFindings(dir, [
+      { rule: 'yaml-syntax', file: 'schemas/tools/get_receipt.json', start: [21, 40], message: /^JSON syntax error: a trailing comma/ },
+    ]);
   });
 
   it('truncated JSON: error at the end of the file', async () => {
     const dir = await copyExample();
     await edit(dir, 'schemas/tools/get_receipt.json', (t) => t.slice(0, t.indexOf('"envelope"')));
-    await expectFindings(dir, [{ rule: 'yaml-syntax', file: 'schemas/tools/get_receipt.json', start: [20, 3], message: /^JSON syntax error: .*the end of the file/ }]);
+    await expectFindings(dir, [
+      { rule: 'yaml-syntax', file: 'schemas/tools/get_receipt.json', start: [20, 3], message: /^JSON syntax error: .*the end of the file/ },
+    ]);
   });
 
   it('an invalid literal', async () => {
     const dir = await copyExample();
     await edit(dir, 'schemas/tools/get_receipt.json', (t) => t.replace('"envelope": true,', '"envelope": tru,'));
-    await expectFindings(dir, [{ rule: 'yaml-syntax', file: 'schemas/tools/get_receipt.json', start: [20, 15], message: /^JSON syntax error: expected a value but found 't'/ }]);
+    await expectFindings(dir, [
+      { rule: 'yaml-syntax', file: 'schemas/tools/get_receipt.json', start: [20, 15], message: /^JSON syntax error: expected a value but found 't'/ },
+    ]);
   });
 });
 
@@ -458,7 +471,9 @@ describe('the config', () => {
   it('imports a package that is not installed: hint to install it', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => `import 'agentc-models-that-do-not-exist';\n${t}`);
-    await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [1, 8], end: [1, 41], message: /Cannot find module 'agentc-models-that-do-not-exist'/, hint: /Install/ }]);
+    await expectFindings(dir, [
+      { rule: 'config-load', file: CONFIG, start: [1, 8], end: [1, 41], message: /Cannot find module 'agentc-models-that-do-not-exist'/, hint: /Install/ },
+    ]);
   });
 
   it('default export is not an object: points at the export', async () => {
@@ -470,18 +485,27 @@ describe('the config', () => {
   it('no default export at all', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace('export default defineConfig(', 'export const config = defineConfig('));
-    await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, message: /no default export/, start: [6, 1], end: [6, 7], hint: /export default defineConfig/ }]);
+    await expectFindings(dir, [
+      { rule: 'config-load', file: CONFIG, message: /no default export/, start: [6, 1], end: [6, 7], hint: /export default defineConfig/ },
+    ]);
   });
 
   it('a getter that throws while the config is read: config-load on its line, not a crash', async () => {
     const dir = await copyExample();
-    await edit(dir, CONFIG, (t) => t.replace("flags: ['receipts_v2', 'offer_stacking'],", "get flags() {\n    throw new Error('flags service unavailable');\n  },"));
+    await edit(dir, CONFIG, (t) =>
+      t.replace("flags: ['receipts_v2', 'offer_stacking'],", "get flags() {\n    throw new Error('flags service unavailable');\n  },"),
+    );
     await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [74, 11], message: /flags service unavailable/ }]);
   });
 
   it('a proxy that throws when its keys are listed: config-load, not a crash', async () => {
     const dir = await copyExample();
-    await edit(dir, CONFIG, (t) => t.replace('export default defineConfig({', "const trap = new Proxy({}, { ownKeys() { throw new Error('proxy trap'); } });\nexport default defineConfig({\n  rules: trap as never,"));
+    await edit(dir, CONFIG, (t) =>
+      t.replace(
+        'export default defineConfig({',
+        "const trap = new Proxy({}, { ownKeys() { throw new Error('proxy trap'); } });\nexport default defineConfig({\n  rules: trap as never,",
+      ),
+    );
     const r = await expectFindings(dir, []);
     const d = r.diagnostics.find((x) => x.rule === 'config-load');
     expect(d?.message).toMatch(/proxy trap/);

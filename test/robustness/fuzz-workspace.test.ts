@@ -61,13 +61,97 @@ function random(seed: number): Random {
 }
 
 const SNIPPETS = [
-  '{{', '}}', ':', '- ', ': ', '&a', '*a', '&a [1]', '---', '...', '\t', '\0', '\n', ' ', '  ', '#', '[', ']', '{', '}', '"', "'", '|', '>',
-  '!!str ', '%YAML 1.1\n', '@', '`', '\\{{', '{{#each tools}}', '{{/each}}', '{{#if x}}', '{{/if}}', '{{> p}}', '{{else}}', '{{agent.id}}',
-  '{{agent.nope}}', '{{user_id}}', '{{this}}', '{{lookup agent "x"}}', '{{log "x"}}', '{{../x}}', '{{@index}}', '{{{raw}}}', '{{!-- c --}}',
-  '2026-11-21T10:00:00Z', '__proto__: 1', 'constructor: 1', 'id: x', '<<: *a', '? ', '\u2028', '\uFEFF', '\u0000\u0001', '\r', '\r\n',
-  'é', '😀', '\u202e', '\u0301', 'ﬀ', '\uD800', 'export default 1;', '})', '({', ';', 'process.exit(0);',
+  '{{',
+  '}}',
+  ':',
+  '- ',
+  ': ',
+  '&a',
+  '*a',
+  '&a [1]',
+  '---',
+  '...',
+  '\t',
+  '\0',
+  '\n',
+  ' ',
+  '  ',
+  '#',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '|',
+  '>',
+  '!!str ',
+  '%YAML 1.1\n',
+  '@',
+  '`',
+  '\\{{',
+  '{{#each tools}}',
+  '{{/each}}',
+  '{{#if x}}',
+  '{{/if}}',
+  '{{> p}}',
+  '{{else}}',
+  '{{agent.id}}',
+  '{{agent.nope}}',
+  '{{user_id}}',
+  '{{this}}',
+  '{{lookup agent "x"}}',
+  '{{log "x"}}',
+  '{{../x}}',
+  '{{@index}}',
+  '{{{raw}}}',
+  '{{!-- c --}}',
+  '2026-11-21T10:00:00Z',
+  '__proto__: 1',
+  'constructor: 1',
+  'id: x',
+  '<<: *a',
+  '? ',
+  '\u2028',
+  '\uFEFF',
+  '\u0000\u0001',
+  '\r',
+  '\r\n',
+  'é',
+  '😀',
+  '\u202e',
+  '\u0301',
+  'ﬀ',
+  '\uD800',
+  'export default 1;',
+  '})',
+  '({',
+  ';',
+  'process.exit(0);',
 ];
-const VALUES = ['[]', '{}', '0', '-1', '123', '1e309', 'true', 'null', '~', '"text"', "'q'", '- x', '.nan', '[a, [b]]', '{ a: 1 }', '|', '>-', '&x 1', '*x', '', 'strng'];
+const VALUES = [
+  '[]',
+  '{}',
+  '0',
+  '-1',
+  '123',
+  '1e309',
+  'true',
+  'null',
+  '~',
+  '"text"',
+  "'q'",
+  '- x',
+  '.nan',
+  '[a, [b]]',
+  '{ a: 1 }',
+  '|',
+  '>-',
+  '&x 1',
+  '*x',
+  '',
+  'strng',
+];
 
 type Mutator = (text: string, r: Random, ctx: { ids: string[] }) => string;
 
@@ -142,17 +226,22 @@ const MUTATORS: Record<string, Mutator> = {
     const depth = [50, 300, 3000][r.int(3)]!;
     const kind = r.int(4);
     const nest =
-      kind === 0 ? '- '.repeat(depth) + 'x\n'
-      : kind === 1 ? '['.repeat(depth) + ']'.repeat(depth) + '\n'
-      : kind === 2 ? Array.from({ length: Math.min(depth, 400) }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' 1\n'
-      : '{{#if a}}'.repeat(Math.min(depth, 400)) + '{{/if}}'.repeat(Math.min(depth, 400));
+      kind === 0
+        ? '- '.repeat(depth) + 'x\n'
+        : kind === 1
+          ? '['.repeat(depth) + ']'.repeat(depth) + '\n'
+          : kind === 2
+            ? Array.from({ length: Math.min(depth, 400) }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' 1\n'
+            : '{{#if a}}'.repeat(Math.min(depth, 400)) + '{{/if}}'.repeat(Math.min(depth, 400));
     const ls = lines(t);
     ls.splice(r.int(ls.length + 1), 0, nest);
     return ls.join('\n');
   },
   unicode(t, r) {
     const at = r.int(t.length + 1);
-    const s = Array.from({ length: 1 + r.int(4) }, () => String.fromCodePoint(r.pick([0x41, 0xe9, 0x3a9, 0x4e2d, 0x1f600, 0x200b, 0x202e, 0xfeff, 0x2028, 0x10ffff]))).join('');
+    const s = Array.from({ length: 1 + r.int(4) }, () =>
+      String.fromCodePoint(r.pick([0x41, 0xe9, 0x3a9, 0x4e2d, 0x1f600, 0x200b, 0x202e, 0xfeff, 0x2028, 0x10ffff])),
+    ).join('');
     return t.slice(0, at) + s + t.slice(at);
   },
 };
@@ -201,7 +290,10 @@ function caseEdits(k: number): { file: string; text: string; mutations: string[]
 
 /** Lines of a file as the loader counts them (BOM dropped; CRLF and lone CR are breaks). */
 function loaderLines(bytes: Buffer): string[] {
-  return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '').split(/\r\n?|\n/);
+  return new TextDecoder('utf-8')
+    .decode(bytes)
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n?|\n/);
 }
 
 /** The first line where two outputs differ, both versions. */
@@ -219,22 +311,30 @@ function problems(report: JsonReport, fileLines: (f: string) => string[] | undef
   const out: string[] = [];
   const { diagnostics: ds } = report;
   const errors = ds.filter((d) => d.severity === 'error').length;
-  if (report.errorCount !== errors || report.warningCount !== ds.length - errors) out.push(`counts ${report.errorCount}/${report.warningCount} for ${ds.length} diagnostics`);
+  if (report.errorCount !== errors || report.warningCount !== ds.length - errors)
+    out.push(`counts ${report.errorCount}/${report.warningCount} for ${ds.length} diagnostics`);
   const inside = (what: string, file: string, range: Range) => {
     const ls = fileLines(file);
     if (!ls) return out.push(`${what}: file ${file} does not exist`);
     const { start, end } = range;
-    for (const [name, p] of [['start', start], ['end', end]] as const) {
-      if (!Number.isInteger(p.line) || !Number.isInteger(p.column) || p.line < 1 || p.column < 1) out.push(`${what}: ${name} ${p.line}:${p.column} is not 1-based`);
+    for (const [name, p] of [
+      ['start', start],
+      ['end', end],
+    ] as const) {
+      if (!Number.isInteger(p.line) || !Number.isInteger(p.column) || p.line < 1 || p.column < 1)
+        out.push(`${what}: ${name} ${p.line}:${p.column} is not 1-based`);
       else if (p.line > ls.length) out.push(`${what}: ${name} line ${p.line} past the ${ls.length} lines of ${file}`);
-      else if (p.column > ls[p.line - 1]!.length + 1) out.push(`${what}: ${name} ${p.line}:${p.column} past the end of the line (${ls[p.line - 1]!.length} characters)`);
+      else if (p.column > ls[p.line - 1]!.length + 1)
+        out.push(`${what}: ${name} ${p.line}:${p.column} past the end of the line (${ls[p.line - 1]!.length} characters)`);
     }
-    if (end.line < start.line || (end.line === start.line && end.column < start.column)) out.push(`${what}: end ${end.line}:${end.column} before start ${start.line}:${start.column}`);
+    if (end.line < start.line || (end.line === start.line && end.column < start.column))
+      out.push(`${what}: end ${end.line}:${end.column} before start ${start.line}:${start.column}`);
     return undefined;
   };
   for (const d of ds as Diagnostic[]) {
     const what = `${d.rule} ${d.file ?? '-'}:${d.range ? `${d.range.start.line}:${d.range.start.column}` : ''} ${d.message.slice(0, 120)}`;
-    for (const text of [d.message, d.hint ?? '', ...(d.related ?? []).map((x) => x.message)]) if (STACK.test(text)) out.push(`${what}: stack frame in "${text.slice(0, 300)}"`);
+    for (const text of [d.message, d.hint ?? '', ...(d.related ?? []).map((x) => x.message)])
+      if (STACK.test(text)) out.push(`${what}: stack frame in "${text.slice(0, 300)}"`);
     if (d.file !== undefined && d.range) inside(what, d.file, d.range);
     for (const rel of d.related ?? []) if (rel.range) inside(`${what} (related)`, rel.file, rel.range);
   }
@@ -254,7 +354,8 @@ describe('property: check over mutated copies of the repo workspace', () => {
         const second = await runCli(['check', '--format', 'json', '--cwd', root]);
         const found: string[] = [];
         if (first.code !== 0 && first.code !== 1) found.push(`exit code ${first.code}: ${first.stderr.slice(0, 500)}`);
-        if (second.stdout !== first.stdout) found.push(`a second check of the same workspace gave different bytes:\n${firstDifference(first.stdout, second.stdout)}`);
+        if (second.stdout !== first.stdout)
+          found.push(`a second check of the same workspace gave different bytes:\n${firstDifference(first.stdout, second.stdout)}`);
         let report: JsonReport | undefined;
         try {
           report = JSON.parse(first.stdout) as JsonReport;

@@ -36,12 +36,80 @@ const TARGETS = [
 ];
 
 const SNIPPETS = [
-  '{{', '}}', ':', '-', '- ', ': ', '&a', '*a', '&a [1]', '*b', '---', '...', '\t', '\0', '\n', ' ', '#', '[', ']', '{', '}',
-  '"', "'", '|', '>', '!!str ', '%YAML 1.1', '@', '`', '\\{{', '{{#each tools}}', '{{/each}}', '{{/if}}', '{{> p}}',
-  '{{else}}', '{{agent.id}}', '{{agent.nope}}', '{{user_id}}', '{{#with dispatch}}', '{{../x}}', '{{@index}}', '{{{raw}}}',
-  '{{!-- c --}}', '2026-11-21T10:00:00Z', '__proto__: 1', 'id: x', '<<: *a', '? ', '\u2028', '\uFEFF', '\u0000\u0001',
+  '{{',
+  '}}',
+  ':',
+  '-',
+  '- ',
+  ': ',
+  '&a',
+  '*a',
+  '&a [1]',
+  '*b',
+  '---',
+  '...',
+  '\t',
+  '\0',
+  '\n',
+  ' ',
+  '#',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '|',
+  '>',
+  '!!str ',
+  '%YAML 1.1',
+  '@',
+  '`',
+  '\\{{',
+  '{{#each tools}}',
+  '{{/each}}',
+  '{{/if}}',
+  '{{> p}}',
+  '{{else}}',
+  '{{agent.id}}',
+  '{{agent.nope}}',
+  '{{user_id}}',
+  '{{#with dispatch}}',
+  '{{../x}}',
+  '{{@index}}',
+  '{{{raw}}}',
+  '{{!-- c --}}',
+  '2026-11-21T10:00:00Z',
+  '__proto__: 1',
+  'id: x',
+  '<<: *a',
+  '? ',
+  '\u2028',
+  '\uFEFF',
+  '\u0000\u0001',
 ];
-const VALUES = ['[]', '{}', '0', '-1', '123', '1e309', 'true', 'null', '~', '"text"', "'q'", '- x', '.nan', '[a, [b]]', '{ a: 1 }', '|', '>-', '&x 1', '*x', ''];
+const VALUES = [
+  '[]',
+  '{}',
+  '0',
+  '-1',
+  '123',
+  '1e309',
+  'true',
+  'null',
+  '~',
+  '"text"',
+  "'q'",
+  '- x',
+  '.nan',
+  '[a, [b]]',
+  '{ a: 1 }',
+  '|',
+  '>-',
+  '&x 1',
+  '*x',
+  '',
+];
 
 type Mutation =
   | { kind: 'delete'; line: number }
@@ -148,7 +216,12 @@ async function checkShape(d: Diagnostic, cache: Map<string, string[]>): Promise<
   expect(d.file, `${where}: has a file`).toBeDefined();
   const files = [{ file: d.file!, range: d.range }, ...(d.related ?? []).map((r) => ({ file: r.file, range: r.range }))];
   for (const f of files) {
-    const relative = f.file !== '' && !f.file.startsWith('/') && !/^[A-Za-z]:/.test(f.file) && !f.file.includes('\\') && !f.file.split('/').some((seg) => seg === '..' || seg === '.');
+    const relative =
+      f.file !== '' &&
+      !f.file.startsWith('/') &&
+      !/^[A-Za-z]:/.test(f.file) &&
+      !f.file.includes('\\') &&
+      !f.file.split('/').some((seg) => seg === '..' || seg === '.');
     expect(relative, `${where}: "${f.file}" is workspace-relative with / separators`).toBe(true);
   }
   expect(d.range, `${where}: has a range`).toBeDefined();

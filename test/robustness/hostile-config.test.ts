@@ -78,7 +78,11 @@ async function expectConfigLoad(dir: string, e: Expect): Promise<void> {
 
 describe('a hostile agentc.config.ts', () => {
   it('a top-level await that never settles', async () => {
-    await expectConfigLoad(await withConfigCode('await new Promise(() => {});'), { message: /did not finish loading: its top-level await never settled/, line: null, build: true });
+    await expectConfigLoad(await withConfigCode('await new Promise(() => {});'), {
+      message: /did not finish loading: its top-level await never settled/,
+      line: null,
+      build: true,
+    });
   });
 
   it('a top-level await kept pending by a timer: bounded by the timeout', async () => {
@@ -103,11 +107,17 @@ describe('a hostile agentc.config.ts', () => {
   });
 
   it('process.exit(0) from a timer after loading', async () => {
-    await expectConfigLoad(await withConfigCode('setTimeout(() => process.exit(0), 5);'), { message: /called process\.exit\(0\) after it was loaded/, line: 6 });
+    await expectConfigLoad(await withConfigCode('setTimeout(() => process.exit(0), 5);'), {
+      message: /called process\.exit\(0\) after it was loaded/,
+      line: 6,
+    });
   });
 
   it('process.kill(process.pid) and process.abort(): reported, agentc lives on', async () => {
-    await expectConfigLoad(await withConfigCode("process.kill(process.pid, 'SIGKILL');"), { message: /called process\.kill\(process\.pid, "SIGKILL"\) while loading/, line: 6 });
+    await expectConfigLoad(await withConfigCode("process.kill(process.pid, 'SIGKILL');"), {
+      message: /called process\.kill\(process\.pid, "SIGKILL"\) while loading/,
+      line: 6,
+    });
     await expectConfigLoad(await withConfigCode('process.abort();'), { message: /called process\.abort\(\) while loading/, line: 6 });
   });
 
@@ -121,12 +131,18 @@ describe('a hostile agentc.config.ts', () => {
   });
 
   it('a throw in a timer, after the value was read', async () => {
-    await expectConfigLoad(await withConfigCode("setTimeout(() => { throw new Error('late boom'); }, 5);"), { message: /late boom \(thrown later, from a timer or callback\)/, line: 6 });
+    await expectConfigLoad(await withConfigCode("setTimeout(() => { throw new Error('late boom'); }, 5);"), {
+      message: /late boom \(thrown later, from a timer or callback\)/,
+      line: 6,
+    });
   });
 
   it('a rejection nobody handles', async () => {
-    await expectConfigLoad(await withConfigCode("Promise.reject(new Error('late reject'));"), { message: /late reject \(a promise rejected and nothing handled it\)/, line: 6 });
-    await expectConfigLoad(await withConfigCode("setTimeout(() => Promise.reject(null), 5);"), { message: /threw null.*a promise rejected/ });
+    await expectConfigLoad(await withConfigCode("Promise.reject(new Error('late reject'));"), {
+      message: /late reject \(a promise rejected and nothing handled it\)/,
+      line: 6,
+    });
+    await expectConfigLoad(await withConfigCode('setTimeout(() => Promise.reject(null), 5);'), { message: /threw null.*a promise rejected/ });
   });
 
   it('writes to stdout after load (console.log and process.stdout.write): an error, and stdout stays pure JSON', async () => {
@@ -140,7 +156,12 @@ describe('a hostile agentc.config.ts', () => {
 
   it('fs.writeSync(1, …) is routed like stdout: to stderr while loading, an error after', async () => {
     const dir = await copyExample('hostile');
-    await edit(dir, CONFIG, (t) => `import { writeSync } from 'node:fs';\n${t.replace('export default', "writeSync(1, 'fd during\\n');\nsetTimeout(() => writeSync(1, 'fd after\\n'), 5);\nexport default")}`);
+    await edit(
+      dir,
+      CONFIG,
+      (t) =>
+        `import { writeSync } from 'node:fs';\n${t.replace('export default', "writeSync(1, 'fd during\\n');\nsetTimeout(() => writeSync(1, 'fd after\\n'), 5);\nexport default")}`,
+    );
     await expectConfigLoad(dir, { message: /wrote to stdout after it was loaded/, line: 8 });
     const r = await agentc(['check', '--cwd', dir, '--format', 'json']);
     expect(r.stdout).not.toMatch(/fd during|fd after/);
@@ -186,11 +207,22 @@ describe('a hostile agentc.config.ts', () => {
 
   it('functions and symbols in the config still reach validation as non-data (and are quoted as written)', async () => {
     const dir = await copyExample('hostile');
-    await edit(dir, CONFIG, (t) => t.replace("flags: ['receipts_v2', 'offer_stacking'],", "flags: ['receipts_v2', 'offer_stacking'],\n  budgets: (() => 1) as never,\n  rules: { 'unused-block': Symbol('off') } as never,"));
+    await edit(dir, CONFIG, (t) =>
+      t.replace(
+        "flags: ['receipts_v2', 'offer_stacking'],",
+        "flags: ['receipts_v2', 'offer_stacking'],\n  budgets: (() => 1) as never,\n  rules: { 'unused-block': Symbol('off') } as never,",
+      ),
+    );
     const { diagnostics } = await compile({ root: dir });
     const schema = diagnostics.filter((d) => d.rule === 'schema').map((d) => d.message);
-    expect(schema.some((m) => /"budgets" of the config must be an object, not function \(\) => 1/.test(m)), summarize(diagnostics)).toBe(true);
-    expect(schema.some((m) => /unused-block/.test(m)), summarize(diagnostics)).toBe(true);
+    expect(
+      schema.some((m) => /"budgets" of the config must be an object, not function \(\) => 1/.test(m)),
+      summarize(diagnostics),
+    ).toBe(true);
+    expect(
+      schema.some((m) => /unused-block/.test(m)),
+      summarize(diagnostics),
+    ).toBe(true);
   });
 
   it('watch mode: an unchanged config is reused, a changed one is evaluated again', async () => {

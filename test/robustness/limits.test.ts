@@ -22,7 +22,11 @@ describe('YAML nested 3,000 levels deep (a 6 KB file): a yaml-syntax error, neve
     ['explicit keys `? ? ? …`', `id: rewards\nx:\n${'? '.repeat(3000)}1\n`, [3, 513]],
     ['flow maps `{a: {a: …`', `id: rewards\nx: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)}\n`, [2, 1028]],
     ['flow sequences `[[[…`', `id: rewards\nx: ${'['.repeat(3000)}${']'.repeat(3000)}\n`, [2, 260]],
-    ['block maps, one level per line (as deep as 1 MiB allows)', `id: rewards\n${Array.from({ length: 1300 }, (_, i) => `${' '.repeat(i)}k:\n`).join('')}`, [258, 257]],
+    [
+      'block maps, one level per line (as deep as 1 MiB allows)',
+      `id: rewards\n${Array.from({ length: 1300 }, (_, i) => `${' '.repeat(i)}k:\n`).join('')}`,
+      [258, 257],
+    ],
   ];
   for (const [name, text, [line, column]] of cases) {
     it(name, async () => {
@@ -72,7 +76,11 @@ describe('any number of diagnostics', () => {
     expect(json.diagnostics).toHaveLength(N);
     const sarif = JSON.parse(renderReport('sarif', ds, new Map(), opts)) as { runs: { results: unknown[] }[] };
     expect(sarif.runs[0]!.results).toHaveLength(N);
-    const caps: [ReportFormat, number][] = [['text', MAX_PRINTED], ['github', MAX_PRINTED], ['pretty', MAX_PRINTED_PRETTY]];
+    const caps: [ReportFormat, number][] = [
+      ['text', MAX_PRINTED],
+      ['github', MAX_PRINTED],
+      ['pretty', MAX_PRINTED_PRETTY],
+    ];
     for (const [format, cap] of caps) {
       const out = renderReport(format, ds, new Map(), opts);
       expect(out, format).toContain(`… and ${formatInt(N - cap)} more not shown`);

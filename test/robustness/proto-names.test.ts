@@ -36,7 +36,10 @@ async function protoWorkspace(): Promise<string> {
   for (const n of NAMES) await write(dir, `schemas/tools/${n}.yaml`, contract(n));
   const card = join(dir, 'cards', 'billing.yaml');
   const list = ['get_invoices', ...NAMES].join(', ');
-  await writeFile(card, (await readFile(card, 'utf8')).replace('tools: [get_invoices]', `tools: [${list}]`).replace('tool_whitelist: [get_invoices]', `tool_whitelist: [${list}]`));
+  await writeFile(
+    card,
+    (await readFile(card, 'utf8')).replace('tools: [get_invoices]', `tools: [${list}]`).replace('tool_whitelist: [get_invoices]', `tool_whitelist: [${list}]`),
+  );
   return dir;
 }
 
@@ -61,7 +64,9 @@ describe('tools and parameters named like Object.prototype members', () => {
     expect(summarize(diagnostics.filter((d) => d.severity === 'error'))).toBe('');
     const r = await runCli(['build', '--cwd', dir]);
     expect(r.code, r.stderr).toBe(0);
-    const bundle = JSON.parse(await readFile(join(dir, 'generated', 'bundle.json'), 'utf8')) as { tools: Record<string, { parameters: { properties: Record<string, unknown> } }> };
+    const bundle = JSON.parse(await readFile(join(dir, 'generated', 'bundle.json'), 'utf8')) as {
+      tools: Record<string, { parameters: { properties: Record<string, unknown> } }>;
+    };
     for (const n of NAMES) {
       expect(Object.hasOwn(bundle.tools, n), n).toBe(true);
       expect(Object.keys(bundle.tools[n]!.parameters.properties).sort()).toEqual(['constructor', 'hasOwnProperty', 'toString']);
@@ -84,23 +89,40 @@ describe('tools and parameters named like Object.prototype members', () => {
     const dir = await tempDir('proto');
     await cp(BASE, dir, { recursive: true });
     const billing = await readFile(join(dir, 'cards', 'billing.yaml'), 'utf8');
-    await write(dir, 'cards/constructor.yaml', billing.replace('id: billing', 'id: constructor').replace('model: main-model', 'model: constructor').replace('prompt_blocks: [instructions-billing]', 'prompt_blocks: [instructions-billing, constructor]'));
-    await write(dir, 'blocks/billing/constructor.md', '---\ncategory: capabilities\nowner: billing\nfeature_flag: constructor\n---\n{{#if flags.constructor}}Flag on.{{/if}}\n');
+    await write(
+      dir,
+      'cards/constructor.yaml',
+      billing
+        .replace('id: billing', 'id: constructor')
+        .replace('model: main-model', 'model: constructor')
+        .replace('prompt_blocks: [instructions-billing]', 'prompt_blocks: [instructions-billing, constructor]'),
+    );
+    await write(
+      dir,
+      'blocks/billing/constructor.md',
+      '---\ncategory: capabilities\nowner: billing\nfeature_flag: constructor\n---\n{{#if flags.constructor}}Flag on.{{/if}}\n',
+    );
     const concierge = join(dir, 'cards', 'concierge.yaml');
     await writeFile(concierge, (await readFile(concierge, 'utf8')).replace('sub_agents: [billing, travel]', 'sub_agents: [billing, travel, constructor]'));
     const config = join(dir, 'agentc.config.ts');
     await writeFile(
       config,
       (await readFile(config, 'utf8'))
-        .replace('models: {', "models: {\n    constructor: { provider: 'openai', model: 'gpt-4.1-mini', contextWindow: 128_000, encoding: 'o200k_base', tools: true, parallelToolCalls: true },")
+        .replace(
+          'models: {',
+          "models: {\n    constructor: { provider: 'openai', model: 'gpt-4.1-mini', contextWindow: 128_000, encoding: 'o200k_base', tools: true, parallelToolCalls: true },",
+        )
         .replace("flags: ['beta'],", "flags: ['beta', 'constructor'],"),
     );
     const { diagnostics } = await compile({ root: dir });
     expect(summarize(diagnostics)).toBe('');
     expect((await runCli(['build', '--cwd', dir])).code).toBe(0);
-    expect((await readFile(join(dir, 'generated', 'prompts', 'constructor@constructor.md'), 'utf8'))).toContain('Flag on.');
+    expect(await readFile(join(dir, 'generated', 'prompts', 'constructor@constructor.md'), 'utf8')).toContain('Flag on.');
     const script = join(dir, 's.yaml');
-    await writeFile(script, 'llm:\n  concierge:\n    - tool_calls: [ { name: ask_constructor, arguments: { query: q, intent_count: 1 } } ]\n    - text: done\n  constructor:\n    - text: from constructor\ncontext: { principal: u, episode: e, flags: [constructor] }\n');
+    await writeFile(
+      script,
+      'llm:\n  concierge:\n    - tool_calls: [ { name: ask_constructor, arguments: { query: q, intent_count: 1 } } ]\n    - text: done\n  constructor:\n    - text: from constructor\ncontext: { principal: u, episode: e, flags: [constructor] }\n',
+    );
     const r = await runCli(['run', 'concierge', 'hi', '--cwd', dir, '--script', script, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const routing = (JSON.parse(r.stdout) as { events: { type: string; outcomes?: Record<string, string> }[] }).events.find((e) => e.type === 'routing');

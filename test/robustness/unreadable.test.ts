@@ -54,7 +54,10 @@ describe('unreadable workspace folders', () => {
     it(`${folder}/ unreadable: exit 2 naming it, never "0 agents"`, async () => {
       const ws = await readableCopy();
       await lock(join(ws, folder));
-      for (const args of [['check', '--cwd', ws, '--format', 'json'], ['build', '--cwd', ws]]) {
+      for (const args of [
+        ['check', '--cwd', ws, '--format', 'json'],
+        ['build', '--cwd', ws],
+      ]) {
         const r = agentcAsUser(args);
         expect(r.code, `${args[0]}: ${r.stdout}${r.stderr}`).toBe(2);
         expect(r.stderr).toContain(`cannot read ${folder.split('\\').join('/')}/ (EACCES)`);

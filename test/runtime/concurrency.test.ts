@@ -52,7 +52,10 @@ test('a sub-agent over its time budget returns within it (timeout) while its sib
   const s = setup({
     bundle,
     llm: {
-      concierge: [{ tool_calls: [ask('billing', { query: 'inv', intent_count: 2 }), ask('travel', { query: 'trips', intent_count: 2 })] }, { text: 'travel only' }],
+      concierge: [
+        { tool_calls: [ask('billing', { query: 'inv', intent_count: 2 }), ask('travel', { query: 'trips', intent_count: 2 })] },
+        { text: 'travel only' },
+      ],
       // The slow reply would be followed by a fallback, but no time is left for one.
       billing: [{ delay_ms: 2_000, text: 'too late' }, { text: 'never' }],
       travel: [{ delay_ms: 300, text: 'Three trips.' }],
@@ -80,7 +83,10 @@ test('a hanging tool is abandoned at the budget; its handler sees the abort', as
   let aborted = false;
   const s = setup({
     bundle,
-    llm: { concierge: [{ tool_calls: [ask('travel', { query: 'q', intent_count: 1 })] }, { text: 'x' }], travel: [{ tool_calls: [{ name: 'search_trips', arguments: { city: 'Rome' } }] }, { text: 'never' }] },
+    llm: {
+      concierge: [{ tool_calls: [ask('travel', { query: 'q', intent_count: 1 })] }, { text: 'x' }],
+      travel: [{ tool_calls: [{ name: 'search_trips', arguments: { city: 'Rome' } }] }, { text: 'never' }],
+    },
     handlers: {
       // Ignores its signal entirely: the runtime must not wait for it.
       search_trips: (_args, ctx) => {

@@ -8,8 +8,7 @@ import { makeBundle } from './fixtures/bundle.js';
 import { ask, callsOf, env, routingOf, setup, toolResults } from './helpers.js';
 
 const oneAsk = (agent: string, query = 'q') => ({ tool_calls: [ask(agent, { query, intent_count: 1 })] });
-const resultFor = (calls: Parameters<typeof callsOf>[0], name: string) =>
-  toolResults(callsOf(calls, 'concierge').at(-1)!).find((t) => t.name === name)!.result;
+const resultFor = (calls: Parameters<typeof callsOf>[0], name: string) => toolResults(callsOf(calls, 'concierge').at(-1)!).find((t) => t.name === name)!.result;
 
 describe('fallback model', () => {
   test('a failed model call is retried once on fallback_model, which the agent keeps', async () => {
@@ -33,7 +32,11 @@ describe('fallback model', () => {
     });
     const r = await s.turn('hi');
     expect(r.text).toBe('Sorry, billing is down.');
-    expect(resultFor(s.calls, 'ask_billing')).toEqual({ ok: false, failure: 'error', message: 'The billing specialist ran into a problem and could not answer.' });
+    expect(resultFor(s.calls, 'ask_billing')).toEqual({
+      ok: false,
+      failure: 'error',
+      message: 'The billing specialist ran into a problem and could not answer.',
+    });
     expect(JSON.stringify([s.calls, r.events])).not.toMatch(/RAW-/);
     expect(r.outcomes).toEqual({ billing: 'error' });
   });
@@ -67,7 +70,14 @@ describe('budgets, depth, whitelist, schema', () => {
       bundle,
       llm: {
         concierge: [oneAsk('billing'), { text: 'x' }],
-        billing: [{ tool_calls: [{ name: 'get_invoices', arguments: {} }, { name: 'get_invoices', arguments: { status: 'paid' } }] }],
+        billing: [
+          {
+            tool_calls: [
+              { name: 'get_invoices', arguments: {} },
+              { name: 'get_invoices', arguments: { status: 'paid' } },
+            ],
+          },
+        ],
       },
       tools: { get_invoices: { result: env({}) } },
     });
@@ -85,7 +95,10 @@ describe('budgets, depth, whitelist, schema', () => {
     const s = setup({
       bundle,
       limits: { maxRounds: 3 },
-      llm: { concierge: [oneAsk('billing'), { text: 'x' }], billing: Array.from({ length: 5 }, () => ({ tool_calls: [{ name: 'get_invoices', arguments: {} }] })) },
+      llm: {
+        concierge: [oneAsk('billing'), { text: 'x' }],
+        billing: Array.from({ length: 5 }, () => ({ tool_calls: [{ name: 'get_invoices', arguments: {} }] })),
+      },
       tools: { get_invoices: { result: env({}) } },
     });
     await s.turn('hi');
@@ -97,7 +110,10 @@ describe('budgets, depth, whitelist, schema', () => {
     const bundle = makeBundle({ concierge: { policy: { max_tool_calls: 1 } } });
     const s = setup({
       bundle,
-      llm: { concierge: [{ tool_calls: [ask('billing', { query: 'a', intent_count: 2 }), ask('travel', { query: 'b', intent_count: 2 })] }, { text: 'partial' }], billing: [{ text: 'b' }] },
+      llm: {
+        concierge: [{ tool_calls: [ask('billing', { query: 'a', intent_count: 2 }), ask('travel', { query: 'b', intent_count: 2 })] }, { text: 'partial' }],
+        billing: [{ text: 'b' }],
+      },
     });
     const r = await s.turn('hi');
     expect(r.text).toBe('partial');
@@ -154,7 +170,15 @@ describe('budgets, depth, whitelist, schema', () => {
       bundle,
       llm: {
         concierge: [oneAsk('billing'), { text: 'x' }],
-        billing: [{ tool_calls: [{ name: 'get_invoices', arguments: {} }, { name: 'search_trips', arguments: { city: 'Rome' } }] }, { text: 'b' }],
+        billing: [
+          {
+            tool_calls: [
+              { name: 'get_invoices', arguments: {} },
+              { name: 'search_trips', arguments: { city: 'Rome' } },
+            ],
+          },
+          { text: 'b' },
+        ],
       },
       handlers: { get_invoices: () => void ran++, search_trips: () => void ran++ },
     });
@@ -167,27 +191,43 @@ describe('budgets, depth, whitelist, schema', () => {
     const output = { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] };
     const s = setup({
       bundle: makeBundle({ support: { output } }),
-      llm: { concierge: [{ tool_calls: [ask('support', { query: 'a', intent_count: 2 }), ask('billing', { query: 'b', intent_count: 2 })] }, { text: 'x' }], support: [{ text: '{"total":"many"}' }], billing: [{ text: 'b' }] },
+      llm: {
+        concierge: [{ tool_calls: [ask('support', { query: 'a', intent_count: 2 }), ask('billing', { query: 'b', intent_count: 2 })] }, { text: 'x' }],
+        support: [{ text: '{"total":"many"}' }],
+        billing: [{ text: 'b' }],
+      },
     });
     const r = await s.turn('hi');
     expect(r.outcomes).toEqual({ billing: 'ok', support: 'schema_violation' });
-    const good = setup({ bundle: makeBundle({ support: { output } }), llm: { concierge: [oneAsk('support'), { text: 'x' }], support: [{ text: '{"total":3}' }] } });
+    const good = setup({
+      bundle: makeBundle({ support: { output } }),
+      llm: { concierge: [oneAsk('support'), { text: 'x' }], support: [{ text: '{"total":3}' }] },
+    });
     await good.turn('hi');
     expect(resultFor(good.calls, 'ask_support')).toEqual({ ok: true, result: { total: 3 } });
   });
 
   test('a tool that throws → typed error result, its message never reaches a model', async () => {
     const s = setup({
-      llm: { concierge: [oneAsk('travel'), { text: 'x' }], travel: [{ tool_calls: [{ name: 'search_trips', arguments: { city: 'Rome' } }] }, { text: 'no trips' }] },
+      llm: {
+        concierge: [oneAsk('travel'), { text: 'x' }],
+        travel: [{ tool_calls: [{ name: 'search_trips', arguments: { city: 'Rome' } }] }, { text: 'no trips' }],
+      },
       tools: { search_trips: { throw: 'ECONNRESET RAW-SOCKET at 10.0.0.7' } },
     });
     await s.turn('hi');
-    expect(toolResults(callsOf(s.calls, 'travel')[1])[0].result).toEqual({ ok: false, failure: 'error', message: 'The tool "search_trips" ran into a problem and returned nothing.' });
+    expect(toolResults(callsOf(s.calls, 'travel')[1])[0].result).toEqual({
+      ok: false,
+      failure: 'error',
+      message: 'The tool "search_trips" ran into a problem and returned nothing.',
+    });
     expect(JSON.stringify(s.calls)).not.toContain('RAW-SOCKET');
   });
 
   test('a tool without a handler → typed error', async () => {
-    const s = setup({ llm: { concierge: [oneAsk('travel'), { text: 'x' }], travel: [{ tool_calls: [{ name: 'search_trips', arguments: { city: 'Rome' } }] }, { text: 't' }] } });
+    const s = setup({
+      llm: { concierge: [oneAsk('travel'), { text: 'x' }], travel: [{ tool_calls: [{ name: 'search_trips', arguments: { city: 'Rome' } }] }, { text: 't' }] },
+    });
     await s.turn('hi');
     expect(toolResults(callsOf(s.calls, 'travel')[1])[0].result).toMatchObject({ failure: 'error' });
   });
@@ -245,7 +285,15 @@ describe('envelopes', () => {
     expect(JSON.stringify(r.events)).not.toContain('OTHER-USERS-INVOICE-77');
     expect(toolResults(callsOf(s.calls, 'billing')[1])[0].result).toMatchObject({ ok: false, failure: 'data_unavailable' });
     expect(r.events.filter((e) => e.type === 'security')).toEqual([
-      { type: 'security', kind: 'principal_mismatch', agent: 'billing', tool: 'get_invoices', trace_id: r.trace_id, span_id: routingOf(r.events).spans[0].span_id, at_ms: expect.any(Number) },
+      {
+        type: 'security',
+        kind: 'principal_mismatch',
+        agent: 'billing',
+        tool: 'get_invoices',
+        trace_id: r.trace_id,
+        span_id: routingOf(r.events).spans[0].span_id,
+        at_ms: expect.any(Number),
+      },
     ]);
     expect(r.outcomes).toEqual({ billing: 'data_unavailable' });
     expect(r.text).toBe('I could not get your invoices.');

@@ -7,7 +7,11 @@ const subAgents = {
   ask_shopping: { agent: 'shopping', query: true },
   ask_rewards: { agent: 'rewards', query: true },
 };
-const call = (id: string, name: string, query: string, extra: Record<string, unknown> = {}): ToolCall => ({ id, name, arguments: JSON.stringify({ query, ...extra }) });
+const call = (id: string, name: string, query: string, extra: Record<string, unknown> = {}): ToolCall => ({
+  id,
+  name,
+  arguments: JSON.stringify({ query, ...extra }),
+});
 const ctx = (userMessage: string, previous?: GuardContext['previous']): GuardContext => ({ userMessage, subAgents, ...(previous ? { previous } : {}) });
 const q = (c: ToolCall) => JSON.parse(c.arguments).query as string;
 

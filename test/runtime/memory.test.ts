@@ -26,7 +26,13 @@ import {
 const ROOT = 'fetch_assistant';
 const loadBundle = (): Bundle => JSON.parse(readFileSync(new URL('../../generated/bundle.json', import.meta.url), 'utf8')) as Bundle;
 const tokens = (t: string) => encode(t).length;
-const requestTokens = (r: LlmRequest) => tokens(r.system.prefix) + tokens(r.system.suffix) + r.messages.reduce((n, m) => n + 4 + tokens(m.content) + (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, c) => k + tokens(c.name) + tokens(c.arguments), 0) : 0), 0);
+const requestTokens = (r: LlmRequest) =>
+  tokens(r.system.prefix) +
+  tokens(r.system.suffix) +
+  r.messages.reduce(
+    (n, m) => n + 4 + tokens(m.content) + (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, c) => k + tokens(c.name) + tokens(c.arguments), 0) : 0),
+    0,
+  );
 const ctx = (episode: string) => ({ principal: 'user-1', episode, locale: 'en-US', location: 'Chicago', date: '2026-11-21' });
 
 function runtimeWith(bundle: Bundle, llm: LlmClient, extra: Partial<RuntimeOptions> = {}) {
@@ -43,7 +49,11 @@ function chattyModel() {
       requests.push(req);
       if (req.agent === `${ROOT}:summary`) {
         const users = [...req.messages[0].content.matchAll(/User: (question \d+)/g)].map((m) => m[1]);
-        return { text: `The user asked ${users.length} more questions, the last being ${users.at(-1)}.`, toolCalls: [], usage: { inputTokens: 10, outputTokens: 10 } };
+        return {
+          text: `The user asked ${users.length} more questions, the last being ${users.at(-1)}.`,
+          toolCalls: [],
+          usage: { inputTokens: 10, outputTokens: 10 },
+        };
       }
       const last = req.messages.at(-1)!.content;
       return { text: `Here is a detailed answer to ${last}: ${'points and offers '.repeat(12)}`, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 } };
@@ -76,7 +86,10 @@ describe('compaction (FR-11)', () => {
     const last = rootCalls.at(-1)!.messages;
     expect(last[0].role).toBe('user');
     expect(last[0].content.startsWith(SUMMARY_HEADER)).toBe(true);
-    const verbatim = last.slice(1).filter((m) => m.role === 'user').map((m) => m.content);
+    const verbatim = last
+      .slice(1)
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content);
     expect(verbatim.slice(-4)).toEqual(['question 196', 'question 197', 'question 198', 'question 199']);
     expect(last.at(-2)!.content.startsWith('Here is a detailed answer to question 198')).toBe(true);
     // The summary lives with the session, and every turn is still stored in full for audit.
@@ -114,7 +127,11 @@ describe('compaction (FR-11)', () => {
     bundle.agents[ROOT].history = { max_tokens: 60, keep_last_turns: 1 };
     const store = createMemorySessionStore();
     const script: Script['llm'] = {
-      [ROOT]: [{ text: 'First answer, which is long enough to pass sixty tokens once the second turn is stored. '.repeat(2) }, { text: 'Second answer, also long enough to count for something here. '.repeat(2) }, { text: 'Third.' }],
+      [ROOT]: [
+        { text: 'First answer, which is long enough to pass sixty tokens once the second turn is stored. '.repeat(2) },
+        { text: 'Second answer, also long enough to count for something here. '.repeat(2) },
+        { text: 'Third.' },
+      ],
       [`${ROOT}:summary`]: [{ text: 'SUMMARY: the user asked twice.' }],
     };
     const rec = createRecordingClient(createScriptedClient(script));
@@ -131,7 +148,11 @@ describe('memory on the streaming turn flow', () => {
     const bundle = loadBundle();
     bundle.agents[ROOT].history = { max_tokens: 60, keep_last_turns: 1, summary_model: 'gpt-5.4-nano' };
     const script: Script['llm'] = {
-      [ROOT]: [{ text: 'First answer, which is long enough to pass sixty tokens once the second turn is stored. '.repeat(2) }, { text: 'Second answer, also long enough to count for something here. '.repeat(2) }, { text: 'Third.' }],
+      [ROOT]: [
+        { text: 'First answer, which is long enough to pass sixty tokens once the second turn is stored. '.repeat(2) },
+        { text: 'Second answer, also long enough to count for something here. '.repeat(2) },
+        { text: 'Third.' },
+      ],
       [`${ROOT}:summary`]: [{ text: 'SUMMARY: the user asked twice.', usage: { inputTokens: 70, outputTokens: 7 } }],
     };
     const { runtime, events } = runtimeWith(bundle, createScriptedClient(script), { sessions: createMemorySessionStore() });
@@ -164,7 +185,11 @@ describe('memory on the streaming turn flow', () => {
     const { runtime } = runtimeWith(bundle, rec.client, { sessions: createMemorySessionStore() });
     const first = await runtime.turn({ agent: ROOT, message: 'How many points do I have?', context: ctx('parts') });
     expect(first.text).toBe('Let me check your points.\n\nYou have 12,500 points.');
-    expect(first.record?.narration).toEqual({ user: 'How many points do I have?', assistant: first.text, parts: ['Let me check your points.', 'You have 12,500 points.'] });
+    expect(first.record?.narration).toEqual({
+      user: 'How many points do I have?',
+      assistant: first.text,
+      parts: ['Let me check your points.', 'You have 12,500 points.'],
+    });
     expect(first.record?.handled_by).toEqual(['rewards']);
     expect(first.record?.tool_results.map((r) => r.name)).toEqual(['ask_rewards']);
     await runtime.turn({ agent: ROOT, message: 'thanks', context: ctx('parts') });
@@ -189,12 +214,28 @@ describe('layered history (FR-10) and prior_context on a topic switch (FR-8)', (
         const lastUser = [...req.messages].reverse().find((m) => m.role === 'user')!.content;
         const hasResults = req.messages.at(-1)!.role === 'tool';
         if (req.agent === ROOT && !hasResults) {
-          if (lastUser.includes('points')) return { text: '', toolCalls: [{ id: 'c1', name: 'ask_rewards', arguments: JSON.stringify({ query: lastUser, intent_count: 1 }) }], usage: { inputTokens: 5, outputTokens: 5 } };
+          if (lastUser.includes('points'))
+            return {
+              text: '',
+              toolCalls: [{ id: 'c1', name: 'ask_rewards', arguments: JSON.stringify({ query: lastUser, intent_count: 1 }) }],
+              usage: { inputTokens: 5, outputTokens: 5 },
+            };
           const previous = req.messages.filter((m) => m.role === 'assistant' && m.content.includes('[handled by: rewards]'));
           const prior = previous.length > 0 ? `Earlier the rewards specialist said: ${previous.at(-1)!.content.split('\n')[0]}` : undefined;
-          return { text: '', toolCalls: [{ id: 'c2', name: 'ask_shop', arguments: JSON.stringify({ query: lastUser, intent_count: 1, ...(prior ? { prior_context: prior } : {}) }) }], usage: { inputTokens: 5, outputTokens: 5 } };
+          return {
+            text: '',
+            toolCalls: [
+              { id: 'c2', name: 'ask_shop', arguments: JSON.stringify({ query: lastUser, intent_count: 1, ...(prior ? { prior_context: prior } : {}) }) },
+            ],
+            usage: { inputTokens: 5, outputTokens: 5 },
+          };
         }
-        if (req.agent === ROOT) return { text: req.messages.at(-1)!.role === 'tool' ? `Answer: ${JSON.parse(req.messages.at(-1)!.content).answer}` : 'ok', toolCalls: [], usage: { inputTokens: 5, outputTokens: 5 } };
+        if (req.agent === ROOT)
+          return {
+            text: req.messages.at(-1)!.role === 'tool' ? `Answer: ${JSON.parse(req.messages.at(-1)!.content).answer}` : 'ok',
+            toolCalls: [],
+            usage: { inputTokens: 5, outputTokens: 5 },
+          };
         if (req.agent === 'rewards') return { text: 'You have 12,500 points.', toolCalls: [], usage: { inputTokens: 3, outputTokens: 3 } };
         return { text: 'Two coffee deals are live.', toolCalls: [], usage: { inputTokens: 3, outputTokens: 3 } };
       },
@@ -233,7 +274,15 @@ describe('query guards, each on its own scripted turn', () => {
     bundle.agents[ROOT].dispatch.guards = { verbatim: true, overlap: true, echo: true };
     const rec = createRecordingClient(createScriptedClient(llm));
     const events: RuntimeEvent[] = [];
-    const runtime = createRuntime({ bundle, llm: rec.client, tools: createScriptedTools({}), ids: createSequentialIds('g'), onEvent: (e) => events.push(e), sessions, ...extra });
+    const runtime = createRuntime({
+      bundle,
+      llm: rec.client,
+      tools: createScriptedTools({}),
+      ids: createSequentialIds('g'),
+      onEvent: (e) => events.push(e),
+      sessions,
+      ...extra,
+    });
     const turn = (message: string) => runtime.turn({ agent: ROOT, message, context: ctx('guards') });
     const routing = () => events.filter((e) => e.type === 'routing').at(-1) as Extract<RuntimeEvent, { type: 'routing' }>;
     const handoff = (agent: string, i = 0) => JSON.parse(rec.calls.filter((c) => c.agent === agent)[i].messages.at(-1)!.content);

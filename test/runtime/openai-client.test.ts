@@ -42,17 +42,31 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
-afterAll(() => new Promise<void>((resolve) => {
-  server.close(() => resolve());
-  server.closeAllConnections();
-}));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+);
 beforeEach(() => {
   seen = [];
 });
 
-const reply = (res: ServerResponse, message: Record<string, unknown>, usage = { prompt_tokens: 100, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 64 } }) => {
+const reply = (
+  res: ServerResponse,
+  message: Record<string, unknown>,
+  usage = { prompt_tokens: 100, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 64 } },
+) => {
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }], usage }));
+  res.end(
+    JSON.stringify({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }],
+      usage,
+    }),
+  );
 };
 const agentOf = (body: Record<string, any>) => /You are the (\w+) agent/.exec(body.messages[0].content)?.[1];
 
@@ -93,7 +107,12 @@ test('Chat Completions wire format, parallel tool calls, composition, usage', as
   // The runtime hands over the bundle's OpenAI shapes (req.toolShapes): strict function tools.
   expect(first.body.tools[1]).toEqual({
     type: 'function',
-    function: { name: 'ask_billing', description: 'Invoices and payments.', parameters: makeBundle().agents.concierge.tools.neutral[1].parameters, strict: true },
+    function: {
+      name: 'ask_billing',
+      description: 'Invoices and payments.',
+      parameters: makeBundle().agents.concierge.tools.neutral[1].parameters,
+      strict: true,
+    },
   });
 
   const compose = seen.find((s) => agentOf(s.body) === 'concierge' && s.body.messages.at(-1).role === 'tool')!;
@@ -123,7 +142,10 @@ test('an HTTP error is a typed error; the fallback model is asked next; no body 
       return res.end('{"error":{"message":"RAW-PROVIDER-ERROR internal"}}');
     }
     if (agent === 'concierge' && body.messages.at(-1).role === 'user') {
-      return reply(res, { content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ask_billing', arguments: '{"query":"q","intent_count":1}' } }] });
+      return reply(res, {
+        content: '',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ask_billing', arguments: '{"query":"q","intent_count":1}' } }],
+      });
     }
     return reply(res, { content: `answer from ${body.model}` });
   };
@@ -166,7 +188,20 @@ test('the request is aborted when the sub-agent’s time budget runs out', async
 test('408/504 are timeouts; response parsing tolerates content parts and refusals', () => {
   expect(new LlmHttpError(504).timeout).toBe(true);
   expect(new LlmHttpError(500).timeout).toBe(false);
-  expect(fromChatResponse({ choices: [{ message: { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] } }] }).text).toBe('ab');
+  expect(
+    fromChatResponse({
+      choices: [
+        {
+          message: {
+            content: [
+              { type: 'text', text: 'a' },
+              { type: 'text', text: 'b' },
+            ],
+          },
+        },
+      ],
+    }).text,
+  ).toBe('ab');
   expect(fromChatResponse({ choices: [{ message: { content: null, refusal: 'no' } }] }).text).toBe('no');
   expect(() => fromChatResponse({ error: {} })).toThrow();
 });

@@ -47,12 +47,20 @@ test('bad api and pricing are schema diagnostics', () => {
 });
 
 test('prefix cost per 1,000 turns, with and without a cache hit; ≈ for approximate counts', () => {
-  const model = bundleModel({ provider: 'openai', model: 'x', contextWindow: 1000, encoding: 'o200k_base', pricing: { input: 0.4, cachedInput: 0.1, output: 1.6 } });
+  const model = bundleModel({
+    provider: 'openai',
+    model: 'x',
+    contextWindow: 1000,
+    encoding: 'o200k_base',
+    pricing: { input: 0.4, cachedInput: 0.1, output: 1.6 },
+  });
   expect(prefixCostLine({ tokens: 3127 }, model)).toBe('prefix per 1,000 turns $1.25 without a cache hit · $0.31 with one');
   const claude = bundleModel({ provider: 'anthropic', model: 'c', contextWindow: 1000, pricing: { input: 1, cachedInput: 0.1, output: 5 } });
   expect(prefixCostLine({ tokens: 1560 }, claude)).toBe('prefix per 1,000 turns ≈$1.56 without a cache hit · ≈$0.16 with one');
   const noCached = bundleModel({ provider: 'openai', model: 'x', contextWindow: 1000, encoding: 'o200k_base', pricing: { input: 10, output: 30 } });
-  expect(prefixCostLine({ tokens: 150_000 }, noCached)).toBe('prefix per 1,000 turns $1,500.00 without a cache hit · $1,500.00 with one (the model declares no cached-input price)');
+  expect(prefixCostLine({ tokens: 150_000 }, noCached)).toBe(
+    'prefix per 1,000 turns $1,500.00 without a cache hit · $1,500.00 with one (the model declares no cached-input price)',
+  );
   expect(prefixCostLine({ tokens: 100 }, bundleModel({ provider: 'openai', model: 'x', contextWindow: 1000 }))).toBeUndefined();
   expect([formatUsd(0), formatUsd(0.0008), formatUsd(0.42), formatUsd(1234.5)]).toEqual(['$0.00', '$0.0008', '$0.42', '$1,234.50']);
 });

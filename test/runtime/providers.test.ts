@@ -33,10 +33,38 @@ beforeEach(() => {
   mock.seen.length = 0;
 });
 
-const apis: { name: string; path: string; stream: SseOut[]; make: (o: { baseURL: string; apiKey?: string; retry?: { maxRetries?: number; baseDelayMs?: number } }) => LlmClient; base: (url: string) => string; cached: { inputTokens: number; outputTokens: number; cachedInputTokens: number } }[] = [
-  { name: 'OpenAI Chat Completions', path: '/v1/chat/completions', stream: CHAT_STREAM, make: createOpenAIClient, base: (u) => `${u}/v1`, cached: { inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1024 } },
-  { name: 'OpenAI Responses', path: '/v1/responses', stream: RESPONSES_STREAM, make: createOpenAIResponsesClient, base: (u) => `${u}/v1`, cached: { inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1024 } },
-  { name: 'Anthropic Messages', path: '/v1/messages', stream: ANTHROPIC_STREAM, make: createAnthropicClient, base: (u) => u, cached: { inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1024 } },
+const apis: {
+  name: string;
+  path: string;
+  stream: SseOut[];
+  make: (o: { baseURL: string; apiKey?: string; retry?: { maxRetries?: number; baseDelayMs?: number } }) => LlmClient;
+  base: (url: string) => string;
+  cached: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
+}[] = [
+  {
+    name: 'OpenAI Chat Completions',
+    path: '/v1/chat/completions',
+    stream: CHAT_STREAM,
+    make: createOpenAIClient,
+    base: (u) => `${u}/v1`,
+    cached: { inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1024 },
+  },
+  {
+    name: 'OpenAI Responses',
+    path: '/v1/responses',
+    stream: RESPONSES_STREAM,
+    make: createOpenAIResponsesClient,
+    base: (u) => `${u}/v1`,
+    cached: { inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1024 },
+  },
+  {
+    name: 'Anthropic Messages',
+    path: '/v1/messages',
+    stream: ANTHROPIC_STREAM,
+    make: createAnthropicClient,
+    base: (u) => u,
+    cached: { inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1024 },
+  },
 ];
 
 async function drain(it: AsyncIterable<LlmChunk>): Promise<LlmChunk[]> {
@@ -86,7 +114,10 @@ describe('the cache boundary in each API’s request', () => {
     expect(first.messages[0]).toEqual({ role: 'system', content: `${PREFIX}<context>\nDate: 2026-11-21\nLocale: en-US\n</context>` });
     expect(first.prompt_cache_key).toBe(`agentc:concierge:${'a'.repeat(16)}`);
     expect(new Set([first.prompt_cache_key, otherAgent.prompt_cache_key, otherCohort.prompt_cache_key]).size).toBe(3);
-    expect(first.tools[0]).toEqual({ type: 'function', function: { name: 'ask_billing', description: 'Invoices and payments.', parameters: request().tools[0]!.parameters, strict: true } });
+    expect(first.tools[0]).toEqual({
+      type: 'function',
+      function: { name: 'ask_billing', description: 'Invoices and payments.', parameters: request().tools[0]!.parameters, strict: true },
+    });
     expect(first).toMatchObject({ stream: true, stream_options: { include_usage: true }, parallel_tool_calls: true, max_completion_tokens: 500 });
   });
 
@@ -97,7 +128,14 @@ describe('the cache boundary in each API’s request', () => {
     expect(body.instructions.startsWith(PREFIX)).toBe(true);
     expect(body.prompt_cache_key).toBe(`agentc:concierge:${'a'.repeat(16)}`);
     expect(body.tools[1]).toEqual({ type: 'function', name: 'ask_travel', description: 'Trips.', parameters: request().tools[1]!.parameters, strict: true });
-    expect(body).toMatchObject({ model: 'model-x', stream: true, store: false, parallel_tool_calls: true, max_output_tokens: 500, reasoning: { effort: 'low' } });
+    expect(body).toMatchObject({
+      model: 'model-x',
+      stream: true,
+      store: false,
+      parallel_tool_calls: true,
+      max_output_tokens: 500,
+      reasoning: { effort: 'low' },
+    });
     expect(body.input).toEqual([{ type: 'message', role: 'user', content: 'invoices and trips' }]);
   });
 
@@ -122,7 +160,14 @@ describe('the cache boundary in each API’s request', () => {
     const req = request({ prefix: '' });
     req.parallelToolCalls = false;
     req.messages.push(
-      { role: 'assistant', content: 'Let me check.', toolCalls: [{ id: 'call_a', name: 'ask_billing', arguments: '{"query":"x"}' }, { id: 'call_b', name: 'ask_travel', arguments: 'not json' }] },
+      {
+        role: 'assistant',
+        content: 'Let me check.',
+        toolCalls: [
+          { id: 'call_a', name: 'ask_billing', arguments: '{"query":"x"}' },
+          { id: 'call_b', name: 'ask_travel', arguments: 'not json' },
+        ],
+      },
       { role: 'tool', toolCallId: 'call_a', name: 'ask_billing', content: '{"ok":true}' },
       { role: 'tool', toolCallId: 'call_b', name: 'ask_travel', content: '{"ok":false}' },
     );
@@ -130,8 +175,21 @@ describe('the cache boundary in each API’s request', () => {
     const body = mock.seen[0]!.body;
     expect(body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'invoices and trips' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Let me check.' }, { type: 'tool_use', id: 'call_a', name: 'ask_billing', input: { query: 'x' } }, { type: 'tool_use', id: 'call_b', name: 'ask_travel', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_a', content: '{"ok":true}' }, { type: 'tool_result', tool_use_id: 'call_b', content: '{"ok":false}' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Let me check.' },
+          { type: 'tool_use', id: 'call_a', name: 'ask_billing', input: { query: 'x' } },
+          { type: 'tool_use', id: 'call_b', name: 'ask_travel', input: {} },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'call_a', content: '{"ok":true}' },
+          { type: 'tool_result', tool_use_id: 'call_b', content: '{"ok":false}' },
+        ],
+      },
     ]);
     // No prefix: the breakpoint moves to the last tool; serial tool use is asked for explicitly.
     expect(body.system).toEqual([{ type: 'text', text: '<context>\nDate: 2026-11-21\nLocale: en-US\n</context>' }]);
@@ -142,7 +200,9 @@ describe('the cache boundary in each API’s request', () => {
 
 describe('failures carry their cause; retries honour retry-after and the deadline', () => {
   test('a 401 is not retried and carries the status and the provider’s message', async () => {
-    mock.handle((_s, res) => json(res, 401, { error: { message: 'Incorrect API key provided: sk-bad.', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+    mock.handle((_s, res) =>
+      json(res, 401, { error: { message: 'Incorrect API key provided: sk-bad.', type: 'invalid_request_error', code: 'invalid_api_key' } }),
+    );
     const err = await collect(createOpenAIResponsesClient({ baseURL: `${mock.url}/v1`, apiKey: 'sk-bad' }).stream!(request())).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmHttpError);
     expect(err).toMatchObject({ status: 401, providerMessage: 'Incorrect API key provided: sk-bad.', providerType: 'invalid_request_error', timeout: false });
@@ -152,7 +212,11 @@ describe('failures carry their cause; retries honour retry-after and the deadlin
 
   test('429 with retry-after is retried after the wait, then succeeds', async () => {
     let n = 0;
-    mock.handle((_s, res) => (n++ === 0 ? json(res, 429, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '0.2' }) : sse(res, ANTHROPIC_STREAM)));
+    mock.handle((_s, res) =>
+      n++ === 0
+        ? json(res, 429, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '0.2' })
+        : sse(res, ANTHROPIC_STREAM),
+    );
     const t0 = Date.now();
     const reply = await createAnthropicClient({ baseURL: mock.url }).complete(request({ provider: 'anthropic' }));
     expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
@@ -170,7 +234,9 @@ describe('failures carry their cause; retries honour retry-after and the deadlin
     mock.seen.length = 0;
     mock.handle((_s, res) => json(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': '30' }));
     const t0 = Date.now();
-    const err = await createOpenAIClient({ baseURL: `${mock.url}/v1` }).complete(request({ deadline: Date.now() + 2_000 })).catch((e: unknown) => e);
+    const err = await createOpenAIClient({ baseURL: `${mock.url}/v1` })
+      .complete(request({ deadline: Date.now() + 2_000 }))
+      .catch((e: unknown) => e);
     expect(Date.now() - t0).toBeLessThan(1_000);
     expect(err).toMatchObject({ status: 429, providerMessage: 'rate limited', retryAfterMs: 30_000 });
     expect(mock.seen).toHaveLength(1);
@@ -179,14 +245,18 @@ describe('failures carry their cause; retries honour retry-after and the deadlin
   test('a refused connection is a network error naming the errno', async () => {
     const closed = await startMock();
     await closed.close();
-    const err = await createOpenAIClient({ baseURL: `${closed.url}/v1`, retry: { maxRetries: 0 } }).complete(request()).catch((e: unknown) => e);
+    const err = await createOpenAIClient({ baseURL: `${closed.url}/v1`, retry: { maxRetries: 0 } })
+      .complete(request())
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmNetworkError);
     expect(err).toMatchObject({ code: 'ECONNREFUSED' });
     expect((err as Error).message).toBe(`cannot reach ${closed.url}/v1/chat/completions: ECONNREFUSED`);
   });
 
   test('an error event inside a 200 stream throws with the provider’s message', async () => {
-    mock.handle((_s, res) => sse(res, [ANTHROPIC_STREAM[0]!, { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }]));
+    mock.handle((_s, res) =>
+      sse(res, [ANTHROPIC_STREAM[0]!, { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }]),
+    );
     const err = await collect(createAnthropicClient({ baseURL: mock.url }).stream!(request())).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmProtocolError);
     expect(err).toMatchObject({ message: 'Anthropic Messages stream failed: Overloaded', providerType: 'overloaded_error' });
@@ -217,7 +287,9 @@ describe('failures carry their cause; retries honour retry-after and the deadlin
 
   test('not an event stream, or an event that is not JSON: a protocol error that says so', async () => {
     mock.handle((_s, res) => json(res, 200, { hello: 'proxy page' }));
-    await expect(collect(createOpenAIResponsesClient({ baseURL: `${mock.url}/v1` }).stream!(request()))).rejects.toThrow('OpenAI Responses answered with "application/json", not an event stream: is the base URL right?');
+    await expect(collect(createOpenAIResponsesClient({ baseURL: `${mock.url}/v1` }).stream!(request()))).rejects.toThrow(
+      'OpenAI Responses answered with "application/json", not an event stream: is the base URL right?',
+    );
     mock.handle((_s, res) => sse(res, [{ event: 'message_start', data: '{"type":"message_start", oops' }]));
     await expect(collect(createAnthropicClient({ baseURL: mock.url }).stream!(request()))).rejects.toThrow(LlmProtocolError);
   });

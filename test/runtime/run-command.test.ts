@@ -28,14 +28,16 @@ async function run(opts: Partial<RunOptions>, deps: RunDeps = {}, env: Record<st
   return { code, ...out };
 }
 
-const stubCompile = (over: Partial<CompileResult> = {}): RunDeps['compile'] => async () => ({
-  diagnostics: [],
-  files: new Map(),
-  program: undefined,
-  bundle: makeBundle(),
-  fatal: undefined,
-  ...over,
-});
+const stubCompile =
+  (over: Partial<CompileResult> = {}): RunDeps['compile'] =>
+  async () => ({
+    diagnostics: [],
+    files: new Map(),
+    program: undefined,
+    bundle: makeBundle(),
+    fatal: undefined,
+    ...over,
+  });
 
 function tmpScript(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'agentc-run-'));
@@ -51,10 +53,19 @@ describe('scripted replay on the example workspace', () => {
     const out = JSON.parse(r.stdout) as { text: string; events: RuntimeEvent[]; calls: CallRecord[] };
     expect(Object.keys(out)).toEqual(['calls', 'events', 'formatVersion', 'record', 'text']);
     expect(out.text).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.');
-    expect(out.events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.text)).toEqual(['Checking your points…', 'Looking through products…']);
+    expect(out.events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.text)).toEqual([
+      'Checking your points…',
+      'Looking through products…',
+    ]);
     expect(out.events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok' });
     const routing = out.events.at(-2)!;
-    expect(routing).toMatchObject({ type: 'routing', invoked: ['rewards', 'shop'], intent_count: 2, cap: { limit: 3, requested: 2, dropped: [] }, outcomes: { rewards: 'ok', shop: 'ok' } });
+    expect(routing).toMatchObject({
+      type: 'routing',
+      invoked: ['rewards', 'shop'],
+      intent_count: 2,
+      cap: { limit: 3, requested: 2, dropped: [] },
+      outcomes: { rewards: 'ok', shop: 'ok' },
+    });
 
     expect(out.calls.map((c) => c.agent)).toEqual(['fetch_assistant', 'rewards', 'shop', 'rewards', 'shop', 'fetch_assistant']);
     const starts = out.calls.map((c) => c.started_ms);
@@ -88,7 +99,10 @@ describe('scripted replay on the example workspace', () => {
   test('--format jsonl: one event per line as it happens, turn_start first and turn_end last; the deltas are the text', async () => {
     const r = await run({ script: join(SCRIPTS, 'points-and-products.yaml'), format: 'jsonl' });
     expect(r.code).toBe(0);
-    const events = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as RuntimeEvent);
+    const events = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RuntimeEvent);
     expect(events[0].type).toBe('turn_start');
     expect(events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok' });
     const text = events.find((e) => e.type === 'text');
@@ -100,7 +114,10 @@ describe('scripted replay on the example workspace', () => {
     const chunks: string[] = [];
     let stderr = '';
     const cli: CliIO = { stdout: (t) => void chunks.push(t), stderr: (t) => void (stderr += t), cwd: REPO, env: {}, isTTY: true };
-    const code = await runCommand({ agent: 'fetch_assistant', message: 'points and cold brew?', format: 'text', cwd: REPO, script: join(SCRIPTS, 'points-and-products.yaml') }, cli);
+    const code = await runCommand(
+      { agent: 'fetch_assistant', message: 'points and cold brew?', format: 'text', cwd: REPO, script: join(SCRIPTS, 'points-and-products.yaml') },
+      cli,
+    );
     expect(code).toBe(0);
     expect(chunks.length).toBeGreaterThan(5);
     expect(chunks.join('')).toBe('You have 12,400 points, and cold brew concentrate starts at $6.99.\n');
@@ -139,7 +156,9 @@ describe('usage errors exit 2', () => {
     const r = await run({ script: join(SCRIPTS, 'typo.yaml') });
     expect(r.code).toBe(2);
     const lines = r.stderr.trim().split('\n');
-    expect(lines).toContain('test/runtime/fixtures/scripts/typo.yaml:3:7 - error: llm.fetch_assistant[0].tool_call: unknown key "tool_call"; expected one of delay_ms, chunk_ms, text, tool_calls, error, status, usage. Did you mean "tool_calls"?');
+    expect(lines).toContain(
+      'test/runtime/fixtures/scripts/typo.yaml:3:7 - error: llm.fetch_assistant[0].tool_call: unknown key "tool_call"; expected one of delay_ms, chunk_ms, text, tool_calls, error, status, usage. Did you mean "tool_calls"?',
+    );
     expect(lines.some((l) => l.startsWith('test/runtime/fixtures/scripts/typo.yaml:4:') && l.includes('delay_ms: must be a number'))).toBe(true);
     expect(lines.some((l) => l.includes('tools.get_user_points.throw: a tool either returns `result` or `throw`s'))).toBe(true);
     expect(lines.at(-1)).toBe('agentc run: invalid script test/runtime/fixtures/scripts/typo.yaml.');
@@ -194,13 +213,20 @@ describe('workspace and root failures', () => {
     const seen: { url: string; auth: string | null; body: any }[] = [];
     const fetchStub = (async (url: string | URL | Request, init?: RequestInit) => {
       seen.push({ url: String(url), auth: new Headers(init?.headers).get('authorization'), body: JSON.parse(String(init?.body)) });
-      return new Response(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Hi from the endpoint.' } }], usage: { prompt_tokens: 3, completion_tokens: 4 } }), {
-        headers: { 'content-type': 'application/json' },
-      });
+      return new Response(
+        JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Hi from the endpoint.' } }], usage: { prompt_tokens: 3, completion_tokens: 4 } }),
+        {
+          headers: { 'content-type': 'application/json' },
+        },
+      );
     }) as typeof fetch;
     const bundle = makeBundle();
     for (const m of Object.values(bundle.models)) m.api = 'openai-chat';
-    const r = await run({ endpoint: 'http://127.0.0.1:9/v1/', agent: 'concierge', format: 'text', flags: ['v2'] }, { compile: stubCompile({ bundle }), fetch: fetchStub }, { OPENAI_API_KEY: 'sk-env' });
+    const r = await run(
+      { endpoint: 'http://127.0.0.1:9/v1/', agent: 'concierge', format: 'text', flags: ['v2'] },
+      { compile: stubCompile({ bundle }), fetch: fetchStub },
+      { OPENAI_API_KEY: 'sk-env' },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Hi from the endpoint.\n');
     expect(seen).toHaveLength(1);

@@ -44,7 +44,12 @@ async function run(env: Record<string, string>) {
 }
 
 test('http/json: spans with the routing event’s trace and span ids, GenAI attributes, service name', async () => {
-  const r = await run({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'fetch-assistant', OTEL_EXPORTER_OTLP_HEADERS: 'x-team=platform' });
+  const r = await run({
+    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_SERVICE_NAME: 'fetch-assistant',
+    OTEL_EXPORTER_OTLP_HEADERS: 'x-team=platform',
+  });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   expect(received.length).toBeGreaterThan(0);
@@ -60,7 +65,10 @@ test('http/json: spans with the routing event’s trace and span ids, GenAI attr
     }
   }
   expect(service).toBe('fetch-assistant');
-  const got = spans.filter((s) => s.name.startsWith('invoke_agent ')).map((s) => [s.name, s.traceId, s.spanId, s.parentSpanId || null]).sort();
+  const got = spans
+    .filter((s) => s.name.startsWith('invoke_agent '))
+    .map((s) => [s.name, s.traceId, s.spanId, s.parentSpanId || null])
+    .sort();
   // Model calls and tool calls (model_start/end, tool_start/end events) are child spans of their agent's span.
   const agentSpans = new Set([r.routing.span_id, ...r.routing.spans.map((s) => s.span_id)]);
   const children = spans.filter((s) => !s.name.startsWith('invoke_agent '));

@@ -29,7 +29,15 @@ function bundleWith(model: Partial<Bundle['models'][string]>): Bundle {
   const b = makeBundle();
   const agent = b.agents.concierge!;
   b.models = { 'orch-model': { ...b.models['orch-model']!, ...model } };
-  b.agents = { concierge: { ...agent, fallback_model: undefined, sub_agents: [], tools: { neutral: [], openai: [], anthropic: [] }, dispatch: { ...agent.dispatch, table: {} } } };
+  b.agents = {
+    concierge: {
+      ...agent,
+      fallback_model: undefined,
+      sub_agents: [],
+      tools: { neutral: [], openai: [], anthropic: [] },
+      dispatch: { ...agent.dispatch, table: {} },
+    },
+  };
   return b;
 }
 
@@ -41,7 +49,10 @@ async function run(opts: Partial<RunOptions>, bundle: Bundle, env: Record<string
   return { code, ...out };
 }
 
-const textOnly = (stream: typeof RESPONSES_STREAM) => stream.filter((e) => !JSON.stringify(e.data).includes('function_call') && !JSON.stringify(e.data).includes('tool_use') && !JSON.stringify(e.data).includes('input_json'));
+const textOnly = (stream: typeof RESPONSES_STREAM) =>
+  stream.filter(
+    (e) => !JSON.stringify(e.data).includes('function_call') && !JSON.stringify(e.data).includes('tool_use') && !JSON.stringify(e.data).includes('input_json'),
+  );
 
 test('an openai model without --endpoint: OPENAI_BASE_URL and OPENAI_API_KEY, the Responses API', async () => {
   mock.handle((s, res) => (s.path === '/v1/responses' ? sse(res, textOnly(RESPONSES_STREAM)) : json(res, 404, {})));
@@ -68,7 +79,9 @@ test('a missing key is a warning before the call; a 401 names the status and the
   expect(r.code).toBe(1);
   expect(r.stdout).toBe('');
   const lines = r.stderr.trimEnd().split('\n');
-  expect(lines[0]).toBe(`warning: OPENAI_API_KEY is not set: calls to ${mock.url}/v1 (models orch-model) go without an API key and a real provider will refuse them (HTTP 401).`);
+  expect(lines[0]).toBe(
+    `warning: OPENAI_API_KEY is not set: calls to ${mock.url}/v1 (models orch-model) go without an API key and a real provider will refuse them (HTTP 401).`,
+  );
   expect(lines.filter((l) => l.includes('HTTP 401'))).toEqual([
     lines[0],
     'agentc run: model call of agent "concierge" (orch-model) failed: OpenAI Responses answered HTTP 401: Incorrect API key provided. (invalid_request_error)',
@@ -95,5 +108,7 @@ test('the stderr reporter: one line per raw cause, each error object once, contr
   onError(boom, { agent: 'billing', span_id: 'x', kind: 'tool', tool: 'get_invoices' });
   onError(boom, { agent: 'billing', span_id: 'x', kind: 'model' });
   onError('store offline', { agent: 'concierge', span_id: 'y', kind: 'session' });
-  expect(err).toBe('agentc run: tool get_invoices of agent "billing" threw: handler exploded at line 3\nagentc run: session store failed for agent "concierge": store offline\n');
+  expect(err).toBe(
+    'agentc run: tool get_invoices of agent "billing" threw: handler exploded at line 3\nagentc run: session store failed for agent "concierge": store offline\n',
+  );
 });

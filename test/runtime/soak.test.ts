@@ -12,7 +12,16 @@
  * error text, `text` is exactly the deltas, no unhandled rejection.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createRuntime, type LlmChunk, type LlmClient, type LlmRequest, type LlmResponse, type Message, type RuntimeEvent, type ToolHandler } from '../../src/runtime/index.js';
+import {
+  createRuntime,
+  type LlmChunk,
+  type LlmClient,
+  type LlmRequest,
+  type LlmResponse,
+  type Message,
+  type RuntimeEvent,
+  type ToolHandler,
+} from '../../src/runtime/index.js';
 import { makeBundle } from './fixtures/bundle.js';
 
 const TURNS = 3_000;
@@ -38,7 +47,7 @@ afterAll(() => void process.off('unhandledRejection', onUnhandled));
 /** A seeded chaos world: the model, the tools and a runtime over them. */
 function chaosWorld(seed: number, streaming: boolean) {
   const rng = mulberry32(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)];
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)];
   let n = 0;
   const raw = () => `RAW-${++n} stack at Object.<anonymous> (/srv/app.js:1:1)`;
   const hang = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error(raw())), { once: true }));
@@ -64,7 +73,13 @@ function chaosWorld(seed: number, streaming: boolean) {
   }
 
   const subAgents = ['billing', 'travel', 'rewards', 'support'];
-  const ownTools: Record<string, string[]> = { billing: ['get_invoices'], travel: ['search_trips', 'ask_weather'], rewards: ['get_points'], support: [], weather: [] };
+  const ownTools: Record<string, string[]> = {
+    billing: ['get_invoices'],
+    travel: ['search_trips', 'ask_weather'],
+    rewards: ['get_points'],
+    support: [],
+    weather: [],
+  };
 
   const llm: LlmClient = {
     async complete(req) {
@@ -102,7 +117,8 @@ function chaosWorld(seed: number, streaming: boolean) {
       if (r < 0.56) return calls(call('not_a_tool', {}));
       if (ownTools[req.agent].length === 0) return text('plain');
       const tool = pick(ownTools[req.agent]);
-      const args = tool === 'search_trips' ? (rng() < 0.2 ? { town: 'x' } : { city: 'Rome' }) : tool === 'ask_weather' ? { query: 'w' } : rng() < 0.1 ? '[1,2' : {};
+      const args =
+        tool === 'search_trips' ? (rng() < 0.2 ? { town: 'x' } : { city: 'Rome' }) : tool === 'ask_weather' ? { query: 'w' } : rng() < 0.1 ? '[1,2' : {};
       return calls(...Array.from({ length: 1 + Math.floor(rng() * 3) }, () => call(tool, args)));
     },
   };
@@ -130,15 +146,39 @@ function chaosWorld(seed: number, streaming: boolean) {
   };
 
   const small = { policy: { time_budget_ms: 25 } };
-  const bundle = makeBundle({ billing: small, travel: { policy: { time_budget_ms: 25, max_recursion_depth: 1 } }, rewards: small, support: small, weather: small, concierge: { policy: { max_recursion_depth: 2 } } });
+  const bundle = makeBundle({
+    billing: small,
+    travel: { policy: { time_budget_ms: 25, max_recursion_depth: 1 } },
+    rewards: small,
+    support: small,
+    weather: small,
+    concierge: { policy: { max_recursion_depth: 2 } },
+  });
   const runtime = createRuntime({
     bundle,
     llm: streaming ? chaosStream(llm, rng, raw, hang) : llm,
     // The root's own tool never hangs: only the root's (long) budget would end it, failing the turn by design.
-    tools: { get_invoices: envelopeTool, get_points: envelopeTool, search_trips: plainTool, record_feedback: () => (rng() < 0.5 ? { saved: true } : Promise.reject(new Error(raw()))) },
+    tools: {
+      get_invoices: envelopeTool,
+      get_points: envelopeTool,
+      search_trips: plainTool,
+      record_feedback: () => (rng() < 0.5 ? { saved: true } : Promise.reject(new Error(raw()))),
+    },
   });
 
-  return { runtime, violations, rng, stats: { get modelCalls() { return modelCalls; }, get mismatchesReturned() { return mismatchesReturned; } } };
+  return {
+    runtime,
+    violations,
+    rng,
+    stats: {
+      get modelCalls() {
+        return modelCalls;
+      },
+      get mismatchesReturned() {
+        return mismatchesReturned;
+      },
+    },
+  };
 }
 
 test(`soak: ${TURNS} chaotic turns`, async () => {
@@ -148,7 +188,11 @@ test(`soak: ${TURNS} chaotic turns`, async () => {
   const tally: Record<string, number> = {};
   for (let start = 0; start < TURNS; start += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, TURNS - start) }, (_, i) =>
-      runtime.turn({ agent: 'concierge', message: `turn ${start + i}`, context: { principal: `user-${(start + i) % 7}`, episode: `ep-${(start + i) % 97}`, locale: 'en-US' } }),
+      runtime.turn({
+        agent: 'concierge',
+        message: `turn ${start + i}`,
+        context: { principal: `user-${(start + i) % 7}`, episode: `ep-${(start + i) % 97}`, locale: 'en-US' },
+      }),
     );
     for (const r of await Promise.all(batch)) {
       if (r.text === 'composed') answered++;
@@ -178,12 +222,7 @@ test(`soak: ${TURNS} chaotic turns`, async () => {
  * The chaos model as a streaming client: each reply arrives word by word, and a
  * stream may also fail or hang half-way, or send chunks that are not chunks.
  */
-function chaosStream(
-  inner: LlmClient,
-  rng: () => number,
-  raw: () => string,
-  hang: (signal: AbortSignal) => Promise<never>,
-): LlmClient {
+function chaosStream(inner: LlmClient, rng: () => number, raw: () => string, hang: (signal: AbortSignal) => Promise<never>): LlmClient {
   return {
     complete: (req) => inner.complete(req),
     async *stream(req: LlmRequest): AsyncGenerator<LlmChunk> {
@@ -236,7 +275,10 @@ test(`soak: ${STREAM_TURNS} chaotic streaming turns, some cancelled by their rea
     if (leftEarly) left++;
     else if (last?.type !== 'turn_end') violations.push(`stream ended with ${last?.type}`);
     else ended++;
-    const deltas = events.filter((e) => e.type === 'text_delta').map((e) => (e.type === 'text_delta' ? e.delta : '')).join('');
+    const deltas = events
+      .filter((e) => e.type === 'text_delta')
+      .map((e) => (e.type === 'text_delta' ? e.delta : ''))
+      .join('');
     const text = events.find((e) => e.type === 'text');
     if (text?.type === 'text' && text.text !== deltas) violations.push('text is not the concatenated deltas');
     await s.result.catch(() => undefined);

@@ -96,7 +96,10 @@ describe('a streaming turn', () => {
       bundle: makeBundle({ concierge: { policy: { max_recursion_depth: 2 } }, travel: { policy: { max_recursion_depth: 1 } } }),
       llm: {
         concierge: [{ tool_calls: [ask('travel', { query: 'trip', intent_count: 1 })] }, { text: 'Done.', usage: { inputTokens: 10, outputTokens: 2 } }],
-        travel: [{ tool_calls: [ask('weather', { query: 'rome' })], usage: { inputTokens: 5, outputTokens: 1 } }, { text: 'Sunny trip.', usage: { inputTokens: 7, outputTokens: 3 } }],
+        travel: [
+          { tool_calls: [ask('weather', { query: 'rome' })], usage: { inputTokens: 5, outputTokens: 1 } },
+          { text: 'Sunny trip.', usage: { inputTokens: 7, outputTokens: 3 } },
+        ],
         weather: [{ text: 'Sunny.', usage: { inputTokens: 3, outputTokens: 1 } }],
       },
     });
@@ -109,7 +112,11 @@ describe('a streaming turn', () => {
     expect(r.events.at(-1)).toMatchObject({ type: 'turn_end', outcome: 'ok', usage: { inputTokens: 25, outputTokens: 7 } });
     expect(of(r.events, 'model_start')).toHaveLength(5);
     expect(of(r.events, 'model_end').map((e) => e.outcome)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
-    expect(of(r.events, 'model_end').filter((e) => e.agent === 'travel').map((e) => e.usage)).toEqual([
+    expect(
+      of(r.events, 'model_end')
+        .filter((e) => e.agent === 'travel')
+        .map((e) => e.usage),
+    ).toEqual([
       { inputTokens: 5, outputTokens: 1 },
       { inputTokens: 7, outputTokens: 3 },
     ]);
@@ -131,7 +138,10 @@ describe('a streaming turn', () => {
     const runtime = createRuntime({
       bundle,
       llm: createScriptedClient({
-        concierge: [{ tool_calls: [ask('support', { query: 'q', intent_count: 1 })], usage: { inputTokens: 1000, outputTokens: 100 } }, { text: 'ok', usage: { inputTokens: 1000, outputTokens: 0 } }],
+        concierge: [
+          { tool_calls: [ask('support', { query: 'q', intent_count: 1 })], usage: { inputTokens: 1000, outputTokens: 100 } },
+          { text: 'ok', usage: { inputTokens: 1000, outputTokens: 0 } },
+        ],
         support: [{ text: 'a', usage: { inputTokens: 500, outputTokens: 50 } }],
       }),
       tools: {},
@@ -157,7 +167,11 @@ describe('a streaming turn', () => {
     const firstEnd = Math.min(pos('agent_end', 'billing'), pos('agent_end', 'support'));
     expect(pos('agent_start', 'billing')).toBeLessThan(firstEnd);
     expect(pos('agent_start', 'support')).toBeLessThan(firstEnd);
-    expect(of(r.events, 'agent_end').map((e) => [e.agent, e.outcome]).sort()).toEqual([
+    expect(
+      of(r.events, 'agent_end')
+        .map((e) => [e.agent, e.outcome])
+        .sort(),
+    ).toEqual([
       ['billing', 'ok'],
       ['support', 'ok'],
     ]);
@@ -166,7 +180,9 @@ describe('a streaming turn', () => {
   test("a handler's status lands between its sub-agent's start and end, with that span id; undeclared ids are dropped", async () => {
     const bundle = makeBundle({
       travel: { status_events: ['comparing_prices'] },
-      concierge: { status_rendering: { searching_trips: 'Searching trips…', comparing_prices: 'Comparing prices…', looking_up_points: 'Checking your points…' } },
+      concierge: {
+        status_rendering: { searching_trips: 'Searching trips…', comparing_prices: 'Comparing prices…', looking_up_points: 'Checking your points…' },
+      },
     });
     bundle.tools.search_trips.status_events = ['searching_trips', 'comparing_prices'];
     const runtime = createRuntime({
@@ -228,7 +244,16 @@ describe('relay mode (dispatch.stream: relay)', () => {
   test('answers stream in call order when the first-called sub-agent is the slowest; the root model is not called again', async () => {
     const { runtime, req } = streamRuntime(
       {
-        concierge: [{ text: 'Checking both.', tool_calls: [ask('billing', { query: 'a', intent_count: 3 }), ask('rewards', { query: 'b', intent_count: 3 }), ask('support', { query: 'c', intent_count: 3 })] }],
+        concierge: [
+          {
+            text: 'Checking both.',
+            tool_calls: [
+              ask('billing', { query: 'a', intent_count: 3 }),
+              ask('rewards', { query: 'b', intent_count: 3 }),
+              ask('support', { query: 'c', intent_count: 3 }),
+            ],
+          },
+        ],
         billing: [{ delay_ms: 150, text: 'You have two open invoices.', chunk_ms: 10 }],
         rewards: [{ delay_ms: 10, text: 'You have 500 points.' }],
         support: [{ delay_ms: 20, error: 'RAW-upstream 502' }],
@@ -239,7 +264,9 @@ describe('relay mode (dispatch.stream: relay)', () => {
     const s = runtime.stream(req());
     for await (const e of s) events.push(e);
     const r = await s.result;
-    expect(r.text).toBe('Checking both.\n\nYou have two open invoices.\n\nYou have 500 points.\n\nThe support specialist ran into a problem and could not answer.');
+    expect(r.text).toBe(
+      'Checking both.\n\nYou have two open invoices.\n\nYou have 500 points.\n\nThe support specialist ran into a problem and could not answer.',
+    );
     expect(events).toEqual(r.events);
     const ds = of(events, 'text_delta');
     // One run of deltas per speaker, in call order (the "\n\n" between runs belongs to the next speaker).
@@ -323,7 +350,10 @@ describe('cancellation and backpressure', () => {
 
   test('a slow reader stalls nothing: sub-agents finish while nobody reads; every event is still delivered, in order', async () => {
     const { runtime, seen, req } = streamRuntime({
-      concierge: [{ text: 'On it.', tool_calls: [ask('billing', { query: 'a', intent_count: 2 }), ask('support', { query: 'b', intent_count: 2 })] }, { text: 'Both done.' }],
+      concierge: [
+        { text: 'On it.', tool_calls: [ask('billing', { query: 'a', intent_count: 2 }), ask('support', { query: 'b', intent_count: 2 })] },
+        { text: 'Both done.' },
+      ],
       billing: [{ delay_ms: 20, text: 'b' }],
       support: [{ delay_ms: 20, text: 's' }],
     });
@@ -348,9 +378,13 @@ describe('per-turn cohorts, the failsafe count, request hints, traceparent, onEr
     expect(s.calls.map((c) => c.system.prefix_sha256)).toHaveLength(2);
     expect(s.calls[0].system.prefix_sha256).not.toBe(s.calls[1].system.prefix_sha256);
     expect(() => s.runtime.stream({ agent: 'concierge', message: 'x', context: CTX, flags: ['v3'] })).toThrow(RuntimeUsageError);
-    expect(() => s.runtime.stream({ agent: 'concierge', message: 'x', context: CTX, flags: ['v3'] })).toThrow('Unknown feature flag "v3". Did you mean "v2"? Known flags: v2.');
+    expect(() => s.runtime.stream({ agent: 'concierge', message: 'x', context: CTX, flags: ['v3'] })).toThrow(
+      'Unknown feature flag "v3". Did you mean "v2"? Known flags: v2.',
+    );
     // Flags in the context were silently ignored before; now they are a usage error pointing at the request field.
-    await expect(s.runtime.turn({ agent: 'concierge', message: 'x', context: { ...CTX, flags: 'v2' } })).rejects.toThrow('pass feature flags on the request itself');
+    await expect(s.runtime.turn({ agent: 'concierge', message: 'x', context: { ...CTX, flags: 'v2' } })).rejects.toThrow(
+      'pass feature flags on the request itself',
+    );
   });
 
   test('the intent-count failsafe counts every call the model emitted, valid or not', async () => {
@@ -367,7 +401,10 @@ describe('per-turn cohorts, the failsafe count, request hints, traceparent, onEr
 
   test('every request carries prefixSha256, toolShapes aligned with tools, and the deadline', async () => {
     const seenReqs: { agent: string; sha?: string; names: string[]; openai: string[]; anthropic: string[]; deadline?: number }[] = [];
-    const inner = createScriptedClient({ concierge: [{ tool_calls: [ask('support', { query: 'q', intent_count: 1 })] }, { text: 'ok' }], support: [{ text: 'a' }] });
+    const inner = createScriptedClient({
+      concierge: [{ tool_calls: [ask('support', { query: 'q', intent_count: 1 })] }, { text: 'ok' }],
+      support: [{ text: 'a' }],
+    });
     const t0 = Date.now();
     const runtime = createRuntime({
       bundle: makeBundle(),
@@ -448,12 +485,22 @@ describe('per-turn cohorts, the failsafe count, request hints, traceparent, onEr
 describe('the scripted client streams', () => {
   test('word by word, delay_ms before the first word and chunk_ms between words; the deltas join to the text exactly', async () => {
     const text = '  Two  open invoices,\nboth due soon. ';
-    const client = createScriptedClient({ billing: [{ delay_ms: 40, chunk_ms: 20, text, status: ['fetching_invoices'], tool_calls: [{ name: 'get_invoices', arguments: {} }] }] });
+    const client = createScriptedClient({
+      billing: [{ delay_ms: 40, chunk_ms: 20, text, status: ['fetching_invoices'], tool_calls: [{ name: 'get_invoices', arguments: {} }] }],
+    });
     const bundle = makeBundle();
     const t0 = performance.now();
     const times: number[] = [];
     const chunks: unknown[] = [];
-    const req = { agent: 'billing', model: { ...bundle.models['sub-model'], id: 'sub-model' }, system: { prefix: '', suffix: '' }, messages: [], tools: [], parallelToolCalls: false, signal: new AbortController().signal };
+    const req = {
+      agent: 'billing',
+      model: { ...bundle.models['sub-model'], id: 'sub-model' },
+      system: { prefix: '', suffix: '' },
+      messages: [],
+      tools: [],
+      parallelToolCalls: false,
+      signal: new AbortController().signal,
+    };
     for await (const c of client.stream!(req)) {
       chunks.push(c);
       times.push(performance.now() - t0);

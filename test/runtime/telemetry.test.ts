@@ -35,7 +35,8 @@ function setup() {
 
 function metricPoints(rm: ResourceMetrics): Record<string, { attributes: Record<string, unknown>; value: unknown }[]> {
   const out: Record<string, { attributes: Record<string, unknown>; value: unknown }[]> = {};
-  for (const sm of rm.scopeMetrics) for (const m of sm.metrics) out[m.descriptor.name] = m.dataPoints.map((p) => ({ attributes: p.attributes, value: p.value }));
+  for (const sm of rm.scopeMetrics)
+    for (const m of sm.metrics) out[m.descriptor.name] = m.dataPoints.map((p) => ({ attributes: p.attributes, value: p.value }));
   return out;
 }
 
@@ -68,13 +69,42 @@ const MIXED: RuntimeEvent[] = [
   { type: 'model_end', at_ms: 60, agent: 'concierge', span_id: S0, call_id: 'm5', model: 'orch-model', outcome: 'ok', usage: u(1300, 40, 1024) },
   { type: 'text', agent: 'concierge', text: 'Two invoices; trips are unavailable.' },
   {
-    type: 'routing', agent: 'concierge', trace_id: T, span_id: S0, invoked: ['billing', 'travel'], intent_count: 3, intent_retry: false,
-    cap: { limit: 2, requested: 3, dropped: ['ask_support'], behavior: 'over' }, outcomes: { billing: 'ok', travel: 'error' }, tool_outcomes: {},
+    type: 'routing',
+    agent: 'concierge',
+    trace_id: T,
+    span_id: S0,
+    invoked: ['billing', 'travel'],
+    intent_count: 3,
+    intent_retry: false,
+    cap: { limit: 2, requested: 3, dropped: ['ask_support'], behavior: 'over' },
+    outcomes: { billing: 'ok', travel: 'error' },
+    tool_outcomes: {},
     spans: [
-      { agent: 'billing', span_id: S1, parent_span_id: S0, tool: 'ask_billing', started_ms: 11, ended_ms: 51, outcome: 'ok', model: 'sub-model', fallback: false },
-      { agent: 'travel', span_id: S2, parent_span_id: S0, tool: 'ask_travel', started_ms: 11, ended_ms: 41, outcome: 'error', model: 'sub-model', fallback: false },
+      {
+        agent: 'billing',
+        span_id: S1,
+        parent_span_id: S0,
+        tool: 'ask_billing',
+        started_ms: 11,
+        ended_ms: 51,
+        outcome: 'ok',
+        model: 'sub-model',
+        fallback: false,
+      },
+      {
+        agent: 'travel',
+        span_id: S2,
+        parent_span_id: S0,
+        tool: 'ask_travel',
+        started_ms: 11,
+        ended_ms: 41,
+        outcome: 'error',
+        model: 'sub-model',
+        fallback: false,
+      },
     ],
-    started_ms: 0, ended_ms: 61,
+    started_ms: 0,
+    ended_ms: 61,
   },
   { type: 'turn_end', at_ms: 62, agent: 'concierge', trace_id: T, outcome: 'ok', usage: u(3120, 114, 2048), cost_usd: 0.002 },
 ];
@@ -83,7 +113,12 @@ test('a mixed-intent turn with a failing sub-agent: span tree, ids, GenAI attrib
   const { exporter, telemetry, metrics } = setup();
   for (const e of MIXED) telemetry.onEvent(e);
   const spans = exporter.getFinishedSpans();
-  const tree = spans.map((s) => `${s.name} ${s.spanContext().spanId === S0 || s.spanContext().spanId === S1 || s.spanContext().spanId === S2 ? s.spanContext().spanId : '*'} <- ${s.parentSpanContext?.spanId ?? '-'}`).sort();
+  const tree = spans
+    .map(
+      (s) =>
+        `${s.name} ${s.spanContext().spanId === S0 || s.spanContext().spanId === S1 || s.spanContext().spanId === S2 ? s.spanContext().spanId : '*'} <- ${s.parentSpanContext?.spanId ?? '-'}`,
+    )
+    .sort();
   expect(tree).toEqual([
     `chat gpt-orch * <- ${S0}`,
     `chat gpt-orch * <- ${S0}`,
@@ -98,9 +133,16 @@ test('a mixed-intent turn with a failing sub-agent: span tree, ids, GenAI attrib
   expect(new Set(spans.map((s) => s.spanContext().traceId))).toEqual(new Set([T]));
   const turn = spans.find((s) => s.spanContext().spanId === S0)!;
   expect(turn.attributes).toMatchObject({
-    'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'concierge', 'gen_ai.request.model': 'gpt-orch',
-    'gen_ai.usage.input_tokens': 3120, 'gen_ai.usage.output_tokens': 114, 'gen_ai.usage.cache_read.input_tokens': 2048,
-    'agentc.outcome': 'ok', 'agentc.cost_usd': 0.002, 'agentc.routing.cap.behavior': 'over', 'agentc.routing.cap.dropped': ['ask_support'],
+    'gen_ai.operation.name': 'invoke_agent',
+    'gen_ai.agent.name': 'concierge',
+    'gen_ai.request.model': 'gpt-orch',
+    'gen_ai.usage.input_tokens': 3120,
+    'gen_ai.usage.output_tokens': 114,
+    'gen_ai.usage.cache_read.input_tokens': 2048,
+    'agentc.outcome': 'ok',
+    'agentc.cost_usd': 0.002,
+    'agentc.routing.cap.behavior': 'over',
+    'agentc.routing.cap.dropped': ['ask_support'],
   });
   expect(turn.parentSpanContext?.isRemote).toBe(true);
   const travel = spans.find((s) => s.spanContext().spanId === S2)!;
@@ -111,9 +153,20 @@ test('a mixed-intent turn with a failing sub-agent: span tree, ids, GenAI attrib
   expect(billing.events.map((e) => e.name)).toEqual(['agentc.status', 'agentc.security.principal_mismatch']);
   expect(billing.duration).toEqual([0, 40_000_000]);
   const tool = spans.find((s) => s.name === 'execute_tool get_invoices')!;
-  expect(tool.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_invoices', 'gen_ai.tool.call.id': 't1', 'agentc.outcome': 'data_unavailable' });
+  expect(tool.attributes).toMatchObject({
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': 'get_invoices',
+    'gen_ai.tool.call.id': 't1',
+    'agentc.outcome': 'data_unavailable',
+  });
   const chats = spans.filter((s) => s.name === 'chat gpt-orch');
-  expect(chats[0]!.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-orch', 'gen_ai.provider.name': 'openai', 'gen_ai.usage.input_tokens': 1200, 'gen_ai.usage.cache_read.input_tokens': 1024 });
+  expect(chats[0]!.attributes).toMatchObject({
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.request.model': 'gpt-orch',
+    'gen_ai.provider.name': 'openai',
+    'gen_ai.usage.input_tokens': 1200,
+    'gen_ai.usage.cache_read.input_tokens': 1024,
+  });
   expect(chats[0]!.kind).toBe(api.SpanKind.CLIENT);
   // Each span ends by the turn's end; the turn ends last.
   expect(spans.at(-1)!.spanContext().spanId).toBe(S0);
@@ -121,9 +174,15 @@ test('a mixed-intent turn with a failing sub-agent: span tree, ids, GenAI attrib
   const m = await metrics();
   expect(m['agentc.security.principal_mismatches']).toEqual([{ attributes: { 'gen_ai.agent.name': 'billing', 'gen_ai.tool.name': 'get_invoices' }, value: 1 }]);
   expect(m['agentc.dispatch.cap_overflows']).toEqual([{ attributes: { 'gen_ai.agent.name': 'concierge' }, value: 1 }]);
-  expect(m['agentc.agent.outcomes']!.map((p) => [p.attributes['gen_ai.agent.name'], p.attributes['agentc.outcome'], p.value]).sort()).toEqual([['billing', 'ok', 1], ['travel', 'error', 1]]);
+  expect(m['agentc.agent.outcomes']!.map((p) => [p.attributes['gen_ai.agent.name'], p.attributes['agentc.outcome'], p.value]).sort()).toEqual([
+    ['billing', 'ok', 1],
+    ['travel', 'error', 1],
+  ]);
   const latency = m['agentc.sub_agent.duration']!.map((p) => [p.attributes['gen_ai.agent.name'], (p.value as { sum: number }).sum]).sort();
-  expect(latency).toEqual([['billing', 0.04], ['travel', 0.03]]);
+  expect(latency).toEqual([
+    ['billing', 0.04],
+    ['travel', 0.03],
+  ]);
 });
 
 test('a traceparent on turn_start (instead of parent_span_id) continues the caller’s trace too', () => {
@@ -145,7 +204,9 @@ test('without the bridge the tree is the same, with the SDK’s own ids', () => 
   expect(spans).toHaveLength(9);
   const turn = spans.find((s) => s.name === 'invoke_agent concierge')!;
   expect(turn.spanContext().traceId).toBe(T); // the caller's trace continues
-  expect(spans.filter((s) => s.name.startsWith('invoke_agent ') && s !== turn).every((s) => s.parentSpanContext?.spanId === turn.spanContext().spanId)).toBe(true);
+  expect(spans.filter((s) => s.name.startsWith('invoke_agent ') && s !== turn).every((s) => s.parentSpanContext?.spanId === turn.spanContext().spanId)).toBe(
+    true,
+  );
 });
 
 test('end to end: a real turn’s routing event yields spans whose ids equal the routing event’s', async () => {
@@ -155,7 +216,12 @@ test('end to end: a real turn’s routing event yields spans whose ids equal the
     bundle,
     llm: createScriptedClient({
       concierge: [
-        { tool_calls: [{ name: 'ask_billing', arguments: { query: 'invoices', intent_count: 2 } }, { name: 'ask_travel', arguments: { query: 'Rome', intent_count: 2 } }] },
+        {
+          tool_calls: [
+            { name: 'ask_billing', arguments: { query: 'invoices', intent_count: 2 } },
+            { name: 'ask_travel', arguments: { query: 'Rome', intent_count: 2 } },
+          ],
+        },
         { text: 'Done.' },
       ],
       billing: [{ text: '2 invoices' }],

@@ -79,7 +79,13 @@ describe('step 3: validating the tool calls', () => {
     const s = setup({
       llm: {
         concierge: [
-          { tool_calls: [ask('billing', { intent_count: 2 }), ask('travel', { query: 42, intent_count: 2 }), { name: 'record_feedback', arguments: { positive: true, extra: 1 } }] },
+          {
+            tool_calls: [
+              ask('billing', { intent_count: 2 }),
+              ask('travel', { query: 42, intent_count: 2 }),
+              { name: 'record_feedback', arguments: { positive: true, extra: 1 } },
+            ],
+          },
           { text: 'ok' },
         ],
       },
@@ -98,7 +104,12 @@ describe('step 3: validating the tool calls', () => {
     const s = setup({
       llm: {
         concierge: [
-          { tool_calls: [ask('billing', { query: 'q', prior_context: null, intent_count: 2 }), ask('travel', { query: null, prior_context: null, intent_count: 2 })] },
+          {
+            tool_calls: [
+              ask('billing', { query: 'q', prior_context: null, intent_count: 2 }),
+              ask('travel', { query: null, prior_context: null, intent_count: 2 }),
+            ],
+          },
           { text: 'ok' },
         ],
         billing: [{ text: 'b' }],
@@ -112,10 +123,7 @@ describe('step 3: validating the tool calls', () => {
   test('more sub-agent calls than fan_out_cap → the first N run, the rest are dropped and recorded', async () => {
     const s = setup({
       llm: {
-        concierge: [
-          { tool_calls: ['billing', 'travel', 'rewards', 'support'].map((a) => ask(a, { query: a, intent_count: 4 })) },
-          { text: 'composed' },
-        ],
+        concierge: [{ tool_calls: ['billing', 'travel', 'rewards', 'support'].map((a) => ask(a, { query: a, intent_count: 4 })) }, { text: 'composed' }],
         billing: [{ text: 'b' }],
         travel: [{ text: 't' }],
         rewards: [{ text: 'r' }],
@@ -206,9 +214,7 @@ describe('step 4: handoff and isolation', () => {
       },
     });
     await s.turn('hi');
-    expect(callsOf(s.calls, 'travel')[0].messages).toEqual([
-      { role: 'user', content: '{"prior_context":"User asked about invoices before.","query":"Rome"}' },
-    ]);
+    expect(callsOf(s.calls, 'travel')[0].messages).toEqual([{ role: 'user', content: '{"prior_context":"User asked about invoices before.","query":"Rome"}' }]);
   });
 
   test('inherited context: tools see principal, episode, locale, location; suffix fields beyond dynamicContext do not cross', async () => {
@@ -292,7 +298,14 @@ describe('step 6: the orchestrator composes from the tool results; events', () =
     ]);
     // fetching_invoices is suppressed (null), celebrating has no rendering, not_declared is not rewards' vocabulary.
     expect(r.events.filter((e) => e.type === 'status')).toEqual([
-      { type: 'status', agent: 'rewards', span_id: routingOf(r.events).spans[1].span_id, event: 'looking_up_points', text: 'Checking your points…', at_ms: expect.any(Number) },
+      {
+        type: 'status',
+        agent: 'rewards',
+        span_id: routingOf(r.events).spans[1].span_id,
+        event: 'looking_up_points',
+        text: 'Checking your points…',
+        at_ms: expect.any(Number),
+      },
     ]);
     expect(r.events.at(-3)).toEqual({ type: 'text', agent: 'concierge', text: r.text, at_ms: expect.any(Number) });
     const routing = routingOf(r.events);
@@ -325,7 +338,15 @@ describe('step 6: the orchestrator composes from the tool results; events', () =
     const s = setup({
       llm: {
         concierge: [{ tool_calls: [ask('rewards', { query: 'a', intent_count: 1 })] }, { text: 'ok' }],
-        rewards: [{ tool_calls: [{ name: 'get_points', arguments: {} }, { name: 'get_points', arguments: {} }] }, { text: 'r' }],
+        rewards: [
+          {
+            tool_calls: [
+              { name: 'get_points', arguments: {} },
+              { name: 'get_points', arguments: {} },
+            ],
+          },
+          { text: 'r' },
+        ],
       },
       tools: { get_points: { result: env({ points: 1 }) } },
     });

@@ -6,7 +6,15 @@ import { checkEnvelope } from '../../src/runtime/envelope.js';
 import { runWithBudget } from '../../src/runtime/deadline.js';
 import { createSchemaValidator } from '../../src/runtime/schema.js';
 import { renderHandoff } from '../../src/runtime/sub-agent.js';
-import { createMemorySessionStore, createSequentialIds, parseScript, renderSuffix, scriptTurnContext, selectPrefix, toChatRequest } from '../../src/runtime/index.js';
+import {
+  createMemorySessionStore,
+  createSequentialIds,
+  parseScript,
+  renderSuffix,
+  scriptTurnContext,
+  selectPrefix,
+  toChatRequest,
+} from '../../src/runtime/index.js';
 import { makeBundle, suffixAst } from './fixtures/bundle.js';
 
 test('renderSuffix: fields, whitespace, triple braces, missing → empty, escape', () => {
@@ -62,7 +70,11 @@ describe('tool-call helpers', () => {
         { id: '2', name: 'ask_b', arguments: '{"query":"q"}' },
       ],
     );
-    expect(merged.map((c) => [c.name, JSON.parse(c.arguments).query])).toEqual([['ask_a', 'q'], ['ask_a', 'other'], ['ask_b', 'q']]);
+    expect(merged.map((c) => [c.name, JSON.parse(c.arguments).query])).toEqual([
+      ['ask_a', 'q'],
+      ['ask_a', 'other'],
+      ['ask_b', 'q'],
+    ]);
     expect(new Set(merged.map((c) => c.id)).size).toBe(3);
   });
 
@@ -89,7 +101,12 @@ describe('tool-call helpers', () => {
 
 test('schema validator: compiled once per schema object, problems without values', () => {
   const v = createSchemaValidator();
-  const schema = { type: 'object', properties: { n: { type: 'integer', maximum: 3 }, d: { type: 'string', format: 'date' } }, required: ['n'], additionalProperties: false };
+  const schema = {
+    type: 'object',
+    properties: { n: { type: 'integer', maximum: 3 }, d: { type: 'string', format: 'date' } },
+    required: ['n'],
+    additionalProperties: false,
+  };
   expect(v.check(schema, { n: 2, d: '2026-11-21' })).toEqual({ ok: true });
   const bad = v.check(schema, { n: 9, d: 'SECRET-VALUE', 'x y<z>': 1 });
   expect(bad.ok).toBe(false);
@@ -143,18 +160,22 @@ describe('parseScript', () => {
   test('accepts a script with every kind of reply and tool behaviour', () => {
     const parsed = parseScript({
       llm: {
-        concierge: [
-          { tool_calls: [{ name: 'ask_billing', arguments: { query: 'my invoice', intent_count: 2 } }] },
-          { text: 'Here is what I found.' },
-        ],
+        concierge: [{ tool_calls: [{ name: 'ask_billing', arguments: { query: 'my invoice', intent_count: 2 } }] }, { text: 'Here is what I found.' }],
         travel: [{ delay_ms: 300, text: 'Three trips to Rome.' }],
         billing: [{ delay_ms: 10, error: 'boom' }],
       },
-      tools: { get_invoices: { delay_ms: 50, result: { status: 'ok', principal: 'user-1', payload: { open: 2 } } }, search_trips: { throw: 'connection reset' } },
+      tools: {
+        get_invoices: { delay_ms: 50, result: { status: 'ok', principal: 'user-1', payload: { open: 2 } } },
+        search_trips: { throw: 'connection reset' },
+      },
       context: { principal: 'user-1', episode: 'ep-1', locale: 'en-US', location: 'Rome', date: '2026-11-21', flags: [] },
     });
     expect(parsed.ok).toBe(true);
-    if (parsed.ok) expect(scriptTurnContext(parsed.script)).toEqual({ context: { principal: 'user-1', episode: 'ep-1', locale: 'en-US', location: 'Rome', date: '2026-11-21' }, flags: [] });
+    if (parsed.ok)
+      expect(scriptTurnContext(parsed.script)).toEqual({
+        context: { principal: 'user-1', episode: 'ep-1', locale: 'en-US', location: 'Rome', date: '2026-11-21' },
+        flags: [],
+      });
   });
 
   test('rejects with data paths', () => {

@@ -13,7 +13,16 @@ import { compileStrict, createStrictHandlebars } from './strict-handlebars.js';
 
 const strictHbs = createStrictHandlebars();
 const context = {
-  agent: { id: 'rewards', description: 'Points & rewards', owner: 'rewards', fallback_model: undefined, tools: ['a', 'b'], policy: { max_tool_calls: 0, tool_whitelist: [] }, dispatch: { fan_out_cap: undefined, status_rendering: {} }, input: { query: { type: 'string' } } },
+  agent: {
+    id: 'rewards',
+    description: 'Points & rewards',
+    owner: 'rewards',
+    fallback_model: undefined,
+    tools: ['a', 'b'],
+    policy: { max_tool_calls: 0, tool_whitelist: [] },
+    dispatch: { fan_out_cap: undefined, status_rendering: {} },
+    input: { query: { type: 'string' } },
+  },
   sub_agents: [
     { id: 'shop', tool_name: 'ask_shop', description: 'Shopping <b>&</b> "deals"' },
     { id: 'play', tool_name: 'ask_play', description: 'Games' },
@@ -24,10 +33,50 @@ const context = {
   model: { id: 'm', provider: 'openai', model: 'gpt', contextWindow: 272000, encoding: 'o200k_base' },
 };
 
-const names = ['agent', 'sub_agents', 'tools', 'dispatch', 'flags', 'model', 'id', 'tool_name', 'description', 'fan_out_cap', 'receipts_v2', 'offer_stacking', 'tool_whitelist', 'policy', 'max_tool_calls', 'fallback_model', 'input', 'query', 'length', 'status_rendering', 'nope', 'a', 'b'];
+const names = [
+  'agent',
+  'sub_agents',
+  'tools',
+  'dispatch',
+  'flags',
+  'model',
+  'id',
+  'tool_name',
+  'description',
+  'fan_out_cap',
+  'receipts_v2',
+  'offer_stacking',
+  'tool_whitelist',
+  'policy',
+  'max_tool_calls',
+  'fallback_model',
+  'input',
+  'query',
+  'length',
+  'status_rendering',
+  'nope',
+  'a',
+  'b',
+];
 const pathArb = fc.oneof(
   fc.array(fc.constantFrom(...names), { minLength: 1, maxLength: 3 }).map((p) => p.join('.')),
-  fc.constantFrom('this', '.', 'this.id', '../agent.id', '../../dispatch', '@index', '@key', '@first', '@last', '@root.agent.id', '@root.flags.receipts_v2', 'item', 'item.id', 'i', '../nope'),
+  fc.constantFrom(
+    'this',
+    '.',
+    'this.id',
+    '../agent.id',
+    '../../dispatch',
+    '@index',
+    '@key',
+    '@first',
+    '@last',
+    '@root.agent.id',
+    '@root.flags.receipts_v2',
+    'item',
+    'item.id',
+    'i',
+    '../nope',
+  ),
 );
 const keyArb = fc.oneof(fc.constantFrom('"id"', '"nope"', '"length"', '"a"', '0', '1', 'true', 'null', '@index', '@key'), pathArb);
 const lookupArb = fc.oneof(
@@ -44,9 +93,12 @@ const template: fc.Arbitrary<string> = fc.letrec((tie) => ({
     pathArb.map((p) => `{{{${p}}}}`),
     pathArb.map((p) => `{{~${p}~}}`),
     lookupArb.map((l) => `{{${l}}}`),
-    fc.tuple(fc.constantFrom('if', 'unless', 'with', 'each'), pathArb, tie('seq'), fc.option(tie('seq')), fc.boolean()).map(
-      ([h, p, body, inv, params]) => `{{#${h} ${p}${params && (h === 'each' || h === 'with') ? ' as |item i|' : ''}}}${body}${inv === null ? '' : `{{else}}${inv}`}{{/${h}}}`,
-    ),
+    fc
+      .tuple(fc.constantFrom('if', 'unless', 'with', 'each'), pathArb, tie('seq'), fc.option(tie('seq')), fc.boolean())
+      .map(
+        ([h, p, body, inv, params]) =>
+          `{{#${h} ${p}${params && (h === 'each' || h === 'with') ? ' as |item i|' : ''}}}${body}${inv === null ? '' : `{{else}}${inv}`}{{/${h}}}`,
+      ),
     fc.tuple(pathArb, tie('seq'), pathArb, tie('seq')).map(([p, a, q, b]) => `{{#if ${p}}}${a}{{else if ${q}}}${b}{{/if}}`),
     fc.tuple(fc.constantFrom('if', 'each'), pathArb, tie('seq')).map(([h, p, body]) => `\n{{#${h} ${p}}}\n${body}\n{{/${h}}}\n`),
   ),

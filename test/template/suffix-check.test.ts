@@ -20,13 +20,20 @@ async function suffixFindings(template: string, fields?: string) {
     return out;
   });
   const { diagnostics } = await compile({ root: dir });
-  const line = (await import('node:fs/promises').then((fs) => fs.readFile(`${dir}/${CONFIG}`, 'utf8'))).split('\n').findIndex((l) => l.startsWith('    template: ')) + 1;
-  return { line, found: diagnostics.filter((d) => d.rule === 'suffix-template').map((d) => ({ file: d.file, line: d.range?.start.line, message: d.message, hint: d.hint })), others: diagnostics.filter((d) => d.rule !== 'suffix-template') };
+  const line =
+    (await import('node:fs/promises').then((fs) => fs.readFile(`${dir}/${CONFIG}`, 'utf8'))).split('\n').findIndex((l) => l.startsWith('    template: ')) + 1;
+  return {
+    line,
+    found: diagnostics.filter((d) => d.rule === 'suffix-template').map((d) => ({ file: d.file, line: d.range?.start.line, message: d.message, hint: d.hint })),
+    others: diagnostics.filter((d) => d.rule !== 'suffix-template'),
+  };
 }
 
 describe('suffix-template', () => {
   it('a clean template with blocks is accepted', async () => {
-    const r = await suffixFindings('<context>\n{{#if location}}Location: {{location}}\n{{else}}No location.\n{{/if}}{{#unless date}}no date{{/unless}}</context>');
+    const r = await suffixFindings(
+      '<context>\n{{#if location}}Location: {{location}}\n{{else}}No location.\n{{/if}}{{#unless date}}no date{{/unless}}</context>',
+    );
     expect(r.found).toEqual([]);
     expect(r.others).toEqual([]);
   });
@@ -38,12 +45,21 @@ describe('suffix-template', () => {
 
   it('a block never closed', async () => {
     const r = await suffixFindings('{{#if location}}Loc: {{location}}');
-    expect(r.found.map((d) => d.message)).toEqual(['dynamicContext.template has a template syntax error: "{{#if}}" on line 1 of the template is never closed: add "{{/if}}".']);
+    expect(r.found.map((d) => d.message)).toEqual([
+      'dynamicContext.template has a template syntax error: "{{#if}}" on line 1 of the template is never closed: add "{{/if}}".',
+    ]);
   });
 
   it('an undeclared field, with a did-you-mean', async () => {
     const r = await suffixFindings('{{locaton}}');
-    expect(r.found).toEqual([{ file: CONFIG, line: r.line, message: 'dynamicContext.template reads "locaton", which is not one of dynamicContext.fields (date, locale, location, user_id).', hint: 'Did you mean "location"?' }]);
+    expect(r.found).toEqual([
+      {
+        file: CONFIG,
+        line: r.line,
+        message: 'dynamicContext.template reads "locaton", which is not one of dynamicContext.fields (date, locale, location, user_id).',
+        hint: 'Did you mean "location"?',
+      },
+    ]);
   });
 
   it('declaring the field makes the same template clean', async () => {

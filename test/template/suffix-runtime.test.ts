@@ -14,7 +14,13 @@ import { readBundle, renderAgentSuffix, renderSuffix, SuffixRenderError } from '
 const FIELDS = ['date', 'locale', 'location', 'user_id'];
 /** A request's context: some fields given, some not; keys beyond the fields are the request's own. */
 const contextArb = fc.record(
-  { date: fc.constantFrom('2026-01-15', ''), locale: fc.constantFrom('en-US', 'fr'), location: fc.constantFrom('Rome', ''), user_id: fc.constant('u1'), extra: fc.constant('x') },
+  {
+    date: fc.constantFrom('2026-01-15', ''),
+    locale: fc.constantFrom('en-US', 'fr'),
+    location: fc.constantFrom('Rome', ''),
+    user_id: fc.constant('u1'),
+    extra: fc.constant('x'),
+  },
   { requiredKeys: [] },
 );
 const pathArb = fc.constantFrom('date', 'locale', 'location', 'user_id', 'this.locale', '@root.date', 'nope', 'locale.length', 'date.x');
@@ -24,7 +30,9 @@ const node: fc.Arbitrary<string> = fc.letrec((tie) => ({
     fc.constantFrom('', 'Date: ', '\n', '<context>', '\\{{x}}', '{{! c }}'),
     pathArb.map((p) => `{{${p}}}`),
     pathArb.map((p) => `{{{ ${p} }}}`),
-    fc.tuple(fc.constantFrom('if', 'unless', 'with'), pathArb, tie('s'), fc.option(tie('s'))).map(([h, p, a, b]) => `{{#${h} ${p}}}${a}${b === null ? '' : `{{else}}${b}`}{{/${h}}}`),
+    fc
+      .tuple(fc.constantFrom('if', 'unless', 'with'), pathArb, tie('s'), fc.option(tie('s')))
+      .map(([h, p, a, b]) => `{{#${h} ${p}}}${a}${b === null ? '' : `{{else}}${b}`}{{/${h}}}`),
   ),
   s: fc.array(tie('n'), { maxLength: 4 }).map((xs) => (xs as string[]).join('')),
 })).s as fc.Arbitrary<string>;

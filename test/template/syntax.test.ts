@@ -9,7 +9,11 @@ import { analyzeTemplate, standalonePlacer } from '../../src/parse/template.js';
 function error(src: string) {
   const r = analyzeTemplate(standalonePlacer(src), src);
   if (r.ok) throw new Error(`parses: ${src}`);
-  return { problem: r.problem, at: `${r.range.start.line}:${r.range.start.column}`, related: r.related?.map((x) => `${x.range.start.line}:${x.range.start.column} ${x.open}`) };
+  return {
+    problem: r.problem,
+    at: `${r.range.start.line}:${r.range.start.column}`,
+    related: r.related?.map((x) => `${x.range.start.line}:${x.range.start.column} ${x.open}`),
+  };
 }
 
 test.each([
@@ -24,7 +28,10 @@ test.each([
 });
 
 test('a mismatched close, at the position Handlebars reports (the block)', () => {
-  expect(error('x\n{{#if a}}y{{/each}}')).toMatchObject({ problem: { message: 'mismatch', data: { open: '{{#if}}', close: '{{/each}}', fix: '{{/if}}' } }, at: '2:4' });
+  expect(error('x\n{{#if a}}y{{/each}}')).toMatchObject({
+    problem: { message: 'mismatch', data: { open: '{{#if}}', close: '{{/each}}', fix: '{{/if}}' } },
+    at: '2:4',
+  });
 });
 
 test('a block never closed: at the end, the opener as related information', () => {

@@ -13,7 +13,10 @@ const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
 const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=agentc test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
+  execFileSync('git', ['-c', 'user.name=agentc test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
 
 /** Resolves once a "<prefix>:" status line arrives after `check()` holds, re-checking at every status line. */
 function statusLines(prefix: string): { io: CliIO; last: () => string; until: (check: () => Promise<boolean>, ms?: number) => Promise<string> } {

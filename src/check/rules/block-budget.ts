@@ -38,7 +38,9 @@ export const blockBudget: Rule<'block-budget'> = {
           return {
             file: card.file.path,
             range: ref?.declaredAt ?? card.locate(['id']),
-            ...(ref?.required ? { message: 'injectedInto' as const, data: { card: card.data.id } } : { message: 'usedBy' as const, data: { card: card.data.id } }),
+            ...(ref?.required
+              ? { message: 'injectedInto' as const, data: { card: card.data.id } }
+              : { message: 'usedBy' as const, data: { card: card.data.id } }),
           };
         }),
       });

@@ -35,7 +35,10 @@ export const descriptionBudget: Rule<'description-budget'> = {
           range: card.locate(['description']),
           ...(parents.length === 1
             ? { message: 'tooShort' as const, data: { card: card.data.id, size: plural(tokens, 'token'), parent: routedBy, min: MIN_DESCRIPTION_TOKENS } }
-            : { message: 'tooShortShared' as const, data: { card: card.data.id, size: plural(tokens, 'token'), parents: routedBy, min: MIN_DESCRIPTION_TOKENS } }),
+            : {
+                message: 'tooShortShared' as const,
+                data: { card: card.data.id, size: plural(tokens, 'token'), parents: routedBy, min: MIN_DESCRIPTION_TOKENS },
+              }),
           hint: { id: 'expand' },
         });
       }

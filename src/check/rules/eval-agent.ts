@@ -15,10 +15,18 @@ export const evalAgent: Rule<'eval-agent'> = {
       if (program.unparsed.cards.has(name) || program.duplicates.some((d) => d.kind === 'card' && d.id === name)) continue;
       const agent = program.agents.get(name);
       if (agent === undefined) {
-        const hint = didYouMeanHint(name, orchestrators) ?? didYouMeanHint(name, program.cards.keys()) ?? (orchestrators.length > 0 ? { id: 'orchestrators' as const, data: names } : { id: 'noOrchestrator' as const });
+        const hint =
+          didYouMeanHint(name, orchestrators) ??
+          didYouMeanHint(name, program.cards.keys()) ??
+          (orchestrators.length > 0 ? { id: 'orchestrators' as const, data: names } : { id: 'noOrchestrator' as const });
         report({ ...at, message: 'unknown', data: { file: suite.file.path, name }, hint });
       } else if (agent.subAgents.length === 0 && agent.card.data.sub_agents.length === 0) {
-        report({ ...at, message: 'notOrchestrator', data: { file: suite.file.path, name }, hint: orchestrators.length > 0 ? { id: 'orchestrators', data: names } : { id: 'noOrchestrator' } });
+        report({
+          ...at,
+          message: 'notOrchestrator',
+          data: { file: suite.file.path, name },
+          hint: orchestrators.length > 0 ? { id: 'orchestrators', data: names } : { id: 'noOrchestrator' },
+        });
       }
     }
   },

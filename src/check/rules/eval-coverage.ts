@@ -18,8 +18,10 @@ export const evalCoverage: Rule<'eval-coverage'> = {
       // Reported once, on the first suite's `agent` (suites are in path order).
       const first = suites[0]!;
       const at = { file: first.file.path, range: first.locate(['agent']) };
-      for (const name of missing.singles) report({ ...at, message: 'noSingle', data: { agent: id, name }, hint: { id: 'addSingle', data: { agent: id, name } } });
-      for (const [a, b] of missing.pairs) report({ ...at, message: 'noPair', data: { agent: id, first: a, second: b }, hint: { id: 'addPair', data: { agent: id, first: a, second: b } } });
+      for (const name of missing.singles)
+        report({ ...at, message: 'noSingle', data: { agent: id, name }, hint: { id: 'addSingle', data: { agent: id, name } } });
+      for (const [a, b] of missing.pairs)
+        report({ ...at, message: 'noPair', data: { agent: id, first: a, second: b }, hint: { id: 'addPair', data: { agent: id, first: a, second: b } } });
     }
   },
 };

@@ -11,18 +11,29 @@ export const evalExpect: Rule<'eval-expect'> = {
       if (agent === undefined) continue; // eval-agent's (or unknown-sub-agent's) finding
       const id = suite.data.agent;
       const subs = agent.subAgents.map((c) => c.data.id).sort();
-      const tools = agent.tools.filter((t) => t.kind === 'tool').map((t) => t.name).sort();
+      const tools = agent.tools
+        .filter((t) => t.kind === 'tool')
+        .map((t) => t.name)
+        .sort();
       const file = suite.file.path;
       suite.data.cases.forEach((c, i) => {
         const label = caseLabel(i, c.name);
         c.expect.agents.forEach((name, j) => {
           if (subs.includes(name)) return;
           const hint = didYouMeanHint(name, subs) ?? { id: 'subAgents' as const, data: { agent: id, names: subs.join(', ') } };
-          report({ file, range: suite.locate(['cases', i, 'expect', 'agents', j]), message: 'notSubAgent', data: { case: label, file, name, agent: id }, hint });
+          report({
+            file,
+            range: suite.locate(['cases', i, 'expect', 'agents', j]),
+            message: 'notSubAgent',
+            data: { case: label, file, name, agent: id },
+            hint,
+          });
         });
         (c.expect.tools ?? []).forEach((name, j) => {
           if (tools.includes(name)) return;
-          const hint = didYouMeanHint(name, tools) ?? (tools.length > 0 ? { id: 'tools' as const, data: { agent: id, names: tools.join(', ') } } : { id: 'noTools' as const, data: { agent: id } });
+          const hint =
+            didYouMeanHint(name, tools) ??
+            (tools.length > 0 ? { id: 'tools' as const, data: { agent: id, names: tools.join(', ') } } : { id: 'noTools' as const, data: { agent: id } });
           report({ file, range: suite.locate(['cases', i, 'expect', 'tools', j]), message: 'notTool', data: { case: label, file, name, agent: id }, hint });
         });
         for (const name of Object.keys(c.expect.handoff ?? {}).sort()) {

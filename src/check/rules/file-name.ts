@@ -33,11 +33,25 @@ export const fileName: Rule<'file-name'> = {
     }
     for (const block of sortedBlocks(program)) {
       const id = block.data.id;
-      if (isWindowsReservedName(id)) report({ file: block.file.path, range: blockIdAt(block), message: 'reserved', data: { kind: 'Block', id, files: block.file.path }, hint: { id: 'renameBlock' } });
+      if (isWindowsReservedName(id))
+        report({
+          file: block.file.path,
+          range: blockIdAt(block),
+          message: 'reserved',
+          data: { kind: 'Block', id, files: block.file.path },
+          hint: { id: 'renameBlock' },
+        });
     }
     for (const tool of sortedTools(program)) {
       const id = tool.data.name;
-      if (isWindowsReservedName(id)) report({ file: tool.file.path, range: toolAt(tool, ['name']), message: 'reserved', data: { kind: 'Tool', id, files: tool.file.path }, hint: { id: 'renameTool' } });
+      if (isWindowsReservedName(id))
+        report({
+          file: tool.file.path,
+          range: toolAt(tool, ['name']),
+          message: 'reserved',
+          data: { kind: 'Tool', id, files: tool.file.path },
+          hint: { id: 'renameTool' },
+        });
     }
   },
 };

@@ -8,7 +8,19 @@ import { sortedCards } from '../support.js';
 const TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
 
 /** Subschema-holding keywords of 2020-12, by shape. */
-const SCHEMA_KEYS = ['additionalProperties', 'items', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const SCHEMA_KEYS = [
+  'additionalProperties',
+  'items',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 const SCHEMA_LIST_KEYS = ['prefixItems', 'items'];
 const SCHEMA_MAP_KEYS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Branches whose `required` may name the parent's properties. */
@@ -40,7 +52,8 @@ export const jsonSchema: Rule<'json-schema'> = {
           range: card.locate(['input_required', i]),
           message: 'undeclaredInput',
           data: { card: card.data.id, name },
-          hint: didYouMeanHint(name, declared) ?? (declared.length > 0 ? { id: 'declaredInputs', data: { names: declared.join(', ') } } : { id: 'declareInput' }),
+          hint:
+            didYouMeanHint(name, declared) ?? (declared.length > 0 ? { id: 'declaredInputs', data: { names: declared.join(', ') } } : { id: 'declareInput' }),
         });
       });
     }
@@ -124,10 +137,13 @@ function walk(schema: unknown, path: PathSegment[], inherited: Set<string> | und
   if (typeof s.pattern === 'string') checkPattern(s.pattern, [...path, 'pattern'], 'value', c, report);
   if (isRecord(s.patternProperties)) for (const p of Object.keys(s.patternProperties)) checkPattern(p, [...path, 'patternProperties', p], 'key', c, report);
 
-  for (const key of SCHEMA_KEYS) if (key in s && !Array.isArray(s[key])) walk(s[key], [...path, key], BRANCH_ONE_KEYS.includes(key) ? declared : undefined, depth + 1, c, report);
-  for (const key of SCHEMA_LIST_KEYS) if (Array.isArray(s[key])) (s[key] as unknown[]).forEach((b, i) => walk(b, [...path, key, i], undefined, depth + 1, c, report));
+  for (const key of SCHEMA_KEYS)
+    if (key in s && !Array.isArray(s[key])) walk(s[key], [...path, key], BRANCH_ONE_KEYS.includes(key) ? declared : undefined, depth + 1, c, report);
+  for (const key of SCHEMA_LIST_KEYS)
+    if (Array.isArray(s[key])) (s[key] as unknown[]).forEach((b, i) => walk(b, [...path, key, i], undefined, depth + 1, c, report));
   for (const key of BRANCH_KEYS) if (Array.isArray(s[key])) (s[key] as unknown[]).forEach((b, i) => walk(b, [...path, key, i], declared, depth + 1, c, report));
-  for (const key of SCHEMA_MAP_KEYS) if (isRecord(s[key])) for (const [k, v] of Object.entries(s[key] as object)) walk(v, [...path, key, k], undefined, depth + 1, c, report);
+  for (const key of SCHEMA_MAP_KEYS)
+    if (isRecord(s[key])) for (const [k, v] of Object.entries(s[key] as object)) walk(v, [...path, key, k], undefined, depth + 1, c, report);
 }
 
 function checkPattern(pattern: string, path: PathSegment[], part: 'key' | 'value', c: Contract, report: JsonSchemaReport): void {

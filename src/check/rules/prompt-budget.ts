@@ -25,8 +25,22 @@ export const promptBudget: Rule<'prompt-budget'> = {
           file: card.file.path,
           range: cardAt(card, ['prompt_blocks'], 'key'),
           ...(cohort.key === ''
-            ? { message: 'overBudget' as const, data: { card: card.data.id, tokens: cohort.tokens, percent: percent(ratio), model: agent.modelId!, window, limitPercent: percent(limit) } }
-            : { message: 'cohortOverBudget' as const, data: { card: card.data.id, cohort: cohort.key, tokens: cohort.tokens, percent: percent(ratio), model: agent.modelId!, window, limitPercent: percent(limit) } }),
+            ? {
+                message: 'overBudget' as const,
+                data: { card: card.data.id, tokens: cohort.tokens, percent: percent(ratio), model: agent.modelId!, window, limitPercent: percent(limit) },
+              }
+            : {
+                message: 'cohortOverBudget' as const,
+                data: {
+                  card: card.data.id,
+                  cohort: cohort.key,
+                  tokens: cohort.tokens,
+                  percent: percent(ratio),
+                  model: agent.modelId!,
+                  window,
+                  limitPercent: percent(limit),
+                },
+              }),
           hint: largest ? { id: 'shortenLargest', data: { block: largest.block.data.id, tokens: largest.tokens } } : { id: 'shorten' },
           related: configRelated(program, ['budgets', error ? 'promptErrorRatio' : 'promptWarnRatio'], { message: 'limitSetHere' }),
         });

@@ -44,7 +44,12 @@ function reportNote(note: StrictNote, c: Contract, report: Report<'provider-sche
       return;
     case 'dropped-keyword':
       if (!note.known) {
-        report({ ...place('key'), message: 'unknownKeyword', data: { ...at, keyword: note.keyword }, hint: didYouMeanHint(note.keyword, JSON_SCHEMA_KEYWORDS) ?? { id: 'removeKeyword' } });
+        report({
+          ...place('key'),
+          message: 'unknownKeyword',
+          data: { ...at, keyword: note.keyword },
+          hint: didYouMeanHint(note.keyword, JSON_SCHEMA_KEYWORDS) ?? { id: 'removeKeyword' },
+        });
         return;
       }
       report({
@@ -55,7 +60,12 @@ function reportNote(note: StrictNote, c: Contract, report: Report<'provider-sche
       });
       return;
     case 'dropped-format':
-      report({ ...place('value'), message: 'droppedFormat', data: { ...at, format: note.format, formats: [...STRICT_FORMATS].join(', ') }, hint: { id: 'supportedFormat' } });
+      report({
+        ...place('value'),
+        message: 'droppedFormat',
+        data: { ...at, format: note.format, formats: [...STRICT_FORMATS].join(', ') },
+        hint: { id: 'supportedFormat' },
+      });
       return;
     case 'one-of':
       report({ ...place('key'), message: 'oneOf', data: at, hint: { id: 'useAnyOf' } });
@@ -64,11 +74,18 @@ function reportNote(note: StrictNote, c: Contract, report: Report<'provider-sche
       report({ ...place('key'), message: 'tuple', data: at, hint: { id: 'namedFields' } });
       return;
     case 'boolean-schema':
-      report({ ...place('value'), ...(note.value ? { message: 'trueSchema', hint: { id: 'giveType' } } as const : { message: 'falseSchema', hint: { id: 'removeProperty' } } as const), data: at });
+      report({
+        ...place('value'),
+        ...(note.value
+          ? ({ message: 'trueSchema', hint: { id: 'giveType' } } as const)
+          : ({ message: 'falseSchema', hint: { id: 'removeProperty' } } as const)),
+        data: at,
+      });
       return;
     case 'root-combinator': {
       const merged = note.keyword === 'allOf';
-      const message = note.provider === 'openai' ? (merged ? 'rootMergedOpenAI' : 'rootDroppedOpenAI') : merged ? 'rootMergedAnthropic' : 'rootDroppedAnthropic';
+      const message =
+        note.provider === 'openai' ? (merged ? 'rootMergedOpenAI' : 'rootDroppedOpenAI') : merged ? 'rootMergedAnthropic' : 'rootDroppedAnthropic';
       report({ ...place('key'), message, data: { keyword: note.keyword, where: schemaPathText(c.base), subject: c.subject }, hint: { id: 'flattenRoot' } });
       return;
     }

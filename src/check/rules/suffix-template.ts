@@ -52,7 +52,12 @@ export const suffixTemplate: Rule<'suffix-template'> = {
       }
     }
     for (const h of parsed.analysis.unknownHelpers) {
-      report({ ...at(), message: 'unknownHelper', data: { name: h.name, helpers: HELPERS.join(', ') }, hint: didYouMeanHint(h.name, HELPERS) ?? { id: 'noHelper' } });
+      report({
+        ...at(),
+        message: 'unknownHelper',
+        data: { name: h.name, helpers: HELPERS.join(', ') },
+        hint: didYouMeanHint(h.name, HELPERS) ?? { id: 'noHelper' },
+      });
     }
     for (const _ of parsed.analysis.partials) report({ ...at(), message: 'partial' });
     for (const u of parsed.analysis.unsupported) report({ ...at(), message: 'unsupported', data: { what: u.what } });

@@ -15,8 +15,7 @@ export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
   id: 'template-unknown-variable',
   run(program, report) {
     const reported = new Set<string>();
-    const at = (file: string, range: Range | undefined) =>
-      `${file}\u0000${range ? `${range.start.line}:${range.start.column}` : ''}`;
+    const at = (file: string, range: Range | undefined) => `${file}\u0000${range ? `${range.start.line}:${range.start.column}` : ''}`;
     /** Static findings' ranges by file: a render failure spanning one of them (a helper call) is explained by it. */
     const staticRanges = new Map<string, Range[]>();
     const note = (file: string, range: Range) => {

@@ -59,7 +59,8 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
   // Nothing changed since the output was last written or verified: the same result, and the
   // directory still holds exactly those bytes. Nothing is compiled, emitted or written.
   const recorded = reuse?.hit?.outputs[outKey];
-  const matched = reuse?.hit && recorded !== undefined && !reuse.hit.diagnostics.some((d) => d.severity === 'error') ? outputMatches(outDir, recorded) : undefined;
+  const matched =
+    reuse?.hit && recorded !== undefined && !reuse.hit.diagnostics.some((d) => d.severity === 'error') ? outputMatches(outDir, recorded) : undefined;
   if (reuse?.hit && recorded !== undefined && matched?.ok) {
     if (matched.refreshed) reuse.cache.refreshOutput(reuse.key, outKey, matched.refreshed);
     progress.clear();
@@ -145,7 +146,12 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
  * the human formats (the build's own summary follows) and the full report in
  * the machine formats.
  */
-export async function printDiagnostics(result: Pick<CompileResult, 'diagnostics' | 'files'> & { diagnostics: Diagnostic[]; files: Map<string, SourceFile> }, format: ReportFormat, root: string, io: CliIO): Promise<void> {
+export async function printDiagnostics(
+  result: Pick<CompileResult, 'diagnostics' | 'files'> & { diagnostics: Diagnostic[]; files: Map<string, SourceFile> },
+  format: ReportFormat,
+  root: string,
+  io: CliIO,
+): Promise<void> {
   const machine = format === 'json' || format === 'sarif';
   if (result.diagnostics.length === 0 && !machine) return;
   io.stdout(renderReport(format, result.diagnostics, result.files, { color: useColor(io), cwd: io.cwd, root, toolVersion: AGENTC_VERSION }));

@@ -50,8 +50,7 @@ export async function checkCommand(opts: CheckOptions, io: CliIO): Promise<numbe
       io.stderr(`agentc: cannot write the report to ${opts.output}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
       return EXIT.failure;
     }
-  }
-  else io.stdout(report);
+  } else io.stdout(report);
   if (format === 'github') {
     const written = writeStepSummary(renderGithubSummary(diagnostics, { cwd: io.cwd, root: opts.root }), io.env);
     if (!written.written && written.error) io.stderr(`agentc: could not write the step summary: ${written.error}\n`);

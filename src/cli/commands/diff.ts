@@ -121,7 +121,9 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO):
     const resolved = await resolveCommit(root, against);
     if (resolved === undefined) {
       const hint = didYouMean(against, await refNames(root));
-      io.stderr(`agentc diff: --against "${against}" is neither a directory nor a git ref (branch, tag or commit) of ${found.repo.top}.${hint ? ` ${hint}` : ''}\n`);
+      io.stderr(
+        `agentc diff: --against "${against}" is neither a directory nor a git ref (branch, tag or commit) of ${found.repo.top}.${hint ? ` ${hint}` : ''}\n`,
+      );
       return { exit: EXIT.failure };
     }
     commit = resolved;

@@ -53,7 +53,13 @@ export interface EvalDeps {
 }
 
 /** What both `eval` and `diff --eval` need: a model client for a bundle, or a usage problem. */
-export async function evalClient(bundle: Bundle, suites: EvalSuite[], o: Pick<EvalOptions, 'script' | 'endpoint' | 'full'>, io: CliIO, deps: EvalDeps): Promise<{ llm: LlmClient; live: boolean } | { problem: string }> {
+export async function evalClient(
+  bundle: Bundle,
+  suites: EvalSuite[],
+  o: Pick<EvalOptions, 'script' | 'endpoint' | 'full'>,
+  io: CliIO,
+  deps: EvalDeps,
+): Promise<{ llm: LlmClient; live: boolean } | { problem: string }> {
   if (o.script !== undefined) {
     const file = resolve(io.cwd, o.script);
     let text: string;
@@ -70,9 +76,19 @@ export async function evalClient(bundle: Bundle, suites: EvalSuite[], o: Pick<Ev
     return { llm: createRouteScriptClient(routes.routes, routes.specialists, roots), live: false };
   }
   // Warn only about the models eval calls: the orchestrators' own (and, with --full, every agent's).
-  const used = new Set(o.full ? Object.values(bundle.agents).flatMap((a) => [a.model, ...(a.fallback_model !== undefined ? [a.fallback_model] : [])]) : suites.map((s) => bundle.agents[s.agent]?.model ?? ''));
+  const used = new Set(
+    o.full
+      ? Object.values(bundle.agents).flatMap((a) => [a.model, ...(a.fallback_model !== undefined ? [a.fallback_model] : [])])
+      : suites.map((s) => bundle.agents[s.agent]?.model ?? ''),
+  );
   const models = Object.fromEntries(Object.entries(bundle.models).filter(([id]) => used.has(id)));
-  const providers = setupProviders({ bundle: { ...bundle, models }, env: io.env, ...(o.endpoint !== undefined ? { endpoint: o.endpoint } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}), stderr: () => {} });
+  const providers = setupProviders({
+    bundle: { ...bundle, models },
+    env: io.env,
+    ...(o.endpoint !== undefined ? { endpoint: o.endpoint } : {}),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    stderr: () => {},
+  });
   for (const w of providers.warnings) io.stderr(w);
   return { llm: providers.llm, live: true };
 }
@@ -98,7 +114,15 @@ export async function compileForEval(root: string, io: CliIO, deps: EvalDeps): P
 }
 
 /** Runs suites on one bundle with the options' client and cache; progress on stderr (terminals only). */
-export async function evaluate(bundle: Bundle, suites: EvalSuite[], llm: LlmClient, live: boolean, root: string, o: EvalOptions, io: CliIO): Promise<EvalResult> {
+export async function evaluate(
+  bundle: Bundle,
+  suites: EvalSuite[],
+  llm: LlmClient,
+  live: boolean,
+  root: string,
+  o: EvalOptions,
+  io: CliIO,
+): Promise<EvalResult> {
   const cacheDir = o.cacheDir === false || !live ? undefined : resolve(io.cwd, o.cacheDir ?? join(root, 'node_modules', '.cache', 'agentc', 'eval'));
   const bar = io.isTTY && !io.env.CI;
   const result = await runSuites({
@@ -154,10 +178,14 @@ async function scaffold(root: string, agent: string, io: CliIO, deps: EvalDeps):
   const compiled = await compileForEval(root, io, deps);
   if ('exit' in compiled) return compiled.exit;
   const bundle = compiled.bundle;
-  const orchestrators = Object.keys(bundle.agents).filter((a) => routedAgents(bundle, a).length > 0).sort();
+  const orchestrators = Object.keys(bundle.agents)
+    .filter((a) => routedAgents(bundle, a).length > 0)
+    .sort();
   if (!orchestrators.includes(agent)) {
     const hint = didYouMean(agent, orchestrators);
-    io.stderr(`agentc eval: --scaffold needs an agent with sub-agents; "${agent}" is not one.${hint ? ` ${hint}` : ''} Orchestrators: ${orchestrators.join(', ') || 'none'}.\n`);
+    io.stderr(
+      `agentc eval: --scaffold needs an agent with sub-agents; "${agent}" is not one.${hint ? ` ${hint}` : ''} Orchestrators: ${orchestrators.join(', ') || 'none'}.\n`,
+    );
     return EXIT.failure;
   }
   io.stdout(scaffoldSuite(bundle, agent));

@@ -46,14 +46,18 @@ export async function exportCommand(opts: ExportOptions, io: CliIO): Promise<num
   let id = opts.agent;
   if (id === undefined) {
     if (orchestrators.length !== 1) {
-      io.stderr(`agentc export: pass --agent ID; ${orchestrators.length === 0 ? 'the workspace has no orchestrator' : `orchestrators: ${orchestrators.join(', ')}`}.\n`);
+      io.stderr(
+        `agentc export: pass --agent ID; ${orchestrators.length === 0 ? 'the workspace has no orchestrator' : `orchestrators: ${orchestrators.join(', ')}`}.\n`,
+      );
       return EXIT.failure;
     }
     id = orchestrators[0]!;
   }
   const agent = bundle.agents[id];
   if (!agent || !orchestrators.includes(id)) {
-    io.stderr(`agentc export: "${id}" is not an orchestrator of this workspace${orchestrators.length > 0 ? ` (orchestrators: ${orchestrators.join(', ')})` : ''}.\n`);
+    io.stderr(
+      `agentc export: "${id}" is not an orchestrator of this workspace${orchestrators.length > 0 ? ` (orchestrators: ${orchestrators.join(', ')})` : ''}.\n`,
+    );
     return EXIT.failure;
   }
   const card = sortKeysDeep(toA2ACard(bundle, agent, { url: url.href }));

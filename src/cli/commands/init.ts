@@ -64,7 +64,9 @@ export async function initCommand(opts: InitOptions, io: CliIO): Promise<number>
     }
     if (plan.conflicts.length > 0 && opts.force !== true) {
       const n = plan.conflicts.length;
-      lines.push(`agentc init: ${n} file${n === 1 ? '' : 's'} in ${shown} already exist${n === 1 ? 's' : ''} and differ${n === 1 ? 's' : ''} from the starter:`);
+      lines.push(
+        `agentc init: ${n} file${n === 1 ? '' : 's'} in ${shown} already exist${n === 1 ? 's' : ''} and differ${n === 1 ? 's' : ''} from the starter:`,
+      );
       for (const c of plan.conflicts) lines.push(`  ${c}`);
       lines.push('Nothing was written. Re-run with --force to overwrite them, or choose an empty directory.');
     } else {

@@ -42,7 +42,9 @@ export async function promptCommand(opts: PromptOptions, io: CliIO): Promise<num
   }
   const ignored = flags.filter((f) => !agent.flags.includes(f));
   if (ignored.length > 0) {
-    io.stderr(`note: ${ignored.map((f) => `"${f}"`).join(', ')} ${ignored.length === 1 ? 'does' : 'do'} not change the prompt of "${agent.id}": none of its blocks use ${ignored.length === 1 ? 'it' : 'them'}.\n`);
+    io.stderr(
+      `note: ${ignored.map((f) => `"${f}"`).join(', ')} ${ignored.length === 1 ? 'does' : 'do'} not change the prompt of "${agent.id}": none of its blocks use ${ignored.length === 1 ? 'it' : 'them'}.\n`,
+    );
   }
   const cohort = selectCohort(agent, flags);
   if (cohort === undefined) {
@@ -55,8 +57,14 @@ export async function promptCommand(opts: PromptOptions, io: CliIO): Promise<num
   return EXIT.ok;
 }
 
-
 function splitFlags(flags: string[] | string | undefined): string[] {
   const list = flags === undefined ? [] : Array.isArray(flags) ? flags : [flags];
-  return [...new Set(list.flatMap((f) => f.split(',')).map((f) => f.trim()).filter((f) => f !== ''))];
+  return [
+    ...new Set(
+      list
+        .flatMap((f) => f.split(','))
+        .map((f) => f.trim())
+        .filter((f) => f !== ''),
+    ),
+  ];
 }

@@ -86,7 +86,7 @@ function effective(id: RuleId, settings: RuleSettings): { severity: string; conf
 function severityNote(settings: RuleSettings): string {
   return Object.keys(settings).length === 0
     ? `Severities are defaults. ${CONFIG_NOTE}`
-    : "Severities in effect for this workspace; * marks one its agentc.config.ts sets (the rest are defaults).";
+    : 'Severities in effect for this workspace; * marks one its agentc.config.ts sets (the rest are defaults).';
 }
 
 export function renderRulesText(color: boolean, settings: RuleSettings = {}): string {
@@ -118,7 +118,18 @@ export function renderRulesJson(settings: RuleSettings = {}): string {
       const e = CATALOG[id];
       const now = effective(id, settings);
       const t = ruleTemplates(id);
-      return { code: e.code, rule: id, group: g.group, groupTitle: g.title, severity: now.severity, defaultSeverity: e.severity, configured: now.configured, summary: e.summary, messages: t.messages, hints: t.hints };
+      return {
+        code: e.code,
+        rule: id,
+        group: g.group,
+        groupTitle: g.title,
+        severity: now.severity,
+        defaultSeverity: e.severity,
+        configured: now.configured,
+        summary: e.summary,
+        messages: t.messages,
+        hints: t.hints,
+      };
     }),
   );
   return JSON.stringify({ formatVersion: '1', rules }, null, 2) + '\n';
@@ -126,7 +137,9 @@ export function renderRulesJson(settings: RuleSettings = {}): string {
 
 export function renderRulesMarkdown(settings: RuleSettings = {}): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
-  const note = severityNote(settings).replace("rules: { 'volatile-in-prefix': 'off' }", "`rules: { 'volatile-in-prefix': 'off' }`").replace('* marks', '\\* marks');
+  const note = severityNote(settings)
+    .replace("rules: { 'volatile-in-prefix': 'off' }", "`rules: { 'volatile-in-prefix': 'off' }`")
+    .replace('* marks', '\\* marks');
   const out = ['# agentc rules', '', note, ''];
   for (const g of groupedRules()) {
     out.push(`## ${g.title}`, '', '| Code | Rule | Severity | Enforces | Messages | Hints |', '| --- | --- | --- | --- | --- | --- |');
@@ -135,7 +148,9 @@ export function renderRulesMarkdown(settings: RuleSettings = {}): string {
       const now = effective(id, settings);
       const t = ruleTemplates(id);
       const list = (xs: string[]) => xs.map((x) => cell(oneLine(x))).join('<br>');
-      out.push(`| ${e.code} | \`${id}\` | ${now.severity}${now.configured ? '\\*' : ''} | ${cell(e.summary)} | ${list(Object.values(t.messages))} | ${list(Object.values(t.hints))} |`);
+      out.push(
+        `| ${e.code} | \`${id}\` | ${now.severity}${now.configured ? '\\*' : ''} | ${cell(e.summary)} | ${list(Object.values(t.messages))} | ${list(Object.values(t.hints))} |`,
+      );
     }
     out.push('');
   }

@@ -152,7 +152,13 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
     llm = createScriptedClient(script.llm);
     tools = createScriptedTools(script.tools);
   } else {
-    const providers = setupProviders({ bundle, env: io.env, ...(opts.endpoint !== undefined ? { endpoint: opts.endpoint } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}), stderr: io.stderr });
+    const providers = setupProviders({
+      bundle,
+      env: io.env,
+      ...(opts.endpoint !== undefined ? { endpoint: opts.endpoint } : {}),
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      stderr: io.stderr,
+    });
     for (const w of providers.warnings) io.stderr(w);
     ({ llm, onError } = providers);
   }
@@ -214,7 +220,9 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
     if (printed === '') io.stdout('\n');
     const routing = turn.events.find((e) => e.type === 'routing');
     if (routing !== undefined && routing.type === 'routing' && (routing.invoked.length > 0 || routing.cap.dropped.length > 0)) {
-      const outcomes = Object.entries(routing.outcomes).map(([a, o]) => `${a}=${o}`).join(' ');
+      const outcomes = Object.entries(routing.outcomes)
+        .map(([a, o]) => `${a}=${o}`)
+        .join(' ');
       const dropped = routing.cap.dropped.length > 0 ? `; dropped ${routing.cap.dropped.join(', ')}` : '';
       io.stderr(`routing: ${outcomes} (cap ${routing.cap.limit}, ${routing.cap.behavior}${dropped})\n`);
     }

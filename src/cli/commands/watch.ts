@@ -73,7 +73,9 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     const { errors, warnings } = countBySeverity(result.diagnostics);
     if (mode === 'check') {
       const ms = Math.round(performance.now() - t0);
-      io.stdout(`check: ${formatInt(errors)} error${errors === 1 ? '' : 's'}, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'} in ${formatInt(ms)} ms (${reason}). Watching for changes…\n`);
+      io.stdout(
+        `check: ${formatInt(errors)} error${errors === 1 ? '' : 's'}, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'} in ${formatInt(ms)} ms (${reason}). Watching for changes…\n`,
+      );
       return;
     }
     if (errors > 0 || !result.program) {
@@ -85,7 +87,9 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       const w = await writeOutput(outDir, emitFiles(bundle, cache.emit), undefined, cache.emit.written);
       const ms = Math.round(performance.now() - t0);
       const warn = warnings > 0 ? `, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'}` : '';
-      io.stdout(`build: ok in ${formatInt(ms)} ms (${reason}): wrote ${formatInt(w.written.length)} file${w.written.length === 1 ? '' : 's'}, ${formatInt(w.unchanged.length)} unchanged${warn}.\n`);
+      io.stdout(
+        `build: ok in ${formatInt(ms)} ms (${reason}): wrote ${formatInt(w.written.length)} file${w.written.length === 1 ? '' : 's'}, ${formatInt(w.unchanged.length)} unchanged${warn}.\n`,
+      );
     } catch (e) {
       io.stdout(`build: could not write ${shown}: ${(e as Error).message}; the previous output was kept.\n`);
     }

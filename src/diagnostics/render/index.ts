@@ -21,12 +21,7 @@ export { renderSarif, sarifLog, type SarifLog } from './sarif.js';
 export { writeStepSummary, type StepSummaryResult } from './step-summary.js';
 export { codeFrame } from './code-frame.js';
 
-export function renderReport(
-  format: ReportFormat,
-  diagnostics: readonly Diagnostic[],
-  files: ReadonlyMap<string, SourceFile>,
-  opts: RenderOptions,
-): string {
+export function renderReport(format: ReportFormat, diagnostics: readonly Diagnostic[], files: ReadonlyMap<string, SourceFile>, opts: RenderOptions): string {
   switch (format) {
     case 'pretty':
       return renderPretty(diagnostics, files, opts);

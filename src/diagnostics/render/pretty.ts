@@ -53,5 +53,7 @@ function header(d: Diagnostic, opts: RenderOptions, p: Paint): string {
 }
 
 function oneLineSafe(s: string): string {
-  return sanitize(s).replace(/\s*\n\s*/g, ' ').trim();
+  return sanitize(s)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }

@@ -58,7 +58,10 @@ export function sarifLog(diagnostics: readonly Diagnostic[], opts: Pick<RenderOp
   const results = sorted(diagnostics).map((d): SarifResult => {
     const file = d.file ?? WORKSPACE_ANCHOR;
     const text = d.hint === undefined ? d.message : `${d.message}\n${d.hint}`;
-    const base = createHash('sha256').update(JSON.stringify([d.rule, file, d.message])).digest('hex').slice(0, 32);
+    const base = createHash('sha256')
+      .update(JSON.stringify([d.rule, file, d.message]))
+      .digest('hex')
+      .slice(0, 32);
     const occurrence = (seen.get(base) ?? 0) + 1;
     seen.set(base, occurrence);
     const result: SarifResult = {

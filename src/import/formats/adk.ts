@@ -14,8 +14,8 @@ import { emptySource, isRecord, stringField, takeMaxTokens, uniqueKey, type Impo
 
 const KEPT = new Set(['name', 'description', 'model', 'instruction', 'tools', 'sub_agents', 'agent_class']);
 const DROPPED: Record<string, string> = {
-  input_schema: 'not converted: declare the handoff fields as the card\'s `input`',
-  output_schema: 'not converted: declare the result as the card\'s `output`',
+  input_schema: "not converted: declare the handoff fields as the card's `input`",
+  output_schema: "not converted: declare the result as the card's `output`",
   output_key: 'ADK session state has no agentc equivalent',
   include_contents: 'history inclusion is a runtime setting',
   disallow_transfer_to_parent: 'agentc sub-agents always answer their caller',
@@ -51,15 +51,24 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
       keyByPath.delete(file.abs);
       return undefined;
     }
-    const stem = file.shown.split('/').pop()!.replace(/\.ya?ml$/, '');
+    const stem = file.shown
+      .split('/')
+      .pop()!
+      .replace(/\.ya?ml$/, '');
     const name = typeof d.name === 'string' && d.name !== '' ? d.name : stem;
-    if (name === stem && d.name !== stem) src.dropped.push({ file: file.shown, field: 'name', reason: `${d.name === undefined ? 'missing' : 'not a name'}: used the file name "${stem}"` });
+    if (name === stem && d.name !== stem)
+      src.dropped.push({ file: file.shown, field: 'name', reason: `${d.name === undefined ? 'missing' : 'not a name'}: used the file name "${stem}"` });
     const key = uniqueKey(src, name, file.shown);
     const agentClass = typeof d.agent_class === 'string' ? d.agent_class : 'LlmAgent';
     if (agentClass !== 'LlmAgent' && agentClass !== 'Agent') {
-      src.dropped.push({ file: file.shown, field: 'agent_class', reason: `${agentClass} runs its sub-agents in a fixed order or loop; agentc's orchestrator lets its model route (imported as an orchestrator over the same sub-agents)` });
+      src.dropped.push({
+        file: file.shown,
+        field: 'agent_class',
+        reason: `${agentClass} runs its sub-agents in a fixed order or loop; agentc's orchestrator lets its model route (imported as an orchestrator over the same sub-agents)`,
+      });
     }
-    for (const f of ['tools', 'sub_agents']) if (d[f] !== undefined && !Array.isArray(d[f])) src.dropped.push({ file: file.shown, field: f, reason: 'not a list' });
+    for (const f of ['tools', 'sub_agents'])
+      if (d[f] !== undefined && !Array.isArray(d[f])) src.dropped.push({ file: file.shown, field: f, reason: 'not a list' });
     const tools: string[] = [];
     const agentToolSubs: string[] = [];
     for (const [i, t] of (Array.isArray(d.tools) ? d.tools : []).entries()) {
@@ -82,7 +91,8 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
       }
       tools.push(short);
       if (!src.tools.some((x) => x.name === short)) src.tools.push({ name: short, description: `ADK tool ${tname}`, file: file.shown });
-      if (isRecord(t) && t.args !== undefined) src.dropped.push({ file: file.shown, field: `tools[${i}].args`, reason: 'arguments that construct the tool are implementation detail' });
+      if (isRecord(t) && t.args !== undefined)
+        src.dropped.push({ file: file.shown, field: `tools[${i}].args`, reason: 'arguments that construct the tool are implementation detail' });
     }
     const subAgents: string[] = [];
     for (const [i, s] of (Array.isArray(d.sub_agents) ? d.sub_agents : []).entries()) {
@@ -96,13 +106,22 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
       }
     }
     if (subAgents.length > 0 && (agentClass === 'LlmAgent' || agentClass === 'Agent')) {
-      src.dropped.push({ file: file.shown, field: 'sub_agents', reason: 'an ADK LlmAgent transfers the conversation to a sub-agent (transfer_to_agent); agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)' });
+      src.dropped.push({
+        file: file.shown,
+        field: 'sub_agents',
+        reason:
+          'an ADK LlmAgent transfers the conversation to a sub-agent (transfer_to_agent); agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)',
+      });
     }
     for (const sub of agentToolSubs) if (!subAgents.includes(sub)) subAgents.push(sub);
     // ADK fills {state_key}, {app:key}, {artifact.name} and {key?} from session state at run time.
     const instruction = typeof d.instruction === 'string' ? d.instruction : '';
     for (const v of new Set(instruction.match(/(?<!\{)\{[A-Za-z_][\w.:]*\??\}(?!\})/g) ?? [])) {
-      src.dropped.push({ file: file.shown, field: 'instruction', reason: `ADK fills ${v} from session state at run time; agentc keeps it as literal text (per-request values belong in config.dynamicContext)` });
+      src.dropped.push({
+        file: file.shown,
+        field: 'instruction',
+        reason: `ADK fills ${v} from session state at run time; agentc keeps it as literal text (per-request values belong in config.dynamicContext)`,
+      });
     }
     let model: string | undefined;
     if (typeof d.model === 'string') model = d.model;
@@ -110,7 +129,12 @@ export function importAdk(cwd: string, paths: readonly string[]): ImportSource {
     const maxOutputTokens = takeMaxTokens(src, file.shown, 'generate_content_config', d.generate_content_config, 'max_output_tokens');
     for (const k of Object.keys(d).sort()) {
       if (KEPT.has(k) || k === 'generate_content_config') continue;
-      src.dropped.push({ file: file.shown, field: k, reason: DROPPED[k] ?? (k.endsWith('_callbacks') ? 'callbacks run Python code; agentc never executes user code' : 'an ADK setting with no agentc equivalent') });
+      src.dropped.push({
+        file: file.shown,
+        field: k,
+        reason:
+          DROPPED[k] ?? (k.endsWith('_callbacks') ? 'callbacks run Python code; agentc never executes user code' : 'an ADK setting with no agentc equivalent'),
+      });
     }
     src.agents.push({
       key,

@@ -17,7 +17,7 @@ const AGENT_DROPPED: Record<string, string> = {
   num_history_items: 'history windowing is a runtime setting',
   welcome_message: 'UI text, not part of the agent contract',
   commands: 'cagent slash commands are a client feature',
-  structured_output: 'not converted: describe the result with the card\'s `output` JSON Schema',
+  structured_output: "not converted: describe the result with the card's `output` JSON Schema",
   skills: 'cagent skills have no agentc equivalent',
   code_mode_tools: 'a cagent execution mode',
   fallback: 'not converted: set fallback_model in the card',
@@ -37,7 +37,11 @@ export function importCagent(cwd: string, paths: readonly string[]): ImportSourc
     const models = isRecord(doc.models) ? doc.models : {};
     for (const key of Object.keys(doc).sort()) {
       if (key === 'agents' || key === 'models') continue;
-      src.dropped.push({ file: file.shown, field: key, reason: key === 'version' ? 'the cagent file format version' : 'a cagent top-level section with no agentc equivalent' });
+      src.dropped.push({
+        file: file.shown,
+        field: key,
+        reason: key === 'version' ? 'the cagent file format version' : 'a cagent top-level section with no agentc equivalent',
+      });
     }
     for (const [mname, m] of Object.entries(models)) {
       if (!isRecord(m)) continue;
@@ -55,7 +59,8 @@ export function importCagent(cwd: string, paths: readonly string[]): ImportSourc
       const a = isRecord(raw) ? raw : {};
       const at = (f: string) => `agents.${name}.${f}`;
       const tools: string[] = [];
-      for (const f of ['toolsets', 'sub_agents', 'handoffs']) if (a[f] !== undefined && !Array.isArray(a[f])) src.dropped.push({ file: file.shown, field: at(f), reason: 'not a list' });
+      for (const f of ['toolsets', 'sub_agents', 'handoffs'])
+        if (a[f] !== undefined && !Array.isArray(a[f])) src.dropped.push({ file: file.shown, field: at(f), reason: 'not a list' });
       for (const [i, ts] of (Array.isArray(a.toolsets) ? a.toolsets : []).entries()) {
         if (!isRecord(ts) || typeof ts.type !== 'string') {
           src.dropped.push({ file: file.shown, field: at(`toolsets[${i}]`), reason: 'a toolset without a type' });
@@ -71,7 +76,11 @@ export function importCagent(cwd: string, paths: readonly string[]): ImportSourc
           if (!subAgents.includes(target)) subAgents.push(target);
         }
         if (f === 'handoffs' && list.length > 0) {
-          src.dropped.push({ file: file.shown, field: at('handoffs'), reason: 'a handoff passes the whole conversation on; agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)' });
+          src.dropped.push({
+            file: file.shown,
+            field: at('handoffs'),
+            reason: 'a handoff passes the whole conversation on; agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)',
+          });
         }
       }
       let model = stringField(src, file.shown, at('model'), a.model);
@@ -121,7 +130,12 @@ function toolsetTools(ts: Record<string, unknown>, file: string, field: string, 
       const parameters: Record<string, unknown> = { type: 'object', properties: props, additionalProperties: false };
       if (Array.isArray(d.required) && d.required.length > 0) parameters.required = d.required;
       addTool(name, typeof d.description === 'string' ? d.description : undefined, parameters);
-      if (d.cmd !== undefined) src.dropped.push({ file, field: `${field}.shell.${name}.cmd`, reason: 'the command a tool runs is its implementation: implement the tool in ToolHandlers' });
+      if (d.cmd !== undefined)
+        src.dropped.push({
+          file,
+          field: `${field}.shell.${name}.cmd`,
+          reason: 'the command a tool runs is its implementation: implement the tool in ToolHandlers',
+        });
     }
     return names;
   }
@@ -133,7 +147,11 @@ function toolsetTools(ts: Record<string, unknown>, file: string, field: string, 
   }
   for (const k of Object.keys(ts).sort()) {
     if (k === 'type' || k === 'tools' || (k === 'ref' && type === 'mcp')) continue;
-    src.dropped.push({ file, field: `${field}.${k}`, reason: 'toolset configuration (how the tools are provided) is deployment detail, not part of a tool contract' });
+    src.dropped.push({
+      file,
+      field: `${field}.${k}`,
+      reason: 'toolset configuration (how the tools are provided) is deployment detail, not part of a tool contract',
+    });
   }
   return names;
 }

@@ -42,10 +42,16 @@ export function importClaudeCode(cwd: string, paths: readonly string[]): ImportS
     }
     const stem = file.shown.split('/').pop()!.replace(/\.md$/, '');
     const name = typeof d.name === 'string' && d.name.trim() !== '' ? d.name.trim() : stem;
-    if (typeof d.name !== 'string') src.dropped.push({ file: file.shown, field: 'name', reason: `${d.name === undefined ? 'missing' : 'not a string'}: used the file name "${stem}"` });
+    if (typeof d.name !== 'string')
+      src.dropped.push({ file: file.shown, field: 'name', reason: `${d.name === undefined ? 'missing' : 'not a string'}: used the file name "${stem}"` });
     const tools: string[] = [];
     if (d.tools === undefined) {
-      src.dropped.push({ file: file.shown, field: 'tools', reason: 'absent: Claude Code gives the agent every tool of the main thread; agentc has no "all tools", so the card has none — add the contracts it needs' });
+      src.dropped.push({
+        file: file.shown,
+        field: 'tools',
+        reason:
+          'absent: Claude Code gives the agent every tool of the main thread; agentc has no "all tools", so the card has none — add the contracts it needs',
+      });
     } else {
       const list = Array.isArray(d.tools) ? d.tools.map(String) : String(d.tools).split(',');
       for (const t of list.map((s) => s.trim()).filter((s) => s !== '')) {
@@ -55,12 +61,16 @@ export function importClaudeCode(cwd: string, paths: readonly string[]): ImportS
     }
     let model = stringField(src, file.shown, 'model', d.model)?.trim();
     if (model === 'inherit') {
-      src.dropped.push({ file: file.shown, field: 'model', reason: '"inherit" (use the main conversation\'s model) has no equivalent: a card names its model' });
+      src.dropped.push({
+        file: file.shown,
+        field: 'model',
+        reason: '"inherit" (use the main conversation\'s model) has no equivalent: a card names its model',
+      });
       model = undefined;
     }
     for (const key of Object.keys(d).sort()) {
       if (['name', 'description', 'tools', 'model'].includes(key)) continue;
-      src.dropped.push({ file: file.shown, field: key, reason: DROPPED_REASONS[key] ?? 'not part of agentc\'s card format' });
+      src.dropped.push({ file: file.shown, field: key, reason: DROPPED_REASONS[key] ?? "not part of agentc's card format" });
     }
     src.agents.push({
       key: uniqueKey(src, name, file.shown),

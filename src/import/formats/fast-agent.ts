@@ -11,7 +11,21 @@
 import { collectFiles, parseYaml, readText, splitFrontMatter } from '../read.js';
 import { emptySource, isRecord, stringField, takeMaxTokens, uniqueKey, type ImportSource } from '../types.js';
 
-const KEPT = new Set(['type', 'name', 'description', 'instruction', 'model', 'servers', 'tools', 'agents', 'sequence', 'fan_out', 'fan_in', 'generator', 'evaluator']);
+const KEPT = new Set([
+  'type',
+  'name',
+  'description',
+  'instruction',
+  'model',
+  'servers',
+  'tools',
+  'agents',
+  'sequence',
+  'fan_out',
+  'fan_in',
+  'generator',
+  'evaluator',
+]);
 const DROPPED: Record<string, string> = {
   default: 'which agent fast-agent starts with: in agentc, the orchestrator is the card with sub_agents',
   use_history: 'conversation history handling is a runtime setting',
@@ -51,7 +65,10 @@ export function importFastAgent(cwd: string, paths: readonly string[]): ImportSo
     }
     const d = data;
     const type = typeof d.type === 'string' ? d.type : 'agent';
-    const stem = file.shown.split('/').pop()!.replace(/\.[a-z]+$/, '');
+    const stem = file.shown
+      .split('/')
+      .pop()!
+      .replace(/\.[a-z]+$/, '');
     const name = typeof d.name === 'string' && d.name !== '' ? d.name : stem;
     const instruction = stringField(src, file.shown, 'instruction', d.instruction) ?? body;
     if (typeof d.instruction === 'string' && body !== undefined && body.trim() !== '') {
@@ -64,7 +81,11 @@ export function importFastAgent(cwd: string, paths: readonly string[]): ImportSo
       for (const r of Array.isArray(v) ? v : typeof v === 'string' ? [v] : []) if (!refs.includes(String(r))) refs.push(String(r));
     }
     if (type !== 'agent' && type !== 'custom') {
-      src.dropped.push({ file: file.shown, field: 'type', reason: `a ${type} workflow fixes how its agents run (order, fan-out, loop); agentc's orchestrator lets its model route (imported as an orchestrator over the same agents)` });
+      src.dropped.push({
+        file: file.shown,
+        field: 'type',
+        reason: `a ${type} workflow fixes how its agents run (order, fan-out, loop); agentc's orchestrator lets its model route (imported as an orchestrator over the same agents)`,
+      });
     }
     const tools: string[] = [];
     const addTool = (n: string, description: string) => {
@@ -73,7 +94,8 @@ export function importFastAgent(cwd: string, paths: readonly string[]): ImportSo
     };
     const filters = isRecord(d.tools) ? d.tools : {};
     if (d.tools !== undefined && !isRecord(d.tools)) src.dropped.push({ file: file.shown, field: 'tools', reason: 'not a mapping of server → tool names' });
-    if (d.servers !== undefined && !Array.isArray(d.servers)) src.dropped.push({ file: file.shown, field: 'servers', reason: 'not a list of MCP server names' });
+    if (d.servers !== undefined && !Array.isArray(d.servers))
+      src.dropped.push({ file: file.shown, field: 'servers', reason: 'not a list of MCP server names' });
     for (const s of Array.isArray(d.servers) ? d.servers.map(String) : []) {
       const only = filters[s];
       if (Array.isArray(only) && only.length > 0) for (const t of only) addTool(String(t), `tool ${String(t)} of MCP server ${s}`);
@@ -85,7 +107,11 @@ export function importFastAgent(cwd: string, paths: readonly string[]): ImportSo
       src.dropped.push({ file: file.shown, field: k, reason: DROPPED[k] ?? 'a fast-agent setting with no agentc equivalent' });
     }
     for (const v of new Set((instruction ?? '').match(/\{\{[^{}]*\}\}/g) ?? [])) {
-      src.dropped.push({ file: file.shown, field: 'instruction', reason: `fast-agent expands ${v} at run time; agentc keeps it as literal text (per-request values belong in config.dynamicContext)` });
+      src.dropped.push({
+        file: file.shown,
+        field: 'instruction',
+        reason: `fast-agent expands ${v} at run time; agentc keeps it as literal text (per-request values belong in config.dynamicContext)`,
+      });
     }
     const key = uniqueKey(src, name, file.shown);
     src.agents.push({

@@ -21,7 +21,7 @@ const AGENT_DROPPED: Record<string, string> = {
   toolUseBehavior: 'the runtime decides when a turn ends; no equivalent',
   resetToolChoice: 'a runtime setting',
   mcpServers: 'MCP server wiring is deployment configuration; declare the tools as contracts',
-  prompt: 'a stored prompt reference on OpenAI\'s platform cannot be read statically',
+  prompt: "a stored prompt reference on OpenAI's platform cannot be read statically",
 };
 
 export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]): Promise<ImportSource> {
@@ -32,7 +32,13 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
   const project: Project = new tm.Project({
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
-    compilerOptions: { allowJs: true, noEmit: true, target: tm.ts.ScriptTarget.ES2022, module: tm.ts.ModuleKind.NodeNext, moduleResolution: tm.ts.ModuleResolutionKind.NodeNext },
+    compilerOptions: {
+      allowJs: true,
+      noEmit: true,
+      target: tm.ts.ScriptTarget.ES2022,
+      module: tm.ts.ModuleKind.NodeNext,
+      moduleResolution: tm.ts.ModuleResolutionKind.NodeNext,
+    },
   });
   const shownOf = new Map<SourceFile, string>();
   for (const f of inputs) {
@@ -98,8 +104,14 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
   for (const a of agentNodes) {
     const varName = a.node.getParentIfKind(tm.SyntaxKind.VariableDeclaration)?.getName();
     const name = stringLiteral(prop(a.options, 'name'), ctx) ?? varName ?? `agent_line_${a.node.getStartLineNumber()}`;
-    if (!a.options) src.dropped.push({ file: a.file, field: `line ${a.node.getStartLineNumber()}`, reason: 'the Agent options are not an object literal and cannot be read statically' });
-    else if (stringLiteral(prop(a.options, 'name'), ctx) === undefined) src.dropped.push({ file: a.file, field: `${name}.name`, reason: `not a string literal; used "${name}"` });
+    if (!a.options)
+      src.dropped.push({
+        file: a.file,
+        field: `line ${a.node.getStartLineNumber()}`,
+        reason: 'the Agent options are not an object literal and cannot be read statically',
+      });
+    else if (stringLiteral(prop(a.options, 'name'), ctx) === undefined)
+      src.dropped.push({ file: a.file, field: `${name}.name`, reason: `not a string literal; used "${name}"` });
     let key = name;
     for (let n = 2; src.agents.some((x) => x.key === key) || [...keyOf.values()].includes(key); n++) key = `${a.file}#${name}#${n}`;
     keyOf.set(a.node, key);
@@ -146,7 +158,13 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
     if (outExpr) {
       const z = zodToJsonSchema(outExpr, ctx);
       if (z.schema && z.schema.type === 'object') output = z.schema;
-      else drop('outputType', z.unsupported.length > 0 ? `unsupported zod construct(s): ${z.unsupported.join('; ')}` : 'not a zod object schema (agentc\'s `output` is an object schema)');
+      else
+        drop(
+          'outputType',
+          z.unsupported.length > 0
+            ? `unsupported zod construct(s): ${z.unsupported.join('; ')}`
+            : "not a zod object schema (agentc's `output` is an object schema)",
+        );
     }
     const tools: string[] = [];
     const subAgents: string[] = [];
@@ -171,7 +189,14 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
             for (const p of opts.getProperties()) {
               const pn = Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) ? p.getName() : p.getText();
               if (pn === 'toolDescription' && td) continue;
-              drop(`tools[${i}].asTool.${pn}`, pn === 'toolName' ? 'agentc names a sub-agent\'s tool <toolPrefix><id> (ask_<id>)' : pn === 'toolDescription' ? 'the sub-agent already has a description' : 'a run-time option of the agent tool with no agentc equivalent');
+              drop(
+                `tools[${i}].asTool.${pn}`,
+                pn === 'toolName'
+                  ? "agentc names a sub-agent's tool <toolPrefix><id> (ask_<id>)"
+                  : pn === 'toolDescription'
+                    ? 'the sub-agent already has a description'
+                    : 'a run-time option of the agent tool with no agentc equivalent',
+              );
             }
           }
           continue;
@@ -183,9 +208,14 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
           continue;
         }
         if (/Tool$/.test(callee.getText())) {
-          const hosted = callee.getText().replace(/Tool$/, '').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+          const hosted = callee
+            .getText()
+            .replace(/Tool$/, '')
+            .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+            .toLowerCase();
           tools.push(hosted);
-          if (!src.tools.some((t) => t.name === hosted)) src.tools.push({ name: hosted, description: `OpenAI hosted tool ${callee.getText()}()`, file: a.file });
+          if (!src.tools.some((t) => t.name === hosted))
+            src.tools.push({ name: hosted, description: `OpenAI hosted tool ${callee.getText()}()`, file: a.file });
           drop(`tools[${i}]`, `${callee.getText()}() is a tool hosted by the provider; written as a placeholder contract "${hosted}"`);
           continue;
         }
@@ -200,7 +230,8 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
       const e = follow(target);
       if (e && Node.isCallExpression(e) && /^(\w+\.)?handoff$/.test(e.getExpression().getText())) {
         target = e.getArguments()[0] as Expression | undefined;
-        if (e.getArguments().length > 1) drop(`handoffs[${i}]`, 'handoff() options (onHandoff, inputType, toolNameOverride, inputFilter…) run code or rename the tool; not converted');
+        if (e.getArguments().length > 1)
+          drop(`handoffs[${i}]`, 'handoff() options (onHandoff, inputType, toolNameOverride, inputFilter…) run code or rename the tool; not converted');
       }
       const sub = agentKey(target);
       if (!sub) {
@@ -210,13 +241,25 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
       handoffCount++;
       if (!subAgents.includes(sub)) subAgents.push(sub);
     }
-    if (handoffCount > 0) drop('handoffs', 'a handoff passes the conversation on; agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)');
+    if (handoffCount > 0)
+      drop('handoffs', 'a handoff passes the conversation on; agentc calls a sub-agent as a tool and gets its answer back (imported as sub_agents)');
     for (const p of a.options?.getProperties() ?? []) {
       const pn = Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) || Node.isMethodDeclaration(p) ? p.getName() : p.getText().slice(0, 40);
       if (['name', 'instructions', 'handoffDescription', 'model', 'tools', 'handoffs', 'outputType', 'modelSettings'].includes(pn)) continue;
       drop(pn, AGENT_DROPPED[pn] ?? 'an Agent option with no agentc equivalent');
     }
-    src.agents.push({ key, name, file: a.file, description, instructions, model, tools, subAgents, ...(output ? { output } : {}), ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) });
+    src.agents.push({
+      key,
+      name,
+      file: a.file,
+      description,
+      instructions,
+      model,
+      tools,
+      subAgents,
+      ...(output ? { output } : {}),
+      ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+    });
   }
   for (const [k, d] of pendingDescriptions) {
     const agent = src.agents.find((x) => x.key === k);
@@ -227,7 +270,15 @@ export async function importOpenAIAgentsTs(cwd: string, paths: readonly string[]
 
 type PropFn = (o: ObjectLiteralExpression | undefined, name: string) => Expression | undefined;
 
-function readTool(call: Expression, file: string, src: ImportSource, tm: TsMorph, ctx: ZodContext, prop: PropFn, follow: (e: Expression | undefined) => Expression | undefined): string | undefined {
+function readTool(
+  call: Expression,
+  file: string,
+  src: ImportSource,
+  tm: TsMorph,
+  ctx: ZodContext,
+  prop: PropFn,
+  follow: (e: Expression | undefined) => Expression | undefined,
+): string | undefined {
   const { Node } = tm;
   if (!Node.isCallExpression(call)) return undefined;
   const opts = call.getArguments()[0];
@@ -240,7 +291,11 @@ function readTool(call: Expression, file: string, src: ImportSource, tm: TsMorph
   const at = (f: string) => `tool ${name}.${f}`;
   const first = src.tools.find((t) => t.name === name);
   if (first) {
-    src.dropped.push({ file, field: `tool ${name}`, reason: `a second tool() named "${name}" (line ${call.getStartLineNumber()}); the definition in ${first.file} was kept` });
+    src.dropped.push({
+      file,
+      field: `tool ${name}`,
+      reason: `a second tool() named "${name}" (line ${call.getStartLineNumber()}); the definition in ${first.file} was kept`,
+    });
     return name;
   }
   const description = stringLiteral(prop(opts, 'description'), ctx);
@@ -253,7 +308,12 @@ function readTool(call: Expression, file: string, src: ImportSource, tm: TsMorph
   } else if (p) {
     const z = zodToJsonSchema(p, ctx);
     if (z.schema) parameters = z.schema;
-    else src.dropped.push({ file, field: at('parameters'), reason: `unsupported zod construct(s): ${z.unsupported.join('; ')}; written as a placeholder contract` });
+    else
+      src.dropped.push({
+        file,
+        field: at('parameters'),
+        reason: `unsupported zod construct(s): ${z.unsupported.join('; ')}; written as a placeholder contract`,
+      });
   } else {
     src.dropped.push({ file, field: at('parameters'), reason: 'no parameters; written as a placeholder contract' });
   }

@@ -42,7 +42,8 @@ function convert(node: Expression, ctx: ZodContext, out: string[], depth: number
     return { schema: {}, optional: false };
   };
   if (depth > 50) return fail('a zod schema nested more than 50 levels deep');
-  if (Node.isParenthesizedExpression(node) || Node.isAsExpression(node) || Node.isSatisfiesExpression(node)) return convert(node.getExpression(), ctx, out, depth + 1);
+  if (Node.isParenthesizedExpression(node) || Node.isAsExpression(node) || Node.isSatisfiesExpression(node))
+    return convert(node.getExpression(), ctx, out, depth + 1);
   if (Node.isIdentifier(node)) {
     const target = ctx.resolve(node);
     return target ? convert(target, ctx, out, depth + 1) : fail(`"${node.getText()}", which cannot be followed statically`);
@@ -85,7 +86,14 @@ function convert(node: Expression, ctx: ZodContext, out: string[], depth: number
       const n = literalValue(args[0], ctx);
       if (typeof n !== 'number') return fail(`.${method}() with a value that is not a number literal`);
       const t = s.type;
-      const kw = t === 'string' ? ['minLength', 'maxLength'] : t === 'array' ? ['minItems', 'maxItems'] : t === 'number' || t === 'integer' ? ['minimum', 'maximum'] : undefined;
+      const kw =
+        t === 'string'
+          ? ['minLength', 'maxLength']
+          : t === 'array'
+            ? ['minItems', 'maxItems']
+            : t === 'number' || t === 'integer'
+              ? ['minimum', 'maximum']
+              : undefined;
       if (!kw) return fail(`.${method}() on a schema that is not a string, number or array`);
       const extra = method === 'length' ? { [kw[0]!]: n, [kw[1]!]: n } : { [method === 'min' ? kw[0]! : kw[1]!]: n };
       return { schema: { ...s, ...extra }, optional: inner.optional };

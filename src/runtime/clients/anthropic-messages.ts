@@ -36,7 +36,16 @@ export function createAnthropicClient(opts: ProviderClientOptions & { version?: 
     complete: (req) => collect(client.stream!(req)),
     async *stream(req) {
       const body = JSON.stringify(toMessagesRequest(req));
-      const { res } = await postWithRetry({ fetch: doFetch, url, headers, body, signal: req.signal, ...(req.deadline !== undefined ? { deadline: req.deadline } : {}), ...(opts.retry ? { retry: opts.retry } : {}), provider: PROVIDER });
+      const { res } = await postWithRetry({
+        fetch: doFetch,
+        url,
+        headers,
+        body,
+        signal: req.signal,
+        ...(req.deadline !== undefined ? { deadline: req.deadline } : {}),
+        ...(opts.retry ? { retry: opts.retry } : {}),
+        provider: PROVIDER,
+      });
       yield* messagesChunks(res);
     },
   };
@@ -85,7 +94,10 @@ export function toMessagesRequest(req: LlmRequest): MessagesRequestBody {
   };
   if (req.tools.length > 0) {
     const shapes = req.toolShapes?.anthropic;
-    const source: AnthropicTool[] = shapes !== undefined && shapes.length === req.tools.length ? shapes : req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+    const source: AnthropicTool[] =
+      shapes !== undefined && shapes.length === req.tools.length
+        ? shapes
+        : req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
     const tools = source.map((t): MessagesTool => ({ name: t.name, description: t.description, input_schema: { ...t.input_schema, type: 'object' } }));
     if (req.system.prefix === '') tools[tools.length - 1]!.cache_control = EPHEMERAL;
     body.tools = tools;
@@ -149,7 +161,8 @@ async function* messagesChunks(res: Response): AsyncGenerator<LlmChunk> {
       case 'content_block_start': {
         const block = (data.content_block ?? {}) as Record<string, unknown>;
         const index = typeof data.index === 'number' ? data.index : -1;
-        if (block.type === 'tool_use') calls.set(index, { id: typeof block.id === 'string' ? block.id : '', name: typeof block.name === 'string' ? block.name : '', arguments: '' });
+        if (block.type === 'tool_use')
+          calls.set(index, { id: typeof block.id === 'string' ? block.id : '', name: typeof block.name === 'string' ? block.name : '', arguments: '' });
         else if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') yield { type: 'text_delta', delta: block.text };
         break;
       }
@@ -186,7 +199,10 @@ async function* messagesChunks(res: Response): AsyncGenerator<LlmChunk> {
       }
       case 'error': {
         const err = (data.error ?? {}) as { message?: unknown; type?: unknown };
-        throw new LlmProtocolError(`${PROVIDER} stream failed: ${typeof err.message === 'string' ? err.message : 'unknown error'}`, typeof err.type === 'string' ? err.type : undefined);
+        throw new LlmProtocolError(
+          `${PROVIDER} stream failed: ${typeof err.message === 'string' ? err.message : 'unknown error'}`,
+          typeof err.type === 'string' ? err.type : undefined,
+        );
       }
       default:
         break;

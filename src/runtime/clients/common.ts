@@ -35,7 +35,9 @@ export function systemText(system: { prefix: string; suffix: string }): string {
 }
 
 /** The bundle's strict OpenAI tools when the request carries them (aligned with `tools`), else plain function tools. */
-export function openaiTools(req: LlmRequest): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean } }[] {
+export function openaiTools(
+  req: LlmRequest,
+): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean } }[] {
   const strict = req.toolShapes?.openai;
   if (strict !== undefined && strict.length === req.tools.length) return strict;
   return req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));

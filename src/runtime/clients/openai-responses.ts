@@ -27,7 +27,16 @@ export function createOpenAIResponsesClient(opts: ProviderClientOptions): LlmCli
     complete: (req) => collect(client.stream!(req)),
     async *stream(req) {
       const body = JSON.stringify(toResponsesRequest(req));
-      const { res } = await postWithRetry({ fetch: doFetch, url, headers, body, signal: req.signal, ...(req.deadline !== undefined ? { deadline: req.deadline } : {}), ...(opts.retry ? { retry: opts.retry } : {}), provider: PROVIDER });
+      const { res } = await postWithRetry({
+        fetch: doFetch,
+        url,
+        headers,
+        body,
+        signal: req.signal,
+        ...(req.deadline !== undefined ? { deadline: req.deadline } : {}),
+        ...(opts.retry ? { retry: opts.retry } : {}),
+        provider: PROVIDER,
+      });
       yield* responsesChunks(res);
     },
   };
@@ -65,7 +74,13 @@ export function toResponsesRequest(req: LlmRequest): ResponsesRequestBody {
     stream: true,
   };
   if (req.tools.length > 0) {
-    body.tools = openaiTools(req).map(({ function: f }) => ({ type: 'function' as const, name: f.name, description: f.description, parameters: f.parameters, strict: f.strict === true }));
+    body.tools = openaiTools(req).map(({ function: f }) => ({
+      type: 'function' as const,
+      name: f.name,
+      description: f.description,
+      parameters: f.parameters,
+      strict: f.strict === true,
+    }));
     body.parallel_tool_calls = req.parallelToolCalls;
   }
   if (req.maxOutputTokens !== undefined) body.max_output_tokens = req.maxOutputTokens;
@@ -116,7 +131,10 @@ async function* responsesChunks(res: Response): AsyncGenerator<LlmChunk> {
         break;
       case 'response.failed': {
         const err = ((data.response ?? {}) as { error?: { message?: unknown; code?: unknown } }).error ?? {};
-        throw new LlmProtocolError(`${PROVIDER} failed: ${typeof err.message === 'string' ? err.message : 'unknown error'}`, typeof err.code === 'string' ? err.code : undefined);
+        throw new LlmProtocolError(
+          `${PROVIDER} failed: ${typeof err.message === 'string' ? err.message : 'unknown error'}`,
+          typeof err.code === 'string' ? err.code : undefined,
+        );
       }
       case 'error': {
         const message = typeof data.message === 'string' ? data.message : 'unknown error';

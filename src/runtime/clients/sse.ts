@@ -20,7 +20,9 @@ export async function* readSse(res: Response, provider: string): AsyncGenerator<
   const type = res.headers.get('content-type') ?? '';
   if (!type.toLowerCase().includes('text/event-stream')) {
     await res.body.cancel().catch(() => undefined);
-    throw new LlmProtocolError(`${provider} answered with ${type === '' ? 'no content type' : `"${type.split(';')[0]}"`}, not an event stream: is the base URL right?`);
+    throw new LlmProtocolError(
+      `${provider} answered with ${type === '' ? 'no content type' : `"${type.split(';')[0]}"`}, not an event stream: is the base URL right?`,
+    );
   }
   // The parser is fed directly (no TransformStreams): web streams cost more than the parse itself.
   const pending: EventSourceMessage[] = [];

@@ -42,9 +42,7 @@ export async function createSqliteSessionStore(path: string, options: StoreOptio
   const q = {
     insertTurn: db.prepare('INSERT INTO agentc_turns (episode, agent, record) VALUES (?, ?, ?)'),
     turns: db.prepare('SELECT record FROM agentc_turns WHERE episode = ? AND agent = ? ORDER BY seq LIMIT -1 OFFSET ?'),
-    touch: db.prepare(
-      'INSERT INTO agentc_episodes (episode, expires_at) VALUES (?, ?) ON CONFLICT (episode) DO UPDATE SET expires_at = excluded.expires_at',
-    ),
+    touch: db.prepare('INSERT INTO agentc_episodes (episode, expires_at) VALUES (?, ?) ON CONFLICT (episode) DO UPDATE SET expires_at = excluded.expires_at'),
     expiry: db.prepare('SELECT expires_at AS e FROM agentc_episodes WHERE episode = ?'),
     getMeta: db.prepare('SELECT value, expires_at AS e FROM agentc_meta WHERE episode = ? AND key = ?'),
     setMeta: db.prepare(

@@ -123,7 +123,15 @@ export function recordsFromMessages(id: string, messages: Message[]): TurnRecord
 
 /** `answer`: the agent's words, whole or as the segments it said them in (empty ones are dropped). */
 export function emptyRecord(id: string, user: string, answer: string | readonly string[]): TurnRecord {
-  return { id, narration: narration(user, answer), handled_by: [], tool_calls: [], tool_results: [], sub_agents: [], usage: { inputTokens: 0, outputTokens: 0 } };
+  return {
+    id,
+    narration: narration(user, answer),
+    handled_by: [],
+    tool_calls: [],
+    tool_results: [],
+    sub_agents: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+  };
 }
 
 export function narration(user: string, answer: string | readonly string[]): Narration {

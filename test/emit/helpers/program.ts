@@ -111,7 +111,20 @@ export function makeProgram(spec: ProgramSpec): Program {
     cards.set(c.id, { kind: 'card', file, stem: c.id, data, explicitInput: c.input !== undefined, find, locate });
   }
 
-  const program: Program = { root: '/ws', config: configFile, configStatus: 'loaded', layout: WORKSPACE_LAYOUT, cards, blocks, tools, duplicates: [], files, agents: new Map(), parents: new Map(), suffix: resolveSuffix(configFile) };
+  const program: Program = {
+    root: '/ws',
+    config: configFile,
+    configStatus: 'loaded',
+    layout: WORKSPACE_LAYOUT,
+    cards,
+    blocks,
+    tools,
+    duplicates: [],
+    files,
+    agents: new Map(),
+    parents: new Map(),
+    suffix: resolveSuffix(configFile),
+  };
   for (const card of [...cards.values()].sort((a, b) => (a.data.id < b.data.id ? -1 : 1))) {
     for (const sub of card.data.sub_agents) program.parents.set(sub, [...(program.parents.get(sub) ?? []), card.data.id]);
   }
@@ -123,10 +136,7 @@ function makeAgent(program: Program, card: Card): Agent {
   const config = program.config.data;
   const model = card.data.model ? config.models[card.data.model] : undefined;
   const encoding: Encoding = model?.encoding ?? 'o200k_base';
-  const refs = [
-    ...config.platform.requiredBlocks.map((id) => ({ id, required: true })),
-    ...card.data.prompt_blocks.map((id) => ({ id, required: false })),
-  ]
+  const refs = [...config.platform.requiredBlocks.map((id) => ({ id, required: true })), ...card.data.prompt_blocks.map((id) => ({ id, required: false }))]
     .filter((r) => program.blocks.has(r.id))
     .map((r) => ({ block: program.blocks.get(r.id)!, required: r.required }));
   const flags = [...new Set(refs.map((r) => r.block.data.feature_flag).filter((f): f is string => f !== undefined))].sort();

@@ -13,7 +13,9 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..
 export async function fixtureBundle(root = FIXTURE_WS): Promise<Bundle> {
   const result = await compile({ root, bundle: true });
   if (!result.bundle) {
-    throw new Error(`fixture ${root} does not compile:\n${result.diagnostics.map((d) => `${d.file}:${d.range?.start.line} ${d.rule} ${d.message}`).join('\n')}${result.fatal ?? ''}`);
+    throw new Error(
+      `fixture ${root} does not compile:\n${result.diagnostics.map((d) => `${d.file}:${d.range?.start.line} ${d.rule} ${d.message}`).join('\n')}${result.fatal ?? ''}`,
+    );
   }
   return result.bundle;
 }

@@ -63,7 +63,9 @@ export interface SseOut {
 }
 
 export function sseText(events: SseOut[]): string {
-  return events.map((e) => `${e.event !== undefined ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`).join('');
+  return events
+    .map((e) => `${e.event !== undefined ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`)
+    .join('');
 }
 
 /** Writes the events as a 200 text/event-stream, `chunk` bytes at a time. */

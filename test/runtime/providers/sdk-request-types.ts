@@ -20,7 +20,12 @@ export const chatStreaming: OpenAI.Chat.Completions.ChatCompletionCreateParamsSt
   stream: true,
   stream_options: { include_usage: true },
 };
-export const chatOnce: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = { ...chat, reasoning_effort: chat.reasoning_effort as OpenAI.ReasoningEffort, stream: undefined, stream_options: undefined };
+export const chatOnce: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
+  ...chat,
+  reasoning_effort: chat.reasoning_effort as OpenAI.ReasoningEffort,
+  stream: undefined,
+  stream_options: undefined,
+};
 
 const responses = toResponsesRequest(req);
 export const responsesStreaming: OpenAI.Responses.ResponseCreateParamsStreaming = {

@@ -62,8 +62,14 @@ export function storeContract(name: string, h: ContractHarness): void {
     it('keeps the legacy append(messages) API working', async () => {
       const s = await h.make();
       const ep = uniqueEpisode('legacy');
-      await s.append(ep, 'a', [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }]);
-      expect(await s.get(ep, 'a')).toEqual([{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }]);
+      await s.append(ep, 'a', [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'a' },
+      ]);
+      expect(await s.get(ep, 'a')).toEqual([
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'a' },
+      ]);
       expect((await s.turns(ep, 'a'))[0].narration).toEqual({ user: 'q', assistant: 'a' });
       await s.close();
     });

@@ -27,7 +27,26 @@ function script(name: string, text: string): string {
 }
 
 async function agentc(message: string, scriptFile: string, db: string) {
-  const { stdout } = await run(process.execPath, [join(REPO, 'bin/agentc.js'), 'run', 'fetch_assistant', message, '--script', scriptFile, '--sessions', `sqlite:${db}`, '--episode', 'ep-cli', '--format', 'json', '--cwd', REPO], { cwd: dir });
+  const { stdout } = await run(
+    process.execPath,
+    [
+      join(REPO, 'bin/agentc.js'),
+      'run',
+      'fetch_assistant',
+      message,
+      '--script',
+      scriptFile,
+      '--sessions',
+      `sqlite:${db}`,
+      '--episode',
+      'ep-cli',
+      '--format',
+      'json',
+      '--cwd',
+      REPO,
+    ],
+    { cwd: dir },
+  );
   return JSON.parse(stdout) as { text: string; calls: { agent: string; messages: { role: string; content: string }[] }[]; record: { narration: unknown } };
 }
 
@@ -76,8 +95,14 @@ describe.runIf(redisAvailable || mustHaveRedis)('two runtimes sharing one Redis'
       return { store, rec, runtime };
     };
     const support = (text: string) => [{ tool_calls: [{ name: tool, arguments: { query: 'missing points' } }] }, { text }];
-    const a = await mk({ fetch_assistant: [{ tool_calls: [{ name: 'ask_support', arguments: { query: 'points missing', intent_count: 1 } }] }, { text: 'Looking into it.' }], support: support('Checked.') });
-    const b = await mk({ fetch_assistant: [{ tool_calls: [{ name: 'ask_support', arguments: { query: 'any news?', intent_count: 1 } }] }, { text: 'Still on it.' }], support: support('Still checking.') });
+    const a = await mk({
+      fetch_assistant: [{ tool_calls: [{ name: 'ask_support', arguments: { query: 'points missing', intent_count: 1 } }] }, { text: 'Looking into it.' }],
+      support: support('Checked.'),
+    });
+    const b = await mk({
+      fetch_assistant: [{ tool_calls: [{ name: 'ask_support', arguments: { query: 'any news?', intent_count: 1 } }] }, { text: 'Still on it.' }],
+      support: support('Still checking.'),
+    });
     const context = { principal: 'user-1', episode: 'shared-ep' };
     await a.runtime.turn({ agent: 'fetch_assistant', message: 'points missing', context });
     await b.runtime.turn({ agent: 'fetch_assistant', message: 'any news?', context });
@@ -86,7 +111,12 @@ describe.runIf(redisAvailable || mustHaveRedis)('two runtimes sharing one Redis'
       { role: 'user', content: 'points missing' },
       { role: 'assistant', content: 'Looking into it.\n[handled by: support]' },
     ]);
-    expect(b.rec.calls.find((c) => c.agent === 'support')!.messages.slice(0, 2).map((m) => m.content)).toEqual(['{"query":"points missing"}', 'Checked.']);
+    expect(
+      b.rec.calls
+        .find((c) => c.agent === 'support')!
+        .messages.slice(0, 2)
+        .map((m) => m.content),
+    ).toEqual(['{"query":"points missing"}', 'Checked.']);
     expect(seenIds).toEqual([null, 'conv-42']);
     expect((await a.store.turns('shared-ep', 'fetch_assistant')).map((r) => r.handled_by)).toEqual([['support'], ['support']]);
     await a.store.close();

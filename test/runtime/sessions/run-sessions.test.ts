@@ -30,8 +30,14 @@ describe('agentc run --sessions / --episode', () => {
       message: 'cannot open session store postgres://x: Unknown session store "postgres://x": use memory, sqlite:PATH or redis://HOST:PORT.',
     });
     expect(await openRunSessions({ sessions: 'sqlite:' }, dir)).toMatchObject({ ok: false, message: expect.stringContaining('needs a file path') });
-    expect(await openRunSessions({ sessions: `sqlite:${join(dir, 'no/such/dir/s.db')}` }, dir)).toMatchObject({ ok: false, message: expect.stringContaining('cannot open session store') });
-    expect(await openRunSessions({ sessions: 'redis://127.0.0.1:1' }, dir)).toMatchObject({ ok: false, message: expect.stringContaining('cannot open session store redis://127.0.0.1:1') });
+    expect(await openRunSessions({ sessions: `sqlite:${join(dir, 'no/such/dir/s.db')}` }, dir)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('cannot open session store'),
+    });
+    expect(await openRunSessions({ sessions: 'redis://127.0.0.1:1' }, dir)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('cannot open session store redis://127.0.0.1:1'),
+    });
     expect(await openRunSessions({ episode: ' ' }, dir)).toEqual({ ok: false, message: '--episode needs a non-empty id.' });
   });
 });
