@@ -32,7 +32,8 @@ test('on a terminal: a frame at once, phases and counts through the write phase,
   expect(frames[0]!.at - t0).toBeLessThan(1000);
   expect(frames[0]!.text).toBe('\r\x1b[2K⠋ Building: reading files');
   const all = frames.map((f) => f.text).join('\n');
-  expect(all).toMatch(/Building: compiling agents · \d+ files read · \d+ agents compiled/);
+  // The phase is drawn as it starts; its per-agent counts at most once a frame (a fast compile may show none).
+  expect(all).toMatch(/Building: compiling agents · \d+ files read/);
   expect(all).toMatch(/Building: writing \d+ files · \d+ files read · \d+ agents compiled/);
   expect(new Set(frames.map((f) => f.text.slice(5, 6))).size).toBeGreaterThan(1); // the spinner moves
   expect(err.at(-1)!.text).toBe('\r\x1b[2K');
