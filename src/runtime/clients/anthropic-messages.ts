@@ -12,9 +12,9 @@
  * reads; cached input = `cache_read_input_tokens`.
  */
 import type { AnthropicTool, LlmChunk, LlmClient, LlmRequest, Message, ToolCall, Usage } from '../types.js';
-import { collect, num, trimSlash, type ProviderClientOptions } from './common.js';
+import { num, trimSlash, type ProviderClientOptions } from './common.js';
 import { LlmProtocolError } from './errors.js';
-import { postWithRetry } from './http.js';
+import { streamingClient } from './streaming-client.js';
 import { readSse } from './sse.js';
 
 const PROVIDER = 'Anthropic Messages';
@@ -25,31 +25,13 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
 export function createAnthropicClient(opts: ProviderClientOptions & { version?: string }): LlmClient {
   // The SDK's base URL has no /v1; one given with it (an OpenAI-style --endpoint) is accepted too.
   const url = `${trimSlash(opts.baseURL).replace(/\/v1$/, '')}/v1/messages`;
-  const doFetch = opts.fetch ?? fetch;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'anthropic-version': opts.version ?? '2023-06-01',
     ...(opts.headers ?? {}),
   };
   if (opts.apiKey !== undefined && opts.apiKey !== '') headers['x-api-key'] = opts.apiKey;
-  const client: LlmClient = {
-    complete: (req) => collect(client.stream!(req)),
-    async *stream(req) {
-      const body = JSON.stringify(toMessagesRequest(req));
-      const { res } = await postWithRetry({
-        fetch: doFetch,
-        url,
-        headers,
-        body,
-        signal: req.signal,
-        ...(req.deadline !== undefined ? { deadline: req.deadline } : {}),
-        ...(opts.retry ? { retry: opts.retry } : {}),
-        provider: PROVIDER,
-      });
-      yield* messagesChunks(res);
-    },
-  };
-  return client;
+  return streamingClient(opts, { url, headers, provider: PROVIDER, body: toMessagesRequest, chunks: messagesChunks });
 }
 
 /** The request body we send (a test checks it against the `@anthropic-ai/sdk` types). */

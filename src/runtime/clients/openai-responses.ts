@@ -11,36 +11,18 @@
  * event throws with the provider's message.
  */
 import type { LlmChunk, LlmClient, LlmRequest, Message, Usage } from '../types.js';
-import { collect, num, openaiTools, promptCacheKey, systemText, trimSlash, type ProviderClientOptions } from './common.js';
+import { num, openaiTools, promptCacheKey, systemText, trimSlash, type ProviderClientOptions } from './common.js';
 import { LlmProtocolError } from './errors.js';
-import { postWithRetry } from './http.js';
+import { streamingClient } from './streaming-client.js';
 import { readSse } from './sse.js';
 
 const PROVIDER = 'OpenAI Responses';
 
 export function createOpenAIResponsesClient(opts: ProviderClientOptions): LlmClient {
   const url = `${trimSlash(opts.baseURL)}/responses`;
-  const doFetch = opts.fetch ?? fetch;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(opts.headers ?? {}) };
   if (opts.apiKey !== undefined && opts.apiKey !== '') headers.authorization = `Bearer ${opts.apiKey}`;
-  const client: LlmClient = {
-    complete: (req) => collect(client.stream!(req)),
-    async *stream(req) {
-      const body = JSON.stringify(toResponsesRequest(req));
-      const { res } = await postWithRetry({
-        fetch: doFetch,
-        url,
-        headers,
-        body,
-        signal: req.signal,
-        ...(req.deadline !== undefined ? { deadline: req.deadline } : {}),
-        ...(opts.retry ? { retry: opts.retry } : {}),
-        provider: PROVIDER,
-      });
-      yield* responsesChunks(res);
-    },
-  };
-  return client;
+  return streamingClient(opts, { url, headers, provider: PROVIDER, body: toResponsesRequest, chunks: responsesChunks });
 }
 
 /** The request body we send (a test checks it against the `openai` SDK's types). */
