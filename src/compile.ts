@@ -11,8 +11,9 @@ import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } fr
 import { createBundle } from './emit/bundle.js';
 import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './load/config.js';
 import { normalizeNewlines, SourceFile } from './load/source.js';
+import { configInputsUnchanged, snapshotConfigInputs, type ConfigInputsSnapshot } from './load/config-inputs.js';
 import type { ConfigInputs } from './load/config-value.js';
-import { CONFIG_NAMES, findConfigPath, loadWorkspace, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
+import { CONFIG_NAMES, findConfigPath, loadWorkspace, workspaceFiles, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
 import { memorySource } from './load/workspace-source.js';
 import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
@@ -21,8 +22,6 @@ import { resolveProgram } from './resolve/index.js';
 import type { Program } from './resolve/types.js';
 import { AGENTC_VERSION } from './version.js';
 import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createEmitCache, type EmitCache } from './emit/cache.js';
 import { PersistentBlockMemos } from './resolve/block-memo.js';
 import { TokenCounter } from './tokenize/counter.js';
@@ -79,8 +78,8 @@ export interface ProgressSink {
  * compile with a cache equals a fresh compile (test/compile-cache.test.ts):
  * - `files`: by path, valid while size, mtime, ctime and inode are unchanged;
  * - `parsed`: by path, valid while the file's text is unchanged (parsing reads no config);
- * - `config`: by the config fingerprint — SHA-256 of the config's text and of
- *   every file it read while loading (its imports, see config-worker.ts);
+ * - `config`: by the config's text and a snapshot of what it read while loading
+ *   (each file's SHA-256, each environment variable's value; src/load/config-inputs.ts);
  * - `blocks`: per-block derived data (context roots read, stable
  *   render and counts) by path + SHA-256 of the text (reads no config);
  * - `emit`: bundle entries by their inputs' identities under one config key
@@ -104,21 +103,12 @@ export interface CompileCache {
   invalidate(paths?: readonly string[]): void;
 }
 
-/** A file the config read while loading, with the SHA-256 of its bytes when the config was evaluated. */
-interface ConfigImport {
-  path: string;
-  sha256: string;
-}
-
 /** The last evaluated config, reusable while its fingerprint holds (`imports` known: it loaded). */
 interface CachedConfig {
   text: string;
   load: ConfigLoad;
-  /** What the config read (ConfigInputs.files, hashed); undefined when it did not load: then it is evaluated again. */
-  imports: ConfigImport[] | undefined;
-  /** The environment variables it read, with their values then (ConfigInputs.env). */
-  env: ConfigInputs['env'];
-  fingerprint: string;
+  /** What the config read (files hashed, environment variables with their values); undefined when it did not load: then it is evaluated again. */
+  inputs: ConfigInputsSnapshot | undefined;
   /** Files to watch: these imports, or the last known ones while the config fails to load. */
   watch: string[];
 }
@@ -221,7 +211,7 @@ async function compileLoaded(
   const { loaded, config } = load;
   const ws = loaded.workspace;
   const bag: DiagnosticBag = loaded.diagnostics;
-  for (const f of [...ws.cards, ...ws.blocks, ...ws.tools, ...(ws.evals ?? [])]) files.set(f.path, f);
+  for (const f of workspaceFiles(ws)) files.set(f.path, f);
   if (config?.file) files.set(config.file.path, config.file);
   progress?.add('files read', files.size);
   progress?.phase('parsing');
@@ -298,47 +288,13 @@ async function loadConfigCached(root: string, path: string, cache: CompileCache 
   if (!read.ok) return { file: undefined, value: undefined, error: read.error };
   const text = read.file.text;
   const hit = cache.config;
-  if (hit?.imports && hit.text === text && envUnchanged(hit.env) && configFingerprint(text, currentHashes(hit.imports.map((i) => i.path))) === hit.fingerprint)
-    return hit.load;
+  if (hit?.inputs && hit.text === text && configInputsUnchanged(hit.inputs, process.env)) return hit.load;
   const load = await evaluateConfig(root, read.file);
   // Hashed right after the evaluation (as the result cache does, src/cache/check-result.ts): an edit that lands between the
   // worker's read and this hash is taken for evaluated until the file changes again.
-  const imports = load.inputs ? currentHashes(load.inputs.files) : undefined;
-  cache.config = {
-    text,
-    load,
-    imports,
-    env: load.inputs?.env ?? {},
-    fingerprint: imports ? configFingerprint(text, imports) : '',
-    watch: imports ? imports.map((i) => i.path) : (hit?.watch ?? []),
-  };
+  const inputs = load.inputs ? snapshotConfigInputs(load.inputs) : undefined;
+  cache.config = { text, load, inputs, watch: inputs ? Object.keys(inputs.files) : (hit?.watch ?? []) };
   return load;
-}
-
-/** Whether every environment variable the config read still has its value ('all': the process's own environment, fixed while it runs). */
-function envUnchanged(env: ConfigInputs['env']): boolean {
-  if (env === 'all') return true;
-  return Object.entries(env).every(([k, v]) => (process.env[k] ?? null) === v);
-}
-
-/** SHA-256 over the config's text and its imports (path and content hash each). */
-function configFingerprint(text: string, imports: readonly ConfigImport[]): string {
-  const h = createHash('sha256').update(text, 'utf8');
-  for (const i of imports) h.update(`\u0000${i.path}\u0000${i.sha256}`, 'utf8');
-  return h.digest('hex');
-}
-
-/** The imports with the hashes of their bytes now ('-' for a file that cannot be read). */
-function currentHashes(paths: readonly string[]): ConfigImport[] {
-  return paths.map((path) => {
-    let sha256 = '-';
-    try {
-      sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
-    } catch {
-      // Gone or unreadable: differs from any hash of content, so the config is evaluated again.
-    }
-    return { path, sha256 };
-  });
 }
 
 /** `rules: { 'volatile-in-prefix': 'off' | 'warning' | 'error' }` in the config (also applied to suites `agentc eval` names). */

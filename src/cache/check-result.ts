@@ -16,8 +16,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { configInputsUnchanged, fileSha256, snapshotConfigInputs } from '../load/config-inputs.js';
 import type { ConfigInputs } from '../load/config-value.js';
-import type { LoadResult } from '../load/workspace.js';
+import { workspaceFiles, type LoadResult } from '../load/workspace.js';
 
 const FILE = 'check-result.json';
 const RESULT_FORMAT = 1;
@@ -62,7 +63,7 @@ export function sha256(data: string | Uint8Array): string {
 export function workspaceKey(loaded: LoadResult, configText: string | undefined): string {
   const ws = loaded.workspace;
   const hash = createHash('sha256');
-  const read = [...ws.cards, ...ws.blocks, ...ws.tools, ...(ws.evals ?? [])];
+  const read = workspaceFiles(ws);
   const files = read.map((f) => f.path).sort();
   const texts = new Map(read.map((f) => [f.path, f.text]));
   for (const path of files) hash.update(`${path}\0${sha256(texts.get(path)!)}\0`);
@@ -79,29 +80,11 @@ export function workspaceKey(loaded: LoadResult, configText: string | undefined)
   return hash.digest('hex');
 }
 
-/** The config's inputs as they are now, in the stored form; undefined when they cannot be tracked. */
-export function snapshotConfigInputs(inputs: ConfigInputs | undefined): StoredResult['config'] | 'untrackable' {
+/** The config's inputs in the stored form; 'untrackable' when the config enumerated the whole environment. */
+export function storedConfigInputs(inputs: ConfigInputs | undefined): StoredResult['config'] | 'untrackable' {
   if (inputs === undefined) return undefined;
   if (inputs.env === 'all') return 'untrackable';
-  const files: Record<string, string | null> = {};
-  for (const path of inputs.files) files[path] = fileHash(path);
-  return { files, env: inputs.env };
-}
-
-/** Whether the config's recorded inputs are unchanged (every file's hash, every variable's value). */
-function configInputsUnchanged(config: StoredResult['config'], env: NodeJS.ProcessEnv): boolean {
-  if (config === undefined) return true;
-  for (const [name, value] of Object.entries(config.env)) if ((env[name] ?? null) !== value) return false;
-  for (const [path, hash] of Object.entries(config.files)) if (fileHash(path) !== hash) return false;
-  return true;
-}
-
-function fileHash(path: string): string | null {
-  try {
-    return sha256(readFileSync(path));
-  } catch {
-    return null;
-  }
+  return { files: snapshotConfigInputs(inputs).files, env: inputs.env };
 }
 
 export class ResultCache {
@@ -121,7 +104,7 @@ export class ResultCache {
   lookup(key: string, env: NodeJS.ProcessEnv = process.env): StoredResult | undefined {
     const s = this.stored;
     if (s === undefined || s.key !== key) return undefined;
-    return configInputsUnchanged(s.config, env) ? s : undefined;
+    return s.config === undefined || configInputsUnchanged(s.config, env) ? s : undefined;
   }
 
   /** Records a full result (replacing what was stored); outputs of the same key are kept. */
@@ -237,7 +220,7 @@ export function outputMatches(outDir: string, expected: OutputRecord, now = Date
       if (s.size !== want.size) return false;
       const trusted = s.mtimeMs === want.mtimeMs && now - s.mtimeMs > RACY_MS;
       if (!trusted) {
-        if (fileHash(path) !== want.sha256) return false;
+        if (fileSha256(path) !== want.sha256) return false;
         hashed = true;
       }
       refreshed[childRel] = { sha256: want.sha256, size: s.size, mtimeMs: s.mtimeMs };

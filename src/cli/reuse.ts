@@ -5,12 +5,12 @@
  * (the compiler is imported only on a miss). `AGENTC_CACHE_DIR=` (empty) turns it off.
  */
 import { readBuildId } from '../cache/build-id.js';
-import { ResultCache, snapshotConfigInputs, workspaceKey, type StoredResult } from '../cache/check-result.js';
+import { ResultCache, storedConfigInputs, workspaceKey, type StoredResult } from '../cache/check-result.js';
 import { cacheDir } from '../cache/token-store.js';
 import type { CompileOptions, CompileResult } from '../compile.js';
 import { readConfigText } from '../load/config.js';
 import type { SourceFile } from '../load/source.js';
-import { loadWorkspace, type LoadResult } from '../load/workspace.js';
+import { loadWorkspace, workspaceFiles, type LoadResult } from '../load/workspace.js';
 import { AGENTC_VERSION } from '../version.js';
 
 /** The workspace as read for the lookup, and what to store a full result under. */
@@ -33,7 +33,7 @@ export async function lookupResult(root: string, env: NodeJS.ProcessEnv): Promis
   const loaded = await loadWorkspace(root);
   if (loaded.fatal !== undefined) return undefined;
   const files = new Map<string, SourceFile>();
-  for (const f of [...loaded.workspace.cards, ...loaded.workspace.blocks, ...loaded.workspace.tools, ...(loaded.workspace.evals ?? [])]) files.set(f.path, f);
+  for (const f of workspaceFiles(loaded.workspace)) files.set(f.path, f);
   let configText: string | undefined;
   const configPath = loaded.workspace.configPath;
   if (configPath !== undefined) {
@@ -52,7 +52,7 @@ export async function compileAndStore(reuse: Reusable | undefined, options: Comp
   const { compile } = await import('../compile.js');
   const result = await compile({ ...options, ...(reuse ? { preloaded: reuse.loaded } : {}) });
   if (reuse !== undefined && storable(reuse, result)) {
-    const config = snapshotConfigInputs(result.configInputs);
+    const config = storedConfigInputs(result.configInputs);
     if (config !== 'untrackable') reuse.cache.store(reuse.key, config, result.diagnostics);
   }
   return result;

@@ -75,6 +75,11 @@ export type FileCache = Map<string, { size: number; mtimeMs: number; ctimeMs: nu
  */
 export type Overlay = ReadonlyMap<string, string>;
 
+/** Every workspace file the load phase read (cards, blocks, tool contracts, eval suites; not the config). */
+export function workspaceFiles(ws: Workspace): SourceFile[] {
+  return [...ws.cards, ...ws.blocks, ...ws.tools, ...(ws.evals ?? [])];
+}
+
 /** Loads the workspace from `from`: an absolute root on disk, or a source (./workspace-source.ts). */
 export async function loadWorkspace(from: string | WorkspaceSource, cache?: FileCache, overlay?: Overlay): Promise<LoadResult> {
   const source = typeof from === 'string' ? diskSource(from) : from;
