@@ -14,11 +14,10 @@ import { appendFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { outputMatches, sha256, type OutputHashes } from '../../cache/check-result.js';
 import type { CompileResult } from '../../compile.js';
-import { countBySeverity, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { plural } from '../../diagnostics/render/common.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
-import type { FileContent } from '../../emit/content.js';
-import type { SourceFile } from '../../load/source.js';
+import { contentToBuffer, type FileContent } from '../../emit/content.js';
 import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
@@ -146,12 +145,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
  * the human formats (the build's own summary follows) and the full report in
  * the machine formats.
  */
-export async function printDiagnostics(
-  result: Pick<CompileResult, 'diagnostics' | 'files'> & { diagnostics: Diagnostic[]; files: Map<string, SourceFile> },
-  format: ReportFormat,
-  root: string,
-  io: CliIO,
-): Promise<void> {
+export async function printDiagnostics(result: Pick<CompileResult, 'diagnostics' | 'files'>, format: ReportFormat, root: string, io: CliIO): Promise<void> {
   const machine = format === 'json' || format === 'sarif';
   if (result.diagnostics.length === 0 && !machine) return;
   io.stdout(renderReport(format, result.diagnostics, result.files, { color: useColor(io), cwd: io.cwd, root, toolVersion: AGENTC_VERSION }));
@@ -212,6 +206,6 @@ export function displayDir(dir: string, cwd: string): string {
 /** What the result cache records of an output: each file's sha256, as written. */
 function outputHashes(files: ReadonlyMap<string, FileContent>): OutputHashes {
   const out: OutputHashes = {};
-  for (const [rel, content] of files) out[rel] = sha256(typeof content === 'string' ? content : Buffer.concat(content));
+  for (const [rel, content] of files) out[rel] = sha256(contentToBuffer(content));
   return out;
 }
