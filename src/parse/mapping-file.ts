@@ -120,7 +120,11 @@ export function readMapping(file: SourceFile, bag: DiagnosticBag, spec: ReadMapp
   const bad = validateFormat(spec.format, raw, target, bag, invalid);
   const unsafe = new Set(bad);
   checkValues(raw, target, bag, unsafe, yamlNumber(file));
-  for (const k of unsafe) if (!bad.has(k)) (bad.add(k), invalid.cuts.push([k]));
+  for (const k of unsafe) {
+    if (bad.has(k)) continue;
+    bad.add(k);
+    invalid.cuts.push([k]);
+  }
   return {
     raw,
     find: yaml.find,
