@@ -7,18 +7,20 @@
  * is bounded by AGENTC_CONFIG_TIMEOUT_MS, shortened here (one test proves the
  * real default of 5 s on a fake clock).
  *
- * Where the process is the subject — `process.exit`/`kill`/`abort`, writes to
- * stdout (file descriptor 1), `build --check`, a hang — the real executable
- * runs. The other cases (throws, rejections, an interval, special files, the
- * package aliases) run the same `agentc check --format json` in-process, with
- * the same report and exit code: a child process per case cost most of this
- * file's time.
+ * Where the process is the subject — `process.kill`/`abort` (which would end
+ * the test runner), `process.exit` while loading, writes to stdout (file
+ * descriptor 1, and the worker's stdout, which agentc forwards to its own
+ * stderr), `build --check`, an endless loop — the real executable runs. The
+ * other cases (throws, rejections, hangs, an exit after loading, an interval,
+ * special files, the package aliases) run the same `agentc check --format json`
+ * in-process, with the same report and exit code (the config runs in a worker
+ * thread either way): a child process per case cost most of this file's time.
  */
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compile, createCompileCache } from '../../src/compile.js';
 import { DEFAULT_CONFIG_TIMEOUT_MS, loadConfig } from '../../src/load/config.js';
 import { copyExample, edit, removeTempDirs, REPO, runCli, STACK_FRAME, summarize } from './workspace.js';
@@ -74,16 +76,28 @@ interface Expect {
   build?: boolean;
 }
 
+/** `agentc check --format json` in-process; the config's bound is read from this process's environment, set for the call. */
+async function inProcessCheck(dir: string, bound: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const saved = process.env.AGENTC_CONFIG_TIMEOUT_MS;
+  process.env.AGENTC_CONFIG_TIMEOUT_MS = bound;
+  try {
+    return await runCli(['check', '--cwd', dir, '--format', 'json']);
+  } finally {
+    if (saved === undefined) delete process.env.AGENTC_CONFIG_TIMEOUT_MS;
+    else process.env.AGENTC_CONFIG_TIMEOUT_MS = saved;
+  }
+}
+
 /**
  * `check --format json` (the real executable, or in-process with `inProcess`) and `build --check`: exit 1,
  * only JSON on stdout, one config-load error, no stack. Returns the check run (its stdout and stderr).
  */
 async function expectConfigLoad(
   dir: string,
-  e: Expect & { inProcess?: boolean; hangs?: boolean },
+  e: Expect & { inProcess?: boolean; hangs?: boolean; bound?: string },
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { AGENTC_CONFIG_TIMEOUT_MS: e.hangs ? TIMEOUT_MS : FINISHES_MS };
-  const r = e.inProcess ? await runCli(['check', '--cwd', dir, '--format', 'json']) : await agentc(['check', '--cwd', dir, '--format', 'json'], env);
+  const env = { AGENTC_CONFIG_TIMEOUT_MS: e.bound ?? (e.hangs ? TIMEOUT_MS : FINISHES_MS) };
+  const r = e.inProcess ? await inProcessCheck(dir, env.AGENTC_CONFIG_TIMEOUT_MS) : await agentc(['check', '--cwd', dir, '--format', 'json'], env);
   expect(r.code, r.stderr).toBe(1);
   expect(r.stdout + r.stderr).not.toMatch(STACK_FRAME);
   const report = JSON.parse(r.stdout) as { errorCount: number; diagnostics: { rule: string; message: string; range?: { start: { line: number } } }[] };
@@ -100,40 +114,12 @@ async function expectConfigLoad(
 }
 
 describe('a hostile agentc.config.ts: the real executable', () => {
-  it('a top-level await that never settles', async () => {
-    await expectConfigLoad(await withConfigCode('await new Promise(() => {});'), {
-      message: /did not finish loading: its top-level await never settled/,
-      line: null,
-      build: true,
-    });
-  });
-
-  it('a top-level await kept pending by a timer: bounded by the timeout', async () => {
-    const dir = await withConfigCode('await new Promise((resolve) => setTimeout(resolve, 60_000));');
-    const started = Date.now();
-    await expectConfigLoad(dir, { message: /did not finish loading within 1,500 ms/, line: null, hangs: true });
-    expect(Date.now() - started).toBeLessThan(20_000);
-  });
-
   it('an endless synchronous loop: the worker is terminated', async () => {
     await expectConfigLoad(await withConfigCode('while (true) {}'), { message: /did not finish loading within 1,500 ms/, build: true, hangs: true });
   });
 
-  it('a getter that loops forever', async () => {
-    const dir = await copyExample('hostile');
-    await edit(dir, CONFIG, (t) => t.replace("flags: ['receipts_v2', 'offer_stacking'],", 'get flags(): string[] {\n    for (;;) {}\n  },'));
-    await expectConfigLoad(dir, { message: /did not finish loading within 1,500 ms/, hangs: true });
-  });
-
   it('process.exit(0) while loading: an error at the call, not a green run', async () => {
     await expectConfigLoad(await withConfigCode('process.exit(0);'), { message: /called process\.exit\(0\) while loading/, line: 6, build: true });
-  });
-
-  it('process.exit(0) from a timer after loading', async () => {
-    await expectConfigLoad(await withConfigCode('setTimeout(() => process.exit(0), 5);'), {
-      message: /called process\.exit\(0\) after it was loaded/,
-      line: 6,
-    });
   });
 
   it('process.kill(process.pid) and process.abort(): reported, agentc lives on', async () => {
@@ -193,14 +179,37 @@ describe('the real default bound', () => {
 });
 
 describe('a hostile agentc.config.ts: agentc check in-process', () => {
-  // The in-process CLI reads the bound from this process's environment (restored after).
-  const saved = process.env.AGENTC_CONFIG_TIMEOUT_MS;
-  beforeAll(() => void (process.env.AGENTC_CONFIG_TIMEOUT_MS = FINISHES_MS));
-  afterAll(() => {
-    if (saved === undefined) delete process.env.AGENTC_CONFIG_TIMEOUT_MS;
-    else process.env.AGENTC_CONFIG_TIMEOUT_MS = saved;
-  });
   const inProcess = true;
+
+  it('a top-level await that never settles', async () => {
+    await expectConfigLoad(await withConfigCode('await new Promise(() => {});'), {
+      message: /did not finish loading: its top-level await never settled/,
+      line: null,
+      build: true,
+      inProcess,
+    });
+  });
+
+  it('a top-level await kept pending by a timer: bounded by the timeout', async () => {
+    const dir = await withConfigCode('await new Promise((resolve) => setTimeout(resolve, 60_000));');
+    const started = Date.now();
+    await expectConfigLoad(dir, { message: /did not finish loading within 1,500 ms/, line: null, hangs: true, inProcess });
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('a getter that loops forever', async () => {
+    const dir = await copyExample('hostile');
+    await edit(dir, CONFIG, (t) => t.replace("flags: ['receipts_v2', 'offer_stacking'],", 'get flags(): string[] {\n    for (;;) {}\n  },'));
+    await expectConfigLoad(dir, { message: /did not finish loading within 1,500 ms/, hangs: true, inProcess });
+  });
+
+  it('process.exit(0) from a timer after loading', async () => {
+    await expectConfigLoad(await withConfigCode('setTimeout(() => process.exit(0), 5);'), {
+      message: /called process\.exit\(0\) after it was loaded/,
+      line: 6,
+      inProcess,
+    });
+  });
 
   it('throw null', async () => {
     await expectConfigLoad(await withConfigCode('throw null;'), { message: /could not be loaded: it threw null, not an Error/, inProcess });
@@ -230,12 +239,11 @@ describe('a hostile agentc.config.ts: agentc check in-process', () => {
 
   it('an interval that never stops: bounded, reported', async () => {
     // Waits for the whole bound, which must leave time to load first: 5 s.
-    process.env.AGENTC_CONFIG_TIMEOUT_MS = String(DEFAULT_CONFIG_TIMEOUT_MS);
-    try {
-      await expectConfigLoad(await withConfigCode('setInterval(() => {}, 1000);'), { message: /keeps running after it was loaded/, inProcess });
-    } finally {
-      process.env.AGENTC_CONFIG_TIMEOUT_MS = FINISHES_MS;
-    }
+    await expectConfigLoad(await withConfigCode('setInterval(() => {}, 1000);'), {
+      message: /keeps running after it was loaded/,
+      inProcess,
+      bound: String(DEFAULT_CONFIG_TIMEOUT_MS),
+    });
   });
 
   it('a config path that is a FIFO does not hang', async () => {
