@@ -10,8 +10,13 @@
  * - Each distinct tool shape (neutral + OpenAI + Anthropic) is stored once in
  *   `toolShapes`, under `<name>~<first 12 hex of its sha256>`.
  * - What every use of a block shares (owner, category, file, required) is in `blocks`.
+ * - A block's other renderings (per-agent variants) are stored as runs against
+ *   its first rendering: shared lines are a count, so a one-line edit of a line
+ *   every variant shares is one changed line of the bundle.
  * - Copies are left out where the loader restores them: an Anthropic tool whose
- *   name, description and input_schema equal the neutral tool's, an agent's
+ *   name, description and input_schema equal the neutral tool's, an OpenAI tool's
+ *   name and description (and its parameters when they equal the neutral ones), a
+ *   sub-agent's policy in a dispatch table (the sub-agent's own), an agent's
  *   `suffix_template` equal to `dynamicContext.template` and its `suffix_ast`
  *   equal to `dynamicContextAst` (the config's, stored once).
  *
@@ -27,12 +32,19 @@ import type {
   BundlePrefix,
   BundlePrefixBlock,
   StoredAgent,
+  Policy,
+  StoredAgent as StoredAgentEntry,
   StoredBlockInfo,
   StoredBundle,
+  StoredText,
   StoredPrefixBlock,
   StoredToolShape,
 } from '../bundle/types.js';
+import { diffArrays } from 'diff';
 import { canonicalJson, compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
+
+/** Past this many changed lines a variant is stored whole (the line diff gives up: jsdiff's `maxEditLength`). */
+const MAX_VARIANT_EDITS = 64;
 
 /** Tables whose entries are written one member (agent field, text line) per line; other entries take one line each. */
 const MULTILINE_TABLES: ReadonlySet<string> = new Set(['agents', 'texts']);
@@ -68,7 +80,7 @@ export interface StoreKeys {
   blockKeys: Map<string, string[][]>;
   /** By agent id: per tool, the key of its shape. */
   toolKeys: Map<string, string[]>;
-  texts: Record<string, string[]>;
+  texts: Record<string, StoredText>;
   toolShapes: Record<string, StoredToolShape>;
   blocks: Record<string, StoredBlockInfo>;
 }
@@ -85,9 +97,18 @@ export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: Sto
       anthropic.name === neutral.name &&
       anthropic.description === neutral.description &&
       canonicalJson(anthropic.input_schema) === canonicalJson(neutral.parameters);
-    return same ? { neutral, openai: entry.tools.openai[i]! } : { neutral, openai: entry.tools.openai[i]!, anthropic };
+    const openai = storedOpenai(neutral, entry.tools.openai[i]!);
+    return { neutral, ...(openai === undefined ? {} : { openai }), ...(same ? {} : { anthropic }) };
   });
   return { keys: shapes.map(toolShapeKey), shapes };
+}
+
+/** An OpenAI tool as stored: absent when the loader derives all of it from the neutral tool, `{ parameters }` when only those differ. */
+function storedOpenai(neutral: StoredToolShape['neutral'], openai: NonNullable<BundleAgent['tools']['openai'][number]>): StoredToolShape['openai'] {
+  const f = openai.function;
+  const derived = openai.type === 'function' && f.strict && f.name === neutral.name && f.description === neutral.description && Object.keys(openai).length === 2;
+  if (!derived || Object.keys(f).length !== 4) return openai;
+  return canonicalJson(f.parameters) === canonicalJson(neutral.parameters) ? undefined : { parameters: f.parameters };
 }
 
 export function toolShapeKey(shape: StoredToolShape): string {
@@ -127,12 +148,17 @@ export function storeKeys(
   for (const blockId of [...variants.keys()].sort(compareCodeUnits)) {
     const byText = variants.get(blockId)!;
     const keys = new Map<string, string>();
+    let base: { key: string; lines: string[] } | undefined;
     for (const [text, variantKey] of byText) {
       let key = byText.size === 1 ? blockId : variantKey;
       for (let n = 2; used.has(key); n++) key = `${byText.size === 1 ? blockId : variantKey}#${n}`;
       used.add(key);
       keys.set(text, key);
-      setOwn(texts, key, text.split('\n'));
+      const lines = text.split('\n');
+      if (base === undefined) {
+        base = { key, lines };
+        setOwn(texts, key, lines);
+      } else setOwn(texts, key, variantText(base, lines));
     }
     keyOf.set(blockId, keys);
   }
@@ -155,6 +181,23 @@ export function storeKeys(
   return { blockKeys, toolKeys, texts, toolShapes, blocks };
 }
 
+/**
+ * A variant's lines as runs against its block's first rendering (StoredText):
+ * a count of shared lines, a negative count of skipped base lines, or a line of
+ * its own; its lines as they are when that is not shorter.
+ */
+export function variantText(base: { key: string; lines: readonly string[] }, lines: string[]): StoredText {
+  const changes = diffArrays(base.lines as string[], lines, { maxEditLength: MAX_VARIANT_EDITS });
+  if (changes === undefined) return lines;
+  const runs: (string | number)[] = [];
+  for (const c of changes) {
+    if (c.added) runs.push(...c.value);
+    else runs.push(c.removed ? -c.count : c.count);
+  }
+  const stored: StoredText = [{ base: base.key }, ...runs];
+  return JSON.stringify(stored).length < JSON.stringify(lines).length ? stored : lines;
+}
+
 /** The config's suffix as an agent's entry is compared with: its template, and its AST's canonical JSON. */
 export interface ConfigSuffix {
   template: string;
@@ -165,11 +208,35 @@ export function configSuffix(bundle: Bundle): ConfigSuffix {
   return { template: bundle.dynamicContext.template, astJson: canonicalJson(bundle.dynamicContextAst) };
 }
 
-/** An agent's stored entry: its suffix template and AST only where they differ from the config's. */
-export function storeAgent(entry: BundleAgent, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): StoredAgent {
-  const { prefixes, tools: _tools, suffix_template, suffix_ast, ...rest } = entry;
+/** The policies of the sub-agents an agent's dispatch table names, by agent id (what its stored entry leaves out). */
+export function subAgentPolicies(entry: BundleAgent, policyOf: (id: string) => Policy | undefined): Record<string, Policy | undefined> {
+  const out: Record<string, Policy | undefined> = {};
+  for (const e of Object.values(entry.dispatch.table)) if (e.kind === 'sub_agent') setOwn(out, e.agent, policyOf(e.agent));
+  return out;
+}
+
+/**
+ * An agent's stored entry: its suffix template and AST only where they differ
+ * from the config's; a sub-agent's policy in its dispatch table only where it is
+ * not that agent's own (`subPolicies`).
+ */
+export function storeAgent(
+  entry: BundleAgent,
+  blockKeys: readonly (readonly string[])[],
+  toolKeys: readonly string[],
+  suffix: ConfigSuffix,
+  subPolicies: Record<string, Policy | undefined>,
+): StoredAgent {
+  const { prefixes, tools: _tools, suffix_template, suffix_ast, dispatch, ...rest } = entry;
+  const table: StoredAgentEntry['dispatch']['table'] = {};
+  for (const name of Object.keys(dispatch.table)) {
+    const e = dispatch.table[name]!;
+    const own = e.kind === 'sub_agent' && Object.hasOwn(subPolicies, e.agent) ? subPolicies[e.agent] : undefined;
+    setOwn(table, name, e.kind === 'sub_agent' && own !== undefined && canonicalJson(own) === canonicalJson(e.policy) ? { agent: e.agent, kind: e.kind } : e);
+  }
   return {
     ...rest,
+    dispatch: { ...dispatch, table },
     ...(suffix_template === suffix.template ? {} : { suffix_template }),
     ...(canonicalJson(suffix_ast) === suffix.astJson ? {} : { suffix_ast }),
     tools: [...toolKeys],
@@ -192,7 +259,9 @@ export function storeBundle(bundle: Bundle): StoredBundle {
   const suffix = configSuffix(bundle);
   const agents: Record<string, StoredAgent> = {};
   for (const id of Object.keys(bundle.agents).sort(compareCodeUnits)) {
-    setOwn(agents, id, storeAgent(bundle.agents[id]!, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix));
+    const entry = bundle.agents[id]!;
+    const subPolicies = subAgentPolicies(entry, (sub) => (Object.hasOwn(bundle.agents, sub) ? bundle.agents[sub]!.policy : undefined));
+    setOwn(agents, id, storeAgent(entry, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, subPolicies));
   }
   return { ...storedTop(bundle, keys), agents };
 }
