@@ -231,8 +231,12 @@ export interface StoredBundle {
  */
 export type StoredText = string[] | [{ base: string }, ...(string | number)[]];
 
-/** A dispatch entry as stored: a sub-agent's `policy` is absent when it is that agent's own policy. */
-export type StoredDispatchEntry = { kind: 'sub_agent'; agent: string; policy?: Policy } | { kind: 'tool'; tool: string; envelope: boolean };
+/**
+ * A dispatch entry as stored: a sub-agent's `policy` is absent when it is that
+ * agent's own policy; a tool's `tool` and `envelope` are absent when it runs the
+ * contract of its own name (the entry's key) with that contract's `envelope`.
+ */
+export type StoredDispatchEntry = { kind: 'sub_agent'; agent: string; policy?: Policy } | { kind: 'tool'; tool?: string; envelope?: boolean };
 
 export interface StoredAgent extends Omit<BundleAgent, 'prefixes' | 'tools' | 'suffix_template' | 'suffix_ast' | 'dispatch'> {
   dispatch: Omit<BundleDispatch, 'table'> & { table: Record<string, StoredDispatchEntry> };

@@ -16,7 +16,8 @@
  * - Copies are left out where the loader restores them: an Anthropic tool whose
  *   name, description and input_schema equal the neutral tool's, an OpenAI tool's
  *   name and description (and its parameters when they equal the neutral ones), a
- *   sub-agent's policy in a dispatch table (the sub-agent's own), an agent's
+ *   sub-agent's policy in a dispatch table (the sub-agent's own), a tool entry's
+ *   `tool` and `envelope` (its own name, its contract's envelope), an agent's
  *   `suffix_template` equal to `dynamicContext.template` and its `suffix_ast`
  *   equal to `dynamicContextAst` (the config's, stored once).
  *
@@ -36,6 +37,7 @@ import type {
   StoredAgent as StoredAgentEntry,
   StoredBlockInfo,
   StoredBundle,
+  StoredDispatchEntry,
   StoredText,
   StoredPrefixBlock,
   StoredToolShape,
@@ -208,32 +210,37 @@ export function configSuffix(bundle: Bundle): ConfigSuffix {
   return { template: bundle.dynamicContext.template, astJson: canonicalJson(bundle.dynamicContextAst) };
 }
 
-/** The policies of the sub-agents an agent's dispatch table names, by agent id (what its stored entry leaves out). */
-export function subAgentPolicies(entry: BundleAgent, policyOf: (id: string) => Policy | undefined): Record<string, Policy | undefined> {
-  const out: Record<string, Policy | undefined> = {};
-  for (const e of Object.values(entry.dispatch.table)) if (e.kind === 'sub_agent') setOwn(out, e.agent, policyOf(e.agent));
-  return out;
+/** What an agent's stored dispatch table leaves out, by name: each sub-agent's own policy, each tool contract's `envelope`. */
+export interface DispatchFacts {
+  policies: Record<string, Policy | undefined>;
+  envelopes: Record<string, boolean | undefined>;
+}
+
+export function dispatchFacts(entry: BundleAgent, bundle: Pick<Bundle, 'agents' | 'tools'>): DispatchFacts {
+  const facts: DispatchFacts = { policies: {}, envelopes: {} };
+  for (const e of Object.values(entry.dispatch.table)) {
+    if (e.kind === 'sub_agent') setOwn(facts.policies, e.agent, Object.hasOwn(bundle.agents, e.agent) ? bundle.agents[e.agent]!.policy : undefined);
+    else setOwn(facts.envelopes, e.tool, Object.hasOwn(bundle.tools, e.tool) ? bundle.tools[e.tool]!.envelope : undefined);
+  }
+  return facts;
 }
 
 /**
  * An agent's stored entry: its suffix template and AST only where they differ
- * from the config's; a sub-agent's policy in its dispatch table only where it is
- * not that agent's own (`subPolicies`).
+ * from the config's; in its dispatch table, a sub-agent's policy only where it is
+ * not that agent's own, and a tool entry as `{ kind }` alone when it runs the
+ * contract of its own name with that contract's `envelope` (`facts`).
  */
 export function storeAgent(
   entry: BundleAgent,
   blockKeys: readonly (readonly string[])[],
   toolKeys: readonly string[],
   suffix: ConfigSuffix,
-  subPolicies: Record<string, Policy | undefined>,
+  facts: DispatchFacts,
 ): StoredAgent {
   const { prefixes, tools: _tools, suffix_template, suffix_ast, dispatch, ...rest } = entry;
   const table: StoredAgentEntry['dispatch']['table'] = {};
-  for (const name of Object.keys(dispatch.table)) {
-    const e = dispatch.table[name]!;
-    const own = e.kind === 'sub_agent' && Object.hasOwn(subPolicies, e.agent) ? subPolicies[e.agent] : undefined;
-    setOwn(table, name, e.kind === 'sub_agent' && own !== undefined && canonicalJson(own) === canonicalJson(e.policy) ? { agent: e.agent, kind: e.kind } : e);
-  }
+  for (const name of Object.keys(dispatch.table)) setOwn(table, name, storedDispatchEntry(name, dispatch.table[name]!, facts));
   return {
     ...rest,
     dispatch: { ...dispatch, table },
@@ -253,6 +260,15 @@ export function storeAgent(
   };
 }
 
+function storedDispatchEntry(name: string, e: BundleAgent['dispatch']['table'][string], facts: DispatchFacts): StoredDispatchEntry {
+  if (e.kind === 'sub_agent') {
+    const own = Object.hasOwn(facts.policies, e.agent) ? facts.policies[e.agent] : undefined;
+    return own !== undefined && canonicalJson(own) === canonicalJson(e.policy) ? { agent: e.agent, kind: e.kind } : e;
+  }
+  const envelope = Object.hasOwn(facts.envelopes, e.tool) ? facts.envelopes[e.tool] : undefined;
+  return e.tool === name && envelope === e.envelope ? { kind: e.kind } : e;
+}
+
 /** The whole stored bundle (tests, `bundleHash`); emission streams the same bytes from pieces. */
 export function storeBundle(bundle: Bundle): StoredBundle {
   const keys = storeKeys(bundle);
@@ -260,8 +276,7 @@ export function storeBundle(bundle: Bundle): StoredBundle {
   const agents: Record<string, StoredAgent> = {};
   for (const id of Object.keys(bundle.agents).sort(compareCodeUnits)) {
     const entry = bundle.agents[id]!;
-    const subPolicies = subAgentPolicies(entry, (sub) => (Object.hasOwn(bundle.agents, sub) ? bundle.agents[sub]!.policy : undefined));
-    setOwn(agents, id, storeAgent(entry, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, subPolicies));
+    setOwn(agents, id, storeAgent(entry, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle)));
   }
   return { ...storedTop(bundle, keys), agents };
 }

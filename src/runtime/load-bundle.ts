@@ -320,7 +320,7 @@ function fromStored(stored: StoredBundle, tables: Record<LazyTable, TableSource>
 function agentEntry(
   id: string,
   a: StoredAgent,
-  top: Pick<StoredBundle, 'dynamicContext' | 'dynamicContextAst'>,
+  top: Pick<StoredBundle, 'dynamicContext' | 'dynamicContextAst' | 'tools'>,
   policyOf: (id: string) => StoredAgent['policy'] | undefined,
   state: LoadState,
 ): BundleAgent {
@@ -335,7 +335,7 @@ function agentEntry(
     ...rest,
     suffix_template: a.suffix_template ?? top.dynamicContext.template,
     suffix_ast: a.suffix_ast ?? top.dynamicContextAst,
-    dispatch: dispatchOf(a.dispatch, policyOf, where),
+    dispatch: dispatchOf(a.dispatch, policyOf, top.tools, where),
     prefixes: a.prefixes.map((p) => lazyPrefix(p, `${where}, cohort "${String((p as Partial<StoredPrefix> | null)?.key)}"`, state)),
     get tools() {
       return tools.get();
@@ -399,16 +399,28 @@ function openaiTool(shape: StoredToolShape): OpenAITool {
   return { function: { description: shape.neutral.description, name: shape.neutral.name, parameters, strict: true }, type: 'function' };
 }
 
-/** An agent's dispatch with each sub-agent's policy restored (the table is copied only when one is). */
-function dispatchOf(dispatch: StoredAgent['dispatch'], policyOf: (id: string) => StoredAgent['policy'] | undefined, where: string): BundleAgent['dispatch'] {
+/** An agent's dispatch with what its stored table leaves out restored (the table is copied only when something is). */
+function dispatchOf(
+  dispatch: StoredAgent['dispatch'],
+  policyOf: (id: string) => StoredAgent['policy'] | undefined,
+  contracts: StoredBundle['tools'],
+  where: string,
+): BundleAgent['dispatch'] {
   const entries = Object.entries(dispatch.table);
-  if (!entries.some(([, e]) => isRecord(e) && e.kind === 'sub_agent' && e.policy === undefined)) return dispatch as BundleAgent['dispatch'];
+  const partial = (e: unknown): boolean => isRecord(e) && (e.kind === 'sub_agent' ? e.policy === undefined : e.kind === 'tool' && (e.tool === undefined || e.envelope === undefined));
+  if (!entries.some(([, e]) => partial(e))) return dispatch as BundleAgent['dispatch'];
   const table = Object.fromEntries(
     entries.map(([name, e]): [string, DispatchEntry] => {
-      if (!(isRecord(e) && e.kind === 'sub_agent' && e.policy === undefined)) return [name, e as DispatchEntry];
-      const policy = policyOf(e.agent);
-      if (policy === undefined) throw new BundleLoadError('shape', `${where} dispatches "${name}" to the agent "${e.agent}", which the bundle does not hold`);
-      return [name, { ...e, policy }];
+      if (!partial(e)) return [name, e as DispatchEntry];
+      if (e.kind === 'sub_agent') {
+        const policy = policyOf(e.agent);
+        if (policy === undefined) throw new BundleLoadError('shape', `${where} dispatches "${name}" to the agent "${e.agent}", which the bundle does not hold`);
+        return [name, { ...e, policy }];
+      }
+      const tool = e.tool ?? name;
+      const contract = isRecord(contracts) && Object.hasOwn(contracts, tool) ? contracts[tool] : undefined;
+      if (!isRecord(contract)) throw new BundleLoadError('shape', `${where} dispatches "${name}" to the tool "${tool}", which the bundle does not hold`);
+      return [name, { envelope: e.envelope ?? contract.envelope, kind: 'tool', tool }];
     }),
   );
   return { ...dispatch, table };

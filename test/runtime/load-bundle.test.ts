@@ -164,12 +164,14 @@ describe('loadBundle', () => {
     expect(loadError(() => loadBundleJson(JSON.stringify(s), { verify: 'all' })).code).toBe('prefix-hash');
   });
 
-  it('leaves out what it restores: OpenAI tool names and descriptions, sub-agent policies', () => {
+  it('leaves out what it restores: OpenAI tool names and descriptions, sub-agent policies, tool entries named after their contract', () => {
     const s = stored();
     for (const shape of Object.values(s.toolShapes)) expect(shape.openai === undefined || !('type' in shape.openai)).toBe(true);
     const tables = Object.values(s.agents).flatMap((a) => Object.values(a.dispatch.table));
     expect(tables.some((e) => e.kind === 'sub_agent')).toBe(true);
     for (const e of tables) if (e.kind === 'sub_agent') expect(e).not.toHaveProperty('policy');
+    expect(tables.some((e) => e.kind === 'tool')).toBe(true);
+    for (const e of tables) if (e.kind === 'tool') expect(e).toEqual({ kind: 'tool' });
     const loaded = loadBundle(s);
     for (const [id, a] of Object.entries(bundle.agents)) {
       expect(loaded.agents[id]!.tools).toEqual(a.tools);
