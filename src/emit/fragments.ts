@@ -11,7 +11,18 @@
 import type { Bundle, BundleAgent } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache, StoredLayout } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
-import { agentToolKeys, configSuffix, storeAgent, storedJson, storedTop, storedValue, storeKeys, dispatchFacts, type ConfigSuffix, type DispatchFacts } from './stored.js';
+import {
+  agentToolKeys,
+  configSuffix,
+  storeAgent,
+  storedJson,
+  storedTop,
+  storedValue,
+  storeKeys,
+  dispatchFacts,
+  type ConfigSuffix,
+  type DispatchFacts,
+} from './stored.js';
 
 export const PIECE_SEPARATOR = Buffer.from(',\n', 'utf8');
 const AGENTS_MEMBER = '\n  "agents": {}';

@@ -108,7 +108,8 @@ export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: Sto
 /** An OpenAI tool as stored: absent when the loader derives all of it from the neutral tool, `{ parameters }` when only those differ. */
 function storedOpenai(neutral: StoredToolShape['neutral'], openai: NonNullable<BundleAgent['tools']['openai'][number]>): StoredToolShape['openai'] {
   const f = openai.function;
-  const derived = openai.type === 'function' && f.strict && f.name === neutral.name && f.description === neutral.description && Object.keys(openai).length === 2;
+  const derived =
+    openai.type === 'function' && f.strict && f.name === neutral.name && f.description === neutral.description && Object.keys(openai).length === 2;
   if (!derived || Object.keys(f).length !== 4) return openai;
   return canonicalJson(f.parameters) === canonicalJson(neutral.parameters) ? undefined : { parameters: f.parameters };
 }

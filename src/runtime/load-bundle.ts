@@ -93,7 +93,10 @@ export function loadBundle(data: unknown, options: LoadBundleOptions = {}): Bund
     has: (k) => Object.hasOwn(record, k),
     get: (k) => (Object.hasOwn(record, k) ? record[k] : undefined),
   });
-  return finish(fromStored(data as StoredBundle, { agents: source(agents), blocks: source(blocks), texts: source(texts), toolShapes: source(toolShapes) }), options);
+  return finish(
+    fromStored(data as StoredBundle, { agents: source(agents), blocks: source(blocks), texts: source(texts), toolShapes: source(toolShapes) }),
+    options,
+  );
 }
 
 /** bundle.json's text → Bundle. */
@@ -382,7 +385,8 @@ function settle(target: object, name: string, value: unknown): void {
 function agentTools(keys: readonly string[], where: string, toolShapes: TableSource): BundleAgent['tools'] {
   const shapes = keys.map((key) => {
     const shape = toolShapes.get(key) as StoredToolShape | undefined;
-    if (!isRecord(shape) || !isRecord(shape.neutral)) throw new BundleLoadError('shape', `${where} refers to the tool shape "${key}", which is not a tool shape`);
+    if (!isRecord(shape) || !isRecord(shape.neutral))
+      throw new BundleLoadError('shape', `${where} refers to the tool shape "${key}", which is not a tool shape`);
     return shape;
   });
   return {
@@ -407,7 +411,8 @@ function dispatchOf(
   where: string,
 ): BundleAgent['dispatch'] {
   const entries = Object.entries(dispatch.table);
-  const partial = (e: unknown): boolean => isRecord(e) && (e.kind === 'sub_agent' ? e.policy === undefined : e.kind === 'tool' && (e.tool === undefined || e.envelope === undefined));
+  const partial = (e: unknown): boolean =>
+    isRecord(e) && (e.kind === 'sub_agent' ? e.policy === undefined : e.kind === 'tool' && (e.tool === undefined || e.envelope === undefined));
   if (!entries.some(([, e]) => partial(e))) return dispatch as BundleAgent['dispatch'];
   const table = Object.fromEntries(
     entries.map(([name, e]): [string, DispatchEntry] => {

@@ -33,7 +33,15 @@ function withBlock(bundle: Bundle, id: string, text: (agent: string) => string):
   return out;
 }
 
-const LINES = ['# Who you are', '', 'You answer for the {agent} desk.', 'Keep answers short.', 'Never guess an amount.', 'Cite the tool that gave you a fact.', 'Ask before you act.'];
+const LINES = [
+  '# Who you are',
+  '',
+  'You answer for the {agent} desk.',
+  'Keep answers short.',
+  'Never guess an amount.',
+  'Cite the tool that gave you a fact.',
+  'Ask before you act.',
+];
 const render = (lines: readonly string[]) => (agent: string) => lines.map((l) => l.replace('{agent}', agent)).join('\n');
 
 describe('per-agent variants of a block', () => {
@@ -47,7 +55,7 @@ describe('per-agent variants of a block', () => {
     expect(keys.length).toBe(Object.keys(bundle.agents).length);
     const [first, ...others] = keys;
     expect(stored.texts[first!]).toEqual(render(LINES)(first!.split('@')[1]!).split('\n'));
-    for (const key of others) expect(stored.texts[key]).toEqual([{ base: first }, 2, -1, `You answer for the ${key.split("@")[1]} desk.`, 4]);
+    for (const key of others) expect(stored.texts[key]).toEqual([{ base: first }, 2, -1, `You answer for the ${key.split('@')[1]} desk.`, 4]);
     expect(loadBundleJson(storedJson(storeBundle(bundle)))).toEqual(bundle);
     expect(loadBundleJson(storedJson(storeBundle(bundle)), { verify: 'all' })).toEqual(bundle);
   });

@@ -72,10 +72,6 @@ describe('loadBundle', () => {
     expect(loaded.agents[other!]!.suffix_ast).toEqual(bundle.dynamicContextAst);
   });
 
-  /** Every prefix of every agent, read (joined and checked). */
-  const readAll = (b: ReturnType<typeof loadBundle>): void => {
-    for (const a of Object.values(b.agents)) for (const p of a.prefixes) void p.text;
-  };
   /** A stored bundle with one text tampered, and the agents whose prefixes hold it. */
   const tampered = (): { s: StoredBundle; holders: string[]; clean: string[] } => {
     const s = stored();
@@ -86,7 +82,8 @@ describe('loadBundle', () => {
     const ids = Object.keys(s.agents);
     return { s, holders: ids.filter((id) => holds(s.agents[id]!)), clean: ids.filter((id) => !holds(s.agents[id]!)) };
   };
-  const hashError = /^agent "\w+", cohort "[^"]*": the prefix's sha256 is [0-9a-f]{64}, but the bundle records [0-9a-f]{64}; the bundle was changed after agentc build \(rebuild it\)$/;
+  const hashError =
+    /^agent "\w+", cohort "[^"]*": the prefix's sha256 is [0-9a-f]{64}, but the bundle records [0-9a-f]{64}; the bundle was changed after agentc build \(rebuild it\)$/;
 
   it('finds a tampered text lazily: the first use of a prefix that holds it throws, other agents run', () => {
     const { s, holders, clean } = tampered();
@@ -153,7 +150,10 @@ describe('loadBundle', () => {
     const t = stored();
     const withTools = Object.values(t.agents).find((a) => a.tools.length > 0)!;
     withTools.tools[0] = 'nope~000000000000';
-    expect(loadError(() => loadBundle(t, { verify: 'all' }))).toMatchObject({ code: 'shape', message: expect.stringContaining('tool shape "nope~000000000000"') });
+    expect(loadError(() => loadBundle(t, { verify: 'all' }))).toMatchObject({
+      code: 'shape',
+      message: expect.stringContaining('tool shape "nope~000000000000"'),
+    });
   });
 
   it('reads bundle.json in any layout: the canonical one lazily, any other parsed whole', () => {
