@@ -3,20 +3,24 @@
  * (docs/runtime.md#loading-a-bundle). Also `@agentc/runtime/bundle`, which the
  * generated bundle.ts imports: it loads nothing else of the runtime.
  *
- * Loading does only cheap structural checks: the format version, the shape of
- * the tables and agents, and that every text, block and tool shape a prefix or
- * agent names is there. A prefix's text is joined from its blocks' stored texts
- * (each followed by "\n\n") and its SHA-256 checked against the recorded one
- * lazily, once, on first use of that prefix (its `text` or `blocks`), memoized
- * on the prefix object of this loaded bundle; `verifyBundle` (or the option
- * `verify: 'all'`) checks every prefix at once, for readiness probes and CI.
- * Prefixes that start with the same texts share the hash state of that common
- * start, so each byte of a shared start is hashed once per loaded bundle.
+ * Everything is lazy, and each check happens once. Loading checks the format
+ * version and the top-level tables and lists the agents. An agent's entry is
+ * parsed, and every text, block and tool shape it names checked to exist, the
+ * first time `bundle.agents[id]` is read. A prefix's text is joined from its
+ * blocks' stored texts (each followed by "\n\n") and its SHA-256 checked
+ * against the recorded one the first time its `text` or `blocks` is read,
+ * memoized on that prefix of this loaded bundle (never in a module-level
+ * cache); `verifyBundle` (or the option `verify: 'all'`) checks every agent and
+ * prefix at once, for readiness probes and CI. Prefixes that start with the same
+ * texts share the hash state of that common start, so each byte of a shared
+ * start is hashed once per loaded bundle.
  *
- * `readBundle` reads bundle.json as bytes and, when the file has the canonical
- * layout agentc writes, parses only what is not prompt text; each stored text
- * is decoded and parsed when a prefix first needs it. Any other layout is parsed
- * whole. A misread text can never reach a model: its prefix's sha256 fails.
+ * `readBundle` / `loadBundleJson` read bundle.json as bytes and, when the file
+ * has the canonical layout agentc writes, parse only the small top-level
+ * fields: the agents, blocks, texts and tool shapes tables are found by their
+ * indentation and each entry is decoded and parsed when first needed. A table
+ * in any other layout is parsed whole. A misread text can never reach a model:
+ * its prefix's sha256 fails.
  *
  * Every problem is a BundleLoadError with a `code`: `format` (not a bundle, or a
  * format version this runtime does not know), `shape` (a reference to a text,
