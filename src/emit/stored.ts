@@ -190,15 +190,36 @@ export function storeKeys(
  * its own; its lines as they are when that is not shorter.
  */
 export function variantText(base: { key: string; lines: readonly string[] }, lines: string[]): StoredText {
-  const changes = diffArrays(base.lines as string[], lines, { maxEditLength: MAX_VARIANT_EDITS });
-  if (changes === undefined) return lines;
+  const runs = base.lines.length === lines.length ? positionalRuns(base.lines, lines) : diffRuns(base.lines, lines);
+  if (runs === undefined) return lines;
+  const stored: StoredText = [{ base: base.key }, ...runs];
+  return JSON.stringify(stored).length < JSON.stringify(lines).length ? stored : lines;
+}
+
+/** Runs for a variant with as many lines as its base (the usual case: a name substituted in a line or two), line by line. */
+function positionalRuns(base: readonly string[], lines: readonly string[]): (string | number)[] {
+  const runs: (string | number)[] = [];
+  let same = 0;
+  lines.forEach((line, i) => {
+    if (line === base[i]) return void same++;
+    if (same > 0) runs.push(same);
+    same = 0;
+    runs.push(-1, line);
+  });
+  if (same > 0) runs.push(same);
+  return runs;
+}
+
+/** Runs from a line diff (jsdiff); undefined past MAX_VARIANT_EDITS changed lines. */
+function diffRuns(base: readonly string[], lines: readonly string[]): (string | number)[] | undefined {
+  const changes = diffArrays(base as string[], lines as string[], { maxEditLength: MAX_VARIANT_EDITS });
+  if (changes === undefined) return undefined;
   const runs: (string | number)[] = [];
   for (const c of changes) {
     if (c.added) runs.push(...c.value);
     else runs.push(c.removed ? -c.count : c.count);
   }
-  const stored: StoredText = [{ base: base.key }, ...runs];
-  return JSON.stringify(stored).length < JSON.stringify(lines).length ? stored : lines;
+  return runs;
 }
 
 /** The config's suffix as an agent's entry is compared with: its template, and its AST's canonical JSON. */

@@ -71,6 +71,24 @@ describe('per-agent variants of a block', () => {
     expect(changed.length).toBeLessThanOrEqual(Object.keys(bundle.agents).length + 2);
   });
 
+  it('stores a variant with lines added or removed as a line diff against the base, and loads it back', () => {
+    const [first] = Object.keys(base.agents);
+    const longer = withBlock(base, block, (agent) =>
+      agent === first ? render(LINES)(agent) : render([...LINES.slice(0, 3), 'One more rule for this desk.', ...LINES.slice(3)])(agent),
+    );
+    const stored = JSON.parse(storedJson(storeBundle(longer))) as StoredBundle;
+    const variant = Object.entries(stored.texts).find(([k]) => k.startsWith(`${block}@`) && !k.endsWith(`@${first}`))![1];
+    expect(variant).toEqual([
+      { base: `${block}@${first}` },
+      2,
+      -1,
+      expect.stringMatching(/^You answer for the \w+ desk\.$/),
+      'One more rule for this desk.',
+      4,
+    ]);
+    expect(loadBundleJson(storedJson(storeBundle(longer)), { verify: 'all' })).toEqual(longer);
+  });
+
   it('stores a variant whole when runs would not be shorter', () => {
     expect(variantText({ key: 'k', lines: ['a', 'b'] }, ['x', 'y'])).toEqual(['x', 'y']);
     expect(variantText({ key: 'k', lines: ['same line one', 'same line two', 'same line three'] }, ['same line one', 'same line two', 'other'])).toEqual([
