@@ -64,12 +64,19 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
  * line per source line (each ends with `\n` and a line continuation; `\` and
  * `"` escaped). One token for tsc; cheaper for V8 to parse than a template literal.
  */
-export function bundleDataContent(json: readonly Uint8Array[]): Uint8Array[] {
+export function bundleDataContent(json: readonly Uint8Array[], memo?: WeakMap<Uint8Array, Buffer>): Uint8Array[] {
   const head = `${GENERATED_HEADER}/* eslint-disable */\n/** bundle.json's text (read by bundle.ts). */\nexport const bundleJson: string = "\\\n`;
+  // Escaping is per character, so each chunk is escaped on its own (and kept while the chunk lives, watch mode).
   const body = json.map((chunk) => {
+    const known = memo?.get(chunk);
+    if (known !== undefined) return known;
     const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
-    const escaped = text.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n\\\n' : `\\${c}`));
-    return Buffer.from(escaped, 'utf8');
+    const escaped = Buffer.from(
+      text.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n\\\n' : `\\${c}`)),
+      'utf8',
+    );
+    memo?.set(chunk, escaped);
+    return escaped;
   });
   return [Buffer.from(head, 'utf8'), ...body, Buffer.from('";\n', 'utf8')];
 }
@@ -89,20 +96,23 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
-  for (const a of agents) {
-    out += `    readonly ${JSON.stringify(a.id)}: {\n`;
-    const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
-    for (const key of Object.keys(fields).sort(compareCodeUnits)) {
-      out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
-    }
-    out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
-    const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
-    const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
-    out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
-    out += `    };\n`;
-  }
+  for (const a of agents) out += (a.typeMember ??= agentTypeMember(a));
   out += `  };\n}\n\n`;
   return out;
+}
+
+/** An agent's member of the `Bundle` interface: a function of its id and entry (kept with its fragments). */
+function agentTypeMember(a: AgentFragments): string {
+  let out = `    readonly ${JSON.stringify(a.id)}: {\n`;
+  const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
+  for (const key of Object.keys(fields).sort(compareCodeUnits)) {
+    out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
+  }
+  out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
+  const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
+  const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
+  out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
+  return `${out}    };\n`;
 }
 
 /** The suffix template's AST is typed by its node type, not its literal value (the template's text already is). */

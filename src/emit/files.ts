@@ -26,7 +26,7 @@ export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileCo
   const layout = layoutOf(bundle, memo);
   const json = jsonChunks(layout.frame, layout.pieces);
   files.set('bundle.json', json);
-  files.set('bundle-data.ts', bundleDataContent(json));
+  files.set('bundle-data.ts', bundleDataContent(json, memo.escaped));
   files.set('bundle.ts', bundleTsContent(bundle, memo));
   files.set('orchestrator.ts', renderOrchestratorTs(bundle));
   for (const a of agents) {

@@ -77,7 +77,7 @@ export function blockSlice(prefix: BundlePrefix, block: BundlePrefixBlock): stri
   return prefix.text.slice(block.start, block.start + block.length);
 }
 
-/** Tool-shape keys of one agent: a pure function of its entry (see `toolShapeKey`). */
+/** Tool-shape keys of one agent and its shapes (keys sorted): a pure function of its entry (see `toolShapeKey`). */
 export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: StoredToolShape[] } {
   const shapes = entry.tools.neutral.map((neutral, i): StoredToolShape => {
     const anthropic = entry.tools.anthropic[i]!;
@@ -87,39 +87,63 @@ export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: Sto
       canonicalJson(anthropic.input_schema) === canonicalJson(neutral.parameters);
     return same ? { neutral, openai: entry.tools.openai[i]! } : { neutral, openai: entry.tools.openai[i]!, anthropic };
   });
-  return { keys: shapes.map(toolShapeKey), shapes };
+  return { keys: shapes.map(toolShapeKey), shapes: shapes.map((shape) => sortKeysDeep(shape)) };
 }
 
 export function toolShapeKey(shape: StoredToolShape): string {
   return `${shape.neutral.name}~${sha256Hex(canonicalJson(shape)).slice(0, 12)}`;
 }
 
+/** One use of a block in an agent's prefixes: its rendered text there and the facts every use shares. */
+export interface BlockUse {
+  id: string;
+  text: string;
+  info: StoredBlockInfo;
+}
+
+/** An agent's block uses, per prefix, per block: a pure function of its entry (memoizable by the entry's identity). */
+export function agentBlockUses(entry: BundleAgent): BlockUse[][] {
+  return entry.prefixes.map((p) =>
+    p.blocks.map((b) => ({ id: b.id, text: blockSlice(p, b), info: { category: b.category, file: b.file, owner: b.owner, required: b.required } })),
+  );
+}
+
+/** What storeKeys may take memoized (each a pure function of one agent's entry, or of a text). */
+export interface StoreKeysMemo {
+  toolKeysOf(id: string, entry: BundleAgent): { keys: string[]; shapes: StoredToolShape[] };
+  usesOf(id: string, entry: BundleAgent): BlockUse[][];
+  linesOf(text: string): string[];
+}
+
+const FRESH: StoreKeysMemo = { toolKeysOf: (_, e) => agentToolKeys(e), usesOf: (_, e) => agentBlockUses(e), linesOf: (t) => t.split('\n') };
+
 /**
- * Assigns every key. `toolKeysOf` may return memoized keys (they depend on the entry only).
+ * Assigns every key. `memo` may return memoized values (see StoreKeysMemo).
  * Throws only on an agentc bug (a block whose shared facts differ between prefixes).
  */
-export function storeKeys(
-  bundle: Bundle,
-  toolKeysOf: (id: string, entry: BundleAgent) => { keys: string[]; shapes: StoredToolShape[] } = (_, e) => agentToolKeys(e),
-): StoreKeys {
+export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): StoreKeys {
+  const { toolKeysOf, usesOf, linesOf } = { ...FRESH, ...memo };
   const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
+  const uses = new Map<string, BlockUse[][]>();
   // Per block id: each distinct text → the key of its first use.
   const variants = new Map<string, Map<string, string>>();
   const blocks: Record<string, StoredBlockInfo> = {};
   for (const id of ids) {
-    for (const p of bundle.agents[id]!.prefixes) {
-      for (const b of p.blocks) {
-        const text = blockSlice(p, b);
-        let byText = variants.get(b.id);
-        if (byText === undefined) variants.set(b.id, (byText = new Map<string, string>()));
-        if (!byText.has(text)) byText.set(text, `${b.id}@${id}${p.key === '' ? '' : `@${p.key}`}`);
-        const info: StoredBlockInfo = { category: b.category, file: b.file, owner: b.owner, required: b.required };
-        const known = Object.hasOwn(blocks, b.id) ? blocks[b.id] : undefined;
-        if (known === undefined) setOwn(blocks, b.id, info);
-        else if (canonicalJson(known) !== canonicalJson(info))
-          throw new Error(`agentc bug: block "${b.id}" has different owner, category, file or required flag in two prefixes`);
+    const entry = bundle.agents[id]!;
+    const perPrefix = usesOf(id, entry);
+    uses.set(id, perPrefix);
+    perPrefix.forEach((prefixUses, i) => {
+      const cohortKey = entry.prefixes[i]!.key;
+      for (const u of prefixUses) {
+        let byText = variants.get(u.id);
+        if (byText === undefined) variants.set(u.id, (byText = new Map<string, string>()));
+        if (!byText.has(u.text)) byText.set(u.text, `${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
+        const known = Object.hasOwn(blocks, u.id) ? blocks[u.id] : undefined;
+        if (known === undefined) setOwn(blocks, u.id, u.info);
+        else if (known !== u.info && !sameBlockInfo(known, u.info))
+          throw new Error(`agentc bug: block "${u.id}" has different owner, category, file or required flag in two prefixes`);
       }
-    }
+    });
   }
   const keyOf = new Map<string, Map<string, string>>();
   const texts: Record<string, string[]> = {};
@@ -132,7 +156,7 @@ export function storeKeys(
       for (let n = 2; used.has(key); n++) key = `${byText.size === 1 ? blockId : variantKey}#${n}`;
       used.add(key);
       keys.set(text, key);
-      setOwn(texts, key, text.split('\n'));
+      setOwn(texts, key, linesOf(text));
     }
     keyOf.set(blockId, keys);
   }
@@ -143,16 +167,20 @@ export function storeKeys(
     const entry = bundle.agents[id]!;
     blockKeys.set(
       id,
-      entry.prefixes.map((p) => p.blocks.map((b) => keyOf.get(b.id)!.get(blockSlice(p, b))!)),
+      uses.get(id)!.map((prefixUses) => prefixUses.map((u) => keyOf.get(u.id)!.get(u.text)!)),
     );
     const { keys, shapes } = toolKeysOf(id, entry);
     toolKeys.set(id, keys);
     keys.forEach((key, i) => {
       // Equal keys are equal shapes (the key holds 48 bits of the shape's sha256).
-      if (!Object.hasOwn(toolShapes, key)) setOwn(toolShapes, key, sortKeysDeep(shapes[i]!));
+      if (!Object.hasOwn(toolShapes, key)) setOwn(toolShapes, key, shapes[i]!);
     });
   }
   return { blockKeys, toolKeys, texts, toolShapes, blocks };
+}
+
+function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
+  return a.category === b.category && a.file === b.file && a.owner === b.owner && a.required === b.required;
 }
 
 /** The config's suffix as an agent's entry is compared with: its template, and its AST's canonical JSON. */
