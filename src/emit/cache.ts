@@ -76,6 +76,8 @@ export interface TailMemo {
   small: Map<string, { text: string; chunk: Buffer }>;
   /** Each text of the last build, split at "\n". */
   lines: Map<string, string[]>;
+  /** Each block text of the last build, one string per distinct text (fragments.ts interns new uses' texts). */
+  interned: Map<string, string>;
 }
 
 /** bundle.json's bytes: frame.head + pieces joined by ",\n" + frame.tail. */
@@ -89,8 +91,8 @@ export interface AgentFragments {
   entry: BundleAgent;
   /** `    "<id>": {…}`: the agent's member of bundle.json's `agents`, UTF-8. */
   json?: Buffer;
-  /** The text and tool-shape keys `json` was made with. */
-  jsonKeys?: string;
+  /** The text and tool-shape keys (as JSON) and the config's suffix `json` was made with. */
+  jsonKeys?: { keys: string; template: string; astJson: string };
   /** Tool-shape keys and shapes of the entry (stored.ts). */
   toolKeys?: { keys: string[]; shapes: StoredToolShape[] };
   /** Canonical JSON of each neutral tool's parameters, in tool order. */
@@ -117,7 +119,7 @@ export function createEmitCache(): EmitCache {
     fragments: new WeakMap(),
     shapes: new WeakMap(),
     frames: new WeakMap(),
-    tail: { entries: new Map(), small: new Map(), lines: new Map() },
+    tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map() },
     escaped: new WeakMap(),
     hashCheckpoints: undefined,
     tsDeclarations: undefined,

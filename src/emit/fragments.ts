@@ -13,6 +13,8 @@ import type { AgentFragments, BundleFrame, EmitCache, StoredLayout, TailMemo } f
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
 import { agentBlockUses, agentToolKeys, configSuffix, storeAgent, storedJson, storedTop, storedValue, storeKeys, type ConfigSuffix } from './stored.js';
 
+/** Keys JavaScript orders first (array indices: canonical integers below 2^32 - 1); the full check is in jsonKeyOrder's slow path. */
+const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
 export const PIECE_SEPARATOR = Buffer.from(',\n', 'utf8');
 const AGENTS_MEMBER = '\n  "agents": {}';
 const EMPTY_HASH_MEMBER = '\n  "hash": "",\n';
@@ -33,6 +35,7 @@ export function fragmentsOf(cache: EmitCache, id: string, entry: BundleAgent): A
  * by hand may).
  */
 export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
+  if (!sortedKeys.some((k) => INTEGER_LIKE.test(k))) return [...sortedKeys];
   const o: Record<string, true> = {};
   for (const k of sortedKeys) Object.defineProperty(o, k, { value: true, enumerable: true, writable: true, configurable: true });
   return Object.keys(o);
@@ -40,11 +43,12 @@ export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
 
 /** `    "<id>": {…}`, the agent's member of the top-level `agents` object, for the given keys. */
 export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): Buffer {
-  const keys = JSON.stringify([blockKeys, toolKeys, suffix.template, suffix.astJson]);
-  if (f.json === undefined || f.jsonKeys !== keys) {
+  const keys = JSON.stringify([blockKeys, toolKeys]);
+  const made = f.jsonKeys;
+  if (f.json === undefined || made === undefined || made.keys !== keys || made.template !== suffix.template || made.astJson !== suffix.astJson) {
     const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix)), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
-    f.jsonKeys = keys;
+    f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson };
   }
   return f.json;
 }
@@ -66,11 +70,16 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
   if (layout === undefined) {
     const ids = jsonKeyOrder(Object.keys(bundle.agents).sort(compareCodeUnits));
     const lines = new Map<string, string[]>();
+    const interned = new Map<string, string>();
+    const intern = (text: string): string => interned.get(text) ?? cache.tail.interned.get(text) ?? text;
     const keys = storeKeys(bundle, {
       toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)),
       usesOf: (id, entry) => {
         const f = fragmentsOf(cache, id, entry);
-        return (f.uses ??= agentBlockUses(entry));
+        // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
+        f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
+        for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
+        return f.uses;
       },
       linesOf: (text) => {
         let l = lines.get(text) ?? cache.tail.lines.get(text);
@@ -80,6 +89,7 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
       },
     });
     cache.tail.lines = lines;
+    cache.tail.interned = interned;
     const top = storedTop(bundle, keys);
     const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail) };
     const suffix = configSuffix(bundle);

@@ -127,7 +127,7 @@ export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): St
   const uses = new Map<string, BlockUse[][]>();
   // Per block id: each distinct text → the key of its first use.
   const variants = new Map<string, Map<string, string>>();
-  const blocks: Record<string, StoredBlockInfo> = {};
+  const infos = new Map<string, StoredBlockInfo>();
   for (const id of ids) {
     const entry = bundle.agents[id]!;
     const perPrefix = usesOf(id, entry);
@@ -138,13 +138,15 @@ export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): St
         let byText = variants.get(u.id);
         if (byText === undefined) variants.set(u.id, (byText = new Map<string, string>()));
         if (!byText.has(u.text)) byText.set(u.text, `${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
-        const known = Object.hasOwn(blocks, u.id) ? blocks[u.id] : undefined;
-        if (known === undefined) setOwn(blocks, u.id, u.info);
+        const known = infos.get(u.id);
+        if (known === undefined) infos.set(u.id, u.info);
         else if (known !== u.info && !sameBlockInfo(known, u.info))
           throw new Error(`agentc bug: block "${u.id}" has different owner, category, file or required flag in two prefixes`);
       }
     });
   }
+  const blocks: Record<string, StoredBlockInfo> = {};
+  for (const [blockId, info] of infos) setOwn(blocks, blockId, info);
   const keyOf = new Map<string, Map<string, string>>();
   const texts: Record<string, string[]> = {};
   const used = new Set<string>();
