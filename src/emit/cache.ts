@@ -70,8 +70,8 @@ export interface BundleFrame {
 
 /** The tail's chunks of the last build, so an unchanged entry keeps its chunk (fragments.ts). */
 export interface TailMemo {
-  /** By table and key: what the entry was made from, and its chunk. */
-  entries: Map<string, { source: unknown; chunk: Buffer }>;
+  /** By table, by key: what the entry was made from, and its chunk. */
+  entries: Map<string, Map<string, { source: unknown; chunk: Buffer }>>;
   /** The other chunks by name, with their text. */
   small: Map<string, { text: string; chunk: Buffer }>;
   /** Each text of the last build, split at "\n". */

@@ -8,7 +8,7 @@
  * a fixed indent, and an agent's member is `    "<id>": ` followed by
  * storedValue(entry, 2), exactly as it stands in the whole.
  */
-import type { Bundle, BundleAgent, StoredBundle } from '../bundle/types.js';
+import type { Bundle, BundleAgent, StoredBlockInfo, StoredBundle } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache, StoredLayout, TailMemo } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
 import { agentBlockUses, agentToolKeys, configSuffix, storeAgent, storedJson, storedTop, storedValue, storeKeys, type ConfigSuffix } from './stored.js';
@@ -101,7 +101,7 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
 }
 
 /** Tables of the stored bundle written one chunk per entry (each entry's text kept while its source is the same). */
-const CHUNKED_TABLES: ReadonlySet<string> = new Set(['blocks', 'texts', 'toolShapes']);
+const CHUNKED_TABLES: ReadonlySet<string> = new Set(['blocks', 'models', 'texts', 'toolShapes', 'tools']);
 const HASH_KEY = 'hash';
 
 /** Everything before the agents' entries: the members that sort before `agents`, then its opening. */
@@ -123,7 +123,7 @@ function tailOf(top: StoredBundle, memo: TailMemo): { tail: Buffer[]; hashAt: nu
   const tail: Buffer[] = [chunkOf(memo, '\u0000close', '\n  }')];
   let hashAt = -1;
   const keys = topKeys(top);
-  const entries = new Map<string, { source: unknown; chunk: Buffer }>();
+  const entries = new Map<string, Map<string, { source: unknown; chunk: Buffer }>>();
   for (const key of keys.slice(keys.indexOf('agents') + 1)) {
     const value = top[key];
     if (!CHUNKED_TABLES.has(key) || value === null || typeof value !== 'object' || Object.keys(value).length === 0) {
@@ -132,18 +132,21 @@ function tailOf(top: StoredBundle, memo: TailMemo): { tail: Buffer[]; hashAt: nu
       continue;
     }
     const table = value as Record<string, unknown>;
+    const lastEntries = memo.entries.get(key);
+    const made = new Map<string, { source: unknown; chunk: Buffer }>();
+    entries.set(key, made);
     tail.push(chunkOf(memo, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
     jsonKeyOrder(Object.keys(table).sort(compareCodeUnits)).forEach((k, i) => {
       if (i > 0) tail.push(PIECE_SEPARATOR);
       const v = table[k];
-      // Texts and shapes: the source is the value itself (lines are memoized per text; a shape's key names its content).
-      const id = `${key}\u0000${k}`;
-      const last = memo.entries.get(id);
-      const source = key === 'blocks' ? JSON.stringify(v) : key === 'toolShapes' ? k : v;
-      const same = last !== undefined && (last.source === source || (key === 'texts' && sameLines(last.source, v)));
-      const chunk = same ? last.chunk : Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(sortKeysDeep(v), 2, key)}`, 'utf8');
-      entries.set(id, { source, chunk });
-      tail.push(chunk);
+      // What the entry's text is made from, compared by identity first: a shape by its key (which names its content);
+      // texts (lines memoized per text), models, contracts (EmitCache keeps them) and block facts (memoized per use) by value.
+      const source = key === 'toolShapes' ? k : v;
+      const last = lastEntries?.get(k);
+      const same = last !== undefined && (last.source === source || sameSource(key, last.source, v));
+      const entry = same ? last : { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(sortKeysDeep(v), 2, key)}`, 'utf8') };
+      made.set(k, entry);
+      tail.push(entry.chunk);
     });
     tail.push(chunkOf(memo, `${key}\u0000close`, '\n  }'));
   }
@@ -157,8 +160,13 @@ function topKeys(top: StoredBundle): (keyof StoredBundle)[] {
   return (Object.keys(top) as (keyof StoredBundle)[]).sort(compareCodeUnits);
 }
 
-function sameLines(a: unknown, b: unknown): boolean {
-  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((line, i) => line === b[i]);
+/** Sources that are not the same object but make the same text: equal lines of a text, equal facts of a block. */
+function sameSource(table: string, a: unknown, b: unknown): boolean {
+  if (table === 'texts') return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((line, i) => line === b[i]);
+  if (table !== 'blocks') return false;
+  const x = a as StoredBlockInfo;
+  const y = b as StoredBlockInfo;
+  return x.category === y.category && x.file === y.file && x.owner === y.owner && x.required === y.required;
 }
 
 /** The chunk last made under `id` when its text is the same (so unchanged chunks keep their identity), else a new one. */

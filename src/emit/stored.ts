@@ -246,6 +246,8 @@ export function storedTop(bundle: Bundle, keys: StoreKeys): StoredBundle {
   };
 }
 
+/** `record[key] = value` as an own data property, also for the key "__proto__" (plain assignment is much faster for every other key). */
 function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }
