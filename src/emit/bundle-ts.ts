@@ -51,12 +51,13 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
   const agentIds = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
   const declarations = declarationsBytes(bundle, agents, cache);
-  let out = bundleType(bundle, agents);
+  const type = bundleType(bundle, agents);
+  let out = type.tail;
   out += `/** The bundle: bundle.json's data, every prefix joined and checked against its sha256 when this module loads. */\n`;
   out += `export const bundle: Bundle = loadBundleJson(bundleJson) as unknown as Bundle;\n\n`;
   out += PROVIDER_TOOLS;
   if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
-  return [declarations, Buffer.from(out, 'utf8')];
+  return [declarations, Buffer.from(type.head, 'utf8'), ...type.members, Buffer.from(out, 'utf8')];
 }
 
 /**
@@ -86,7 +87,7 @@ export function bundleDataContent(json: readonly Uint8Array[], memo?: WeakMap<Ui
  * their arguments are typed once, in ToolArgsByName; the schemas themselves are
  * plain JSON objects, so the type does not grow with every agent's copy of them.
  */
-function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
+function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): { head: string; members: Buffer[]; tail: string } {
   let out = TOOL_TYPES;
   out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, suffix syntax trees as \`TemplateNode[]\`, tools by name. */\n`;
   out += `export interface Bundle {\n`;
@@ -96,9 +97,8 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
-  for (const a of agents) out += (a.typeMember ??= agentTypeMember(a));
-  out += `  };\n}\n\n`;
-  return out;
+  const members = agents.map((a) => (a.typeMember ??= Buffer.from(agentTypeMember(a), 'utf8')));
+  return { head: out, members, tail: `  };\n}\n\n` };
 }
 
 /** An agent's member of the `Bundle` interface: a function of its id and entry (kept with its fragments). */

@@ -102,8 +102,8 @@ export interface AgentFragments {
   toolNamesLine?: string;
   /** Everything of the entry that bundle.ts declares (events, tool names, descriptions, shapes). */
   tsKey?: string;
-  /** This agent's member of the Bundle interface in bundle.ts. */
-  typeMember?: string;
+  /** This agent's member of the Bundle interface in bundle.ts, UTF-8. */
+  typeMember?: Buffer;
   /** Per prefix, per block: its text and shared facts (stored.ts). */
   uses?: BlockUse[][];
   /** Prompt files (path, text), valid for the model object they were rendered with. */

@@ -4,7 +4,7 @@
  * `CompileCache` (src/compile.ts); a compile without one resolves every agent.
  *
  * The key of an agent names everything resolveAgent reads: the config (its
- * resolved value's JSON), the card, and — looked up by the ids the card names —
+ * resolved value's JSON, compared once per run: a change forgets every agent), the card, and — looked up by the ids the card names —
  * each block of its prompt (required platform blocks included), each tool, each
  * sub-agent's card and each parent's card, by object identity ("-" when the id
  * names nothing). Identity stands for content because parsed objects are never
@@ -31,17 +31,21 @@ export interface AgentMemoRun {
 
 export class PersistentAgentMemos {
   private entries = new Map<string, { key: string; agent: Agent }>();
+  private configKey: string | undefined;
   private readonly ids = new WeakMap<object, number>();
   private last = 0;
 
   /** This run's view over `p`'s lookups; agents not resolved in the run are dropped when it ends (`retain`). */
   forRun(p: AgentLookups): AgentMemoRun & { retain(): void } {
+    // The config is part of every key: compared once per run, and a changed one forgets every agent.
     const configKey = JSON.stringify(p.config);
+    if (configKey !== this.configKey) this.entries.clear();
+    this.configKey = configKey;
     const next = new Map<string, { key: string; agent: Agent }>();
     const keys = new Map<Card, string>();
     const keyOf = (card: Card): string => {
       let key = keys.get(card);
-      if (key === undefined) keys.set(card, (key = this.key(card, p, configKey)));
+      if (key === undefined) keys.set(card, (key = this.key(card, p)));
       return key;
     };
     return {
@@ -60,6 +64,7 @@ export class PersistentAgentMemos {
 
   invalidate(): void {
     this.entries.clear();
+    this.configKey = undefined;
   }
 
   get size(): number {
@@ -73,7 +78,7 @@ export class PersistentAgentMemos {
     return String(n);
   }
 
-  private key(card: Card, p: AgentLookups, configKey: string): string {
+  private key(card: Card, p: AgentLookups): string {
     const d = card.data;
     const named = (ids: readonly string[], map: ReadonlyMap<string, object>): string => ids.map((id) => `${id}=${this.id(map.get(id))}`).join(',');
     return [
@@ -83,7 +88,6 @@ export class PersistentAgentMemos {
       named(d.tools, p.tools),
       named(d.sub_agents, p.cards),
       named(p.parents.get(d.id) ?? [], p.cards),
-      configKey,
     ].join('\u0000');
   }
 }
