@@ -13,7 +13,7 @@
  * - Bundle entries, models and contracts the cache hands out are never mutated;
  *   fragments made from an entry are looked up by the entry's identity.
  */
-import type { Bundle, BundleAgent, BundleModel, BundleToolContract, StoredToolShape } from '../bundle/types.js';
+import type { Bundle, BundleAgent, BundleModel, BundleToolContract, StoredText, StoredToolShape } from '../bundle/types.js';
 import type { BlockUse } from './stored.js';
 import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
@@ -37,8 +37,6 @@ export interface EmitCache {
   frames: WeakMap<Bundle, StoredLayout>;
   /** The frame's tail chunks of the last build (see fragments.ts). */
   tail: TailMemo;
-  /** bundle-data.ts's escaped text per bundle.json chunk (see bundle-ts.ts). */
-  escaped: WeakMap<Uint8Array, Buffer>;
   /** Hash states in front of every 16th piece of the last bundle (see bundle-hash.ts). */
   hashCheckpoints: HashCheckpoints | undefined;
   /** bundle.ts declarations (see bundle-ts.ts). */
@@ -78,6 +76,8 @@ export interface TailMemo {
   lines: Map<string, string[]>;
   /** Each block text of the last build, one string per distinct text (fragments.ts interns new uses' texts). */
   interned: Map<string, string>;
+  /** A variant's stored text by its lines, with the base (lines and key) it was stored against. */
+  variants: WeakMap<string[], { base: string[]; key: string; stored: StoredText }>;
 }
 
 /** bundle.json's bytes: frame.head + pieces joined by ",\n" + frame.tail. */
@@ -119,8 +119,7 @@ export function createEmitCache(): EmitCache {
     fragments: new WeakMap(),
     shapes: new WeakMap(),
     frames: new WeakMap(),
-    tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map() },
-    escaped: new WeakMap(),
+    tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },
     hashCheckpoints: undefined,
     tsDeclarations: undefined,
     written: createWriteCache(),

@@ -11,7 +11,20 @@
 import type { Bundle, BundleAgent, StoredBlockInfo, StoredBundle } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache, StoredLayout, TailMemo } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
-import { agentBlockUses, agentToolKeys, configSuffix, storeAgent, storedJson, storedTop, storedValue, storeKeys, type ConfigSuffix } from './stored.js';
+import {
+  agentBlockUses,
+  agentToolKeys,
+  configSuffix,
+  dispatchFacts,
+  storeAgent,
+  storedJson,
+  storedTop,
+  storedValue,
+  storeKeys,
+  variantText,
+  type ConfigSuffix,
+  type DispatchFacts,
+} from './stored.js';
 
 /** Keys JavaScript orders first (array indices: canonical integers below 2^32 - 1); the full check is in jsonKeyOrder's slow path. */
 const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
@@ -42,11 +55,17 @@ export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
 }
 
 /** `    "<id>": {…}`, the agent's member of the top-level `agents` object, for the given keys. */
-export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): Buffer {
-  const keys = JSON.stringify([blockKeys, toolKeys]);
+export function jsonPiece(
+  f: AgentFragments,
+  blockKeys: readonly (readonly string[])[],
+  toolKeys: readonly string[],
+  suffix: ConfigSuffix,
+  facts: DispatchFacts,
+): Buffer {
+  const keys = JSON.stringify([blockKeys, toolKeys, facts]);
   const made = f.jsonKeys;
   if (f.json === undefined || made === undefined || made.keys !== keys || made.template !== suffix.template || made.astJson !== suffix.astJson) {
-    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix)), 2, 'agents');
+    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
     f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson };
   }
@@ -87,13 +106,24 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
         lines.set(text, l);
         return l;
       },
+      // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
+      variantOf: (base, variant) => {
+        const hit = cache.tail.variants.get(variant);
+        if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
+        const stored = variantText(base, variant);
+        cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
+        return stored;
+      },
     });
     cache.tail.lines = lines;
     cache.tail.interned = interned;
     const top = storedTop(bundle, keys);
     const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail) };
     const suffix = configSuffix(bundle);
-    const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, bundle.agents[id]!), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix));
+    const pieces = ids.map((id) => {
+      const entry = bundle.agents[id]!;
+      return jsonPiece(fragmentsOf(cache, id, entry), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle));
+    });
     layout = { frame, pieces };
     cache.frames.set(bundle, layout);
   }

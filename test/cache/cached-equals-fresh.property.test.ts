@@ -3,7 +3,7 @@
  * the config and a file the config imports — a compile that reuses one
  * CompileCache yields the same diagnostics and bundle as a fresh compile, and
  * the generated files made through its emit cache (as watch mode writes them:
- * per-agent pieces, chunked tables, escaped chunks) have the same bytes. The
+ * per-agent pieces, chunked tables, variants' runs) have the same bytes. The
  * files are made from the program whatever its diagnostics (createBundle takes
  * an incomplete program), so every step exercises the emit cache.
  */
