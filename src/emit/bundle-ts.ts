@@ -50,12 +50,13 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
   const agentIds = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
   const declarations = declarationsBytes(bundle, agents, cache);
-  let out = bundleType(bundle, agents);
+  const type = bundleType(bundle, agents);
+  let out = type.tail;
   out += `/** The bundle, read from bundle.json beside this module; each prefix is joined and checked against its sha256 on first use (\`verifyBundle\` checks all). */\n`;
   out += `export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;\n\n`;
   out += PROVIDER_TOOLS;
   if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
-  return [declarations, Buffer.from(out, 'utf8')];
+  return [declarations, Buffer.from(type.head, 'utf8'), ...type.members, Buffer.from(out, 'utf8')];
 }
 
 /**
@@ -63,7 +64,7 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
  * their arguments are typed once, in ToolArgsByName; the schemas themselves are
  * plain JSON objects, so the type does not grow with every agent's copy of them.
  */
-function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
+function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): { head: string; members: Buffer[]; tail: string } {
   let out = TOOL_TYPES;
   out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, suffix syntax trees as \`TemplateNode[]\`, tools by name. */\n`;
   out += `export interface Bundle {\n`;
@@ -73,20 +74,22 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
-  for (const a of agents) {
-    out += `    readonly ${JSON.stringify(a.id)}: {\n`;
-    const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
-    for (const key of Object.keys(fields).sort(compareCodeUnits)) {
-      out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
-    }
-    out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
-    const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
-    const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
-    out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
-    out += `    };\n`;
+  const members = agents.map((a) => (a.typeMember ??= Buffer.from(agentTypeMember(a), 'utf8')));
+  return { head: out, members, tail: `  };\n}\n\n` };
+}
+
+/** An agent's member of the `Bundle` interface: a function of its id and entry (kept with its fragments). */
+function agentTypeMember(a: AgentFragments): string {
+  let out = `    readonly ${JSON.stringify(a.id)}: {\n`;
+  const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
+  for (const key of Object.keys(fields).sort(compareCodeUnits)) {
+    out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
   }
-  out += `  };\n}\n\n`;
-  return out;
+  out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
+  const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
+  const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
+  out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
+  return `${out}    };\n`;
 }
 
 /** The suffix template's AST is typed by its node type, not its literal value (the template's text already is). */
