@@ -17,7 +17,7 @@ const cleanups: (() => void)[] = [];
 afterAll(() => cleanups.forEach((c) => c()));
 
 function diff(f: Fixture, cacheDir: string): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [bin, 'diff', '--format', format, '--fail-on', 'none'], {
+  const r = spawnSync(process.execPath, [bin, 'diff', '--format', 'json', '--fail-on', 'none'], {
     cwd: f.ws,
     encoding: 'utf8',
     env: { ...process.env, AGENTC_CACHE_DIR: cacheDir, NO_COLOR: '1', CI: '1' },
