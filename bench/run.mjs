@@ -81,7 +81,6 @@ const USAGE = `usage: node bench/run.mjs [--runs N] [--only synthetic|repo] [--n
   --strict       exit 1 when a target fails
 `;
 
-
 const args = parseArgs(process.argv.slice(2));
 const log = (s) => process.stderr.write(`${s}\n`);
 
@@ -248,13 +247,23 @@ if (services) {
     {
       name: 'service tsc --strict',
       unit: '× this repo',
-      cells: { synthetic: { ...tsc, limit: TARGET_SERVICE_TSC_RATIO, pass: tsc.ratio <= TARGET_SERVICE_TSC_RATIO }, repo: { ratio: 1, cpu: 1, a: tsc.b, b: tsc.b, limit: null, pass: null } },
+      cells: {
+        synthetic: { ...tsc, limit: TARGET_SERVICE_TSC_RATIO, pass: tsc.ratio <= TARGET_SERVICE_TSC_RATIO },
+        repo: { ratio: 1, cpu: 1, a: tsc.b, b: tsc.b, limit: null, pass: null },
+      },
     },
     {
       name: 'service tsc peak RSS',
       unit: '× this repo',
       cells: {
-        synthetic: { ratio: round2(r.tsc1000.medianRssMb / r.tscRepo.medianRssMb), cpu: null, a: r.tsc1000.medianRssMb, b: r.tscRepo.medianRssMb, limit: null, pass: null },
+        synthetic: {
+          ratio: round2(r.tsc1000.medianRssMb / r.tscRepo.medianRssMb),
+          cpu: null,
+          a: r.tsc1000.medianRssMb,
+          b: r.tscRepo.medianRssMb,
+          limit: null,
+          pass: null,
+        },
         repo: { ratio: 1, cpu: null, a: r.tscRepo.medianRssMb, b: r.tscRepo.medianRssMb, limit: null, pass: null },
       },
     },
@@ -270,7 +279,13 @@ if (services) {
       name: 'bundle.json size',
       unit: "× format 1's",
       cells: {
-        synthetic: { ratio: sizeRatio, cpu: null, bytes: services.synthetic.bundleJsonBytes, limit: TARGET_BUNDLE_SIZE_RATIO, pass: sizeRatio <= TARGET_BUNDLE_SIZE_RATIO },
+        synthetic: {
+          ratio: sizeRatio,
+          cpu: null,
+          bytes: services.synthetic.bundleJsonBytes,
+          limit: TARGET_BUNDLE_SIZE_RATIO,
+          pass: sizeRatio <= TARGET_BUNDLE_SIZE_RATIO,
+        },
         repo: { ratio: null, cpu: null, bytes: services.repo.bundleJsonBytes, limit: null, pass: null },
       },
     },
@@ -306,9 +321,18 @@ for (const w of WORKSPACES) {
   const x = watch[w.id];
   if (x.medianMs === undefined) continue;
   const limit = w.id === 'synthetic' ? TARGET_INCREMENTAL_RATIO : undefined;
-  watchCells[w.id] = { ratio: x.ratioToBuild, cpu: null, a: x.medianMs, b: results[w.id].build.medianMs, limit: limit ?? null, pass: limit === undefined ? null : x.ratioToBuild <= limit };
+  watchCells[w.id] = {
+    ratio: x.ratioToBuild,
+    cpu: null,
+    a: x.medianMs,
+    b: results[w.id].build.medianMs,
+    limit: limit ?? null,
+    pass: limit === undefined ? null : x.ratioToBuild <= limit,
+  };
   if (limit !== undefined)
-    targets.push(target(`watch: one-block edit (${w.title})`, `${pct(x.ratioToBuild)} of full build`, `≤ ${limit * 100}% of full build`, x.ratioToBuild <= limit));
+    targets.push(
+      target(`watch: one-block edit (${w.title})`, `${pct(x.ratioToBuild)} of full build`, `≤ ${limit * 100}% of full build`, x.ratioToBuild <= limit),
+    );
 }
 if (Object.keys(watchCells).length > 0) figures.push({ name: 'build --watch: one-block edit', unit: '× full build', cells: watchCells });
 
@@ -347,7 +371,10 @@ function workspaceCommands(w) {
   const coldEnv = () => ({ AGENTC_CACHE_DIR: (coldDir = cold()) });
   const dropCold = () => rmSync(coldDir, { recursive: true, force: true });
   // The output build --check compares against: written once, up to date.
-  execFileSync(process.execPath, [agentc, 'build', '--cwd', dir, '--out', checkOut], { env: { ...process.env, AGENTC_CACHE_DIR: '' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [agentc, 'build', '--cwd', dir, '--out', checkOut], {
+    env: { ...process.env, AGENTC_CACHE_DIR: '' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   // One block edited before checkEdit and diff (a new sentence each time, so no result is cached), restored after.
   const [editFile] = editTargets(dir, 1);
   const original = readFileSync(editFile, 'utf8');
@@ -369,7 +396,12 @@ function workspaceCommands(w) {
         rmSync(join(base, `fresh-${fresh}`), { recursive: true, force: true });
       },
     },
-    { key: 'rebuild', label: 'build (no change, warm cache)', argv: () => [agentc, 'build', '--cwd', dir, '--out', nochangeOut], env: () => ({ AGENTC_CACHE_DIR: warmCache }) },
+    {
+      key: 'rebuild',
+      label: 'build (no change, warm cache)',
+      argv: () => [agentc, 'build', '--cwd', dir, '--out', nochangeOut],
+      env: () => ({ AGENTC_CACHE_DIR: warmCache }),
+    },
     {
       key: 'buildCheck',
       label: 'build --check (up to date, cold cache)',
@@ -404,7 +436,13 @@ function workspaceCommands(w) {
 function git(cwd, ...argv) {
   execFileSync('git', ['-C', cwd, ...argv], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.com' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'bench',
+      GIT_AUTHOR_EMAIL: 'bench@example.com',
+      GIT_COMMITTER_NAME: 'bench',
+      GIT_COMMITTER_EMAIL: 'bench@example.com',
+    },
   });
 }
 
@@ -648,7 +686,9 @@ function renderTable(r) {
     if (c === undefined) return '—';
     if (c.bytes !== undefined) return `${c.ratio == null ? '' : `${c.ratio.toFixed(2)}× · `}${fmtBytes(c.bytes)}`;
     const detail =
-      f.unit === '× check' || f.name.includes('RSS') ? `${Math.round(c.a)} vs ${Math.round(c.b)} MB` : `${fmtMs(c.a)} vs ${fmtMs(c.b)}${c.cpu == null ? '' : `, CPU ${c.cpu.toFixed(2)}×`}`;
+      f.unit === '× check' || f.name.includes('RSS')
+        ? `${Math.round(c.a)} vs ${Math.round(c.b)} MB`
+        : `${fmtMs(c.a)} vs ${fmtMs(c.b)}${c.cpu == null ? '' : `, CPU ${c.cpu.toFixed(2)}×`}`;
     const verdict = c.pass === null ? '' : c.pass ? ' PASS' : ' FAIL';
     return `${c.ratio.toFixed(2)}× (${detail})${verdict}`;
   };

@@ -12,9 +12,9 @@
  * compiled as usual. Deleting the directory is always safe.
  *
  * File layout: one header line (JSON: format, agentc, build, key, config, sha256 of
- * the body, its length), then the body: the bundle as JSON.
+ * the body's bytes, their number), then the body: the bundle as JSON (UTF-8).
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLE_FORMAT_VERSION, type Bundle } from '../bundle/types.js';
 import { configInputsUnchanged } from '../load/config-inputs.js';
@@ -51,23 +51,23 @@ export class BundleCache {
   lookup(key: string, env: NodeJS.ProcessEnv = process.env): Bundle | undefined {
     if (!/^[0-9a-f]{64}$/.test(key)) return undefined;
     const path = join(this.dir, `${key}.json`);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(path, 'utf8');
+      bytes = readFileSync(path);
     } catch {
       return undefined;
     }
-    const nl = text.indexOf('\n');
+    const nl = bytes.indexOf(0x0a);
     if (nl < 0) return undefined;
-    const header = parseHeader(text.slice(0, nl));
+    const header = parseHeader(bytes.subarray(0, nl).toString('utf8'));
     if (header === undefined) return undefined;
     if (header.format !== BUNDLE_CACHE_FORMAT || header.agentc !== this.version || header.build !== this.build || header.key !== key) return undefined;
-    const body = text.slice(nl + 1);
-    if (body.length !== header.length || sha256(body) !== header.sha256) return undefined;
+    const body = bytes.subarray(nl + 1);
+    if (body.byteLength !== header.length || sha256(body) !== header.sha256) return undefined;
     if (header.config !== undefined && !configInputsUnchanged(header.config, env)) return undefined;
     let bundle: unknown;
     try {
-      bundle = JSON.parse(body);
+      bundle = JSON.parse(body.toString('utf8'));
     } catch {
       return undefined;
     }
@@ -84,13 +84,19 @@ export class BundleCache {
   /** Stores the bundle compiled from these inputs; failures to write are not errors (the cache is optional). */
   store(key: string, config: StoredResult['config'], bundle: Bundle): void {
     if (!/^[0-9a-f]{64}$/.test(key)) return;
-    const body = JSON.stringify(bundle);
-    const header: Header = { format: BUNDLE_CACHE_FORMAT, agentc: this.version, build: this.build, key, config, sha256: sha256(body), length: body.length };
+    const body = Buffer.from(JSON.stringify(bundle), 'utf8');
+    const header: Header = { format: BUNDLE_CACHE_FORMAT, agentc: this.version, build: this.build, key, config, sha256: sha256(body), length: body.byteLength };
     const path = join(this.dir, `${key}.json`);
     const tmp = `${path}.${process.pid}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true });
-      writeFileSync(tmp, `${JSON.stringify(header)}\n${body}`);
+      const fd = openSync(tmp, 'w');
+      try {
+        writeFileSync(fd, `${JSON.stringify(header)}\n`);
+        writeFileSync(fd, body);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(tmp, path);
       this.prune();
     } catch {
