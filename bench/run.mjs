@@ -33,7 +33,8 @@
 //    size at 1,000 cards against format 1's (≤ 1/3).
 //    Each child runs under bench/measure.mjs, which reports its wall time, CPU time
 //    and the child's own peak RSS. Ratios are medians of per-round ratios (the two
-//    commands ran seconds apart), with the CPU-time ratio beside them.
+//    commands ran seconds apart), with the CPU-time ratio beside them; a time target
+//    passes only when both meet it.
 // 3. Incremental rebuild (when `agentc build --watch` exists): one watcher per
 //    workspace, N one-block edits, time from the write to the watcher's "build:"
 //    line; ≤ 3% of the full build's median at 1,000 cards.
@@ -189,6 +190,14 @@ function ratio(a, b, { rss = false } = {}) {
   return { ratio: paired, cpu, a: rss ? ra.medianRssMb : ra.medianMs, b: rss ? rb.medianRssMb : rb.medianMs };
 }
 
+/**
+ * A time target is met only when both views meet it: the paired wall-time ratio and
+ * the CPU-time ratio (on a shared machine either alone can flatter a command).
+ */
+function meets(r, limit) {
+  return r.ratio <= limit && (r.cpu == null || r.cpu <= limit);
+}
+
 // Figures: one row per issue-14 figure, one cell per workspace.
 const figures = [];
 /** `limit` only where the issue sets a target for that workspace; other cells are informational. */
@@ -198,7 +207,7 @@ function figure(name, unit, cells, limits = {}) {
     const r = cells(w.id);
     if (r === undefined) continue;
     const limit = limits[w.id];
-    row.cells[w.id] = { ...r, limit: limit ?? null, pass: limit === undefined ? null : r.ratio <= limit };
+    row.cells[w.id] = { ...r, limit: limit ?? null, pass: limit === undefined ? null : meets(r, limit) };
   }
   figures.push(row);
 }
@@ -224,7 +233,15 @@ if (args.diff) {
 const targets = [];
 for (const f of figures)
   for (const [ws, c] of Object.entries(f.cells))
-    if (c.limit !== null) targets.push(target(`${f.name} (${titleOf(ws)})`, `${c.ratio.toFixed(2)}${f.unit}`, `≤ ${round2(c.limit)}${f.unit}`, c.pass));
+    if (c.limit !== null)
+      targets.push(
+        target(
+          `${f.name} (${titleOf(ws)})`,
+          `${c.ratio.toFixed(2)}${f.unit}${c.cpu == null ? '' : ` (CPU ${c.cpu.toFixed(2)}×)`}`,
+          `≤ ${round2(c.limit)}${f.unit}`,
+          c.pass,
+        ),
+      );
 const synthCheck = results.synthetic?.check;
 if (synthCheck) {
   targets.push(
@@ -248,7 +265,7 @@ if (services) {
       name: 'service tsc --strict',
       unit: '× this repo',
       cells: {
-        synthetic: { ...tsc, limit: TARGET_SERVICE_TSC_RATIO, pass: tsc.ratio <= TARGET_SERVICE_TSC_RATIO },
+        synthetic: { ...tsc, limit: TARGET_SERVICE_TSC_RATIO, pass: meets(tsc, TARGET_SERVICE_TSC_RATIO) },
         repo: { ratio: 1, cpu: 1, a: tsc.b, b: tsc.b, limit: null, pass: null },
       },
     },
@@ -271,7 +288,7 @@ if (services) {
       name: 'bundle load at service start',
       unit: '× node -e 0',
       cells: {
-        synthetic: { ...load1000, limit: TARGET_BUNDLE_LOAD_RATIO, pass: load1000.ratio <= TARGET_BUNDLE_LOAD_RATIO },
+        synthetic: { ...load1000, limit: TARGET_BUNDLE_LOAD_RATIO, pass: meets(load1000, TARGET_BUNDLE_LOAD_RATIO) },
         repo: { ...loadRepo, limit: null, pass: null },
       },
     },
@@ -295,7 +312,7 @@ if (services) {
       'service tsc, 1,000 cards vs this repo',
       `${tsc.ratio.toFixed(2)}× (CPU ${tsc.cpu?.toFixed(2) ?? 'n/a'}×)`,
       `≤ ${TARGET_SERVICE_TSC_RATIO}×`,
-      tsc.ratio <= TARGET_SERVICE_TSC_RATIO,
+      meets(tsc, TARGET_SERVICE_TSC_RATIO),
     ),
     target(
       'bundle.json size, 1,000 cards',
@@ -305,9 +322,9 @@ if (services) {
     ),
     target(
       'bundle load at service start, 1,000 cards',
-      `${load1000.ratio.toFixed(2)}× node -e 0 (this repo ${loadRepo.ratio.toFixed(2)}×)`,
+      `${load1000.ratio.toFixed(2)}× node -e 0, CPU ${load1000.cpu?.toFixed(2) ?? 'n/a'}× (this repo ${loadRepo.ratio.toFixed(2)}×)`,
       `≤ ${TARGET_BUNDLE_LOAD_RATIO}× node -e 0`,
-      load1000.ratio <= TARGET_BUNDLE_LOAD_RATIO,
+      meets(load1000, TARGET_BUNDLE_LOAD_RATIO),
     ),
   );
 }
@@ -679,7 +696,7 @@ function renderTable(r) {
     out.push(`  ${w.title}: ${w.cards} cards, ${w.blocks} blocks, ${w.tools} tools (${w.source})`);
   }
   out.push(
-    `median of ${r.runs} runs after 1 warm-up, ratios are medians of per-round ratios; node ${r.environment.node}, ${r.environment.cpus} CPUs, load ${r.environment.loadavgAtStart.join(' ')} → ${r.environment.loadavgAtEnd.join(' ')}`,
+    `median of ${r.runs} runs after 1 warm-up; ratios are medians of per-round ratios, a time target needs both them and the CPU ratio; node ${r.environment.node}, ${r.environment.cpus} CPUs, load ${r.environment.loadavgAtStart.join(' ')} → ${r.environment.loadavgAtEnd.join(' ')}`,
   );
   out.push('');
   const cell = (f, c) => {
