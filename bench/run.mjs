@@ -228,6 +228,7 @@ if (args.diff) {
     synthetic: TARGET_DIFF_RATIO,
     repo: TARGET_DIFF_RATIO,
   });
+  figure('diff after one edit', '× cold check', (w) => ratio([w, 'diff'], [w, 'check']));
 }
 
 const targets = [];
