@@ -115,7 +115,7 @@ export function failsOn(diff: BundleDiff, level: DiffOptions['failOn']): boolean
 async function beforeSide(root: string, against: string | undefined, io: CliIO, needProgram: boolean): Promise<Side> {
   if (against !== undefined && against !== '') {
     const dir = resolve(io.cwd, against);
-    if (isDirectory(dir)) return compileSide(dir, 'before', displayDir(dir, io.cwd), io, needProgram);
+    if (isDirectory(dir)) return compileSide(dir, 'before', displayDir(dir, io.cwd), io, needProgram, root);
   }
   const found = await findRepo(root);
   if ('error' in found) {
