@@ -11,7 +11,18 @@
 import type { Bundle, BundleAgent } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache, StoredLayout } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
-import { agentToolKeys, configSuffix, storeAgent, storedJson, storedTop, storedValue, storeKeys, type ConfigSuffix } from './stored.js';
+import {
+  agentToolKeys,
+  configSuffix,
+  storeAgent,
+  storedJson,
+  storedTop,
+  storedValue,
+  storeKeys,
+  dispatchFacts,
+  type ConfigSuffix,
+  type DispatchFacts,
+} from './stored.js';
 
 export const PIECE_SEPARATOR = Buffer.from(',\n', 'utf8');
 const AGENTS_MEMBER = '\n  "agents": {}';
@@ -39,10 +50,16 @@ export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
 }
 
 /** `    "<id>": {…}`, the agent's member of the top-level `agents` object, for the given keys. */
-export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): Buffer {
-  const keys = JSON.stringify([blockKeys, toolKeys, suffix.template, suffix.astJson]);
+export function jsonPiece(
+  f: AgentFragments,
+  blockKeys: readonly (readonly string[])[],
+  toolKeys: readonly string[],
+  suffix: ConfigSuffix,
+  facts: DispatchFacts,
+): Buffer {
+  const keys = JSON.stringify([blockKeys, toolKeys, suffix.template, suffix.astJson, facts]);
   if (f.json === undefined || f.jsonKeys !== keys) {
-    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix)), 2, 'agents');
+    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
     f.jsonKeys = keys;
   }
@@ -66,7 +83,10 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const keys = storeKeys(bundle, (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)));
     const frame = makeFrame(storedJson(storedTop(bundle, keys)), ids.length);
     const suffix = configSuffix(bundle);
-    const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, bundle.agents[id]!), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix));
+    const pieces = ids.map((id) => {
+      const entry = bundle.agents[id]!;
+      return jsonPiece(fragmentsOf(cache, id, entry), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle));
+    });
     layout = { frame, pieces };
     cache.frames.set(bundle, layout);
   }
