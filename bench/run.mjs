@@ -702,12 +702,12 @@ function renderTable(r) {
   out.push('');
   const cell = (f, c) => {
     if (c === undefined) return '—';
-    if (c.bytes !== undefined) return `${c.ratio == null ? '' : `${c.ratio.toFixed(2)}× · `}${fmtBytes(c.bytes)}`;
+    const verdict = c.pass === null ? '' : c.pass ? ' PASS' : ' FAIL';
+    if (c.bytes !== undefined) return `${c.ratio == null ? '' : `${c.ratio.toFixed(2)}× · `}${fmtBytes(c.bytes)}${verdict}`;
     const detail =
       f.unit === '× check' || f.name.includes('RSS')
         ? `${Math.round(c.a)} vs ${Math.round(c.b)} MB`
         : `${fmtMs(c.a)} vs ${fmtMs(c.b)}${c.cpu == null ? '' : `, CPU ${c.cpu.toFixed(2)}×`}`;
-    const verdict = c.pass === null ? '' : c.pass ? ' PASS' : ' FAIL';
     return `${c.ratio.toFixed(2)}× (${detail})${verdict}`;
   };
   const limitOf = (f) => {
