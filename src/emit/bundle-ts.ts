@@ -68,7 +68,7 @@ export function bundleDataContent(json: readonly Uint8Array[]): Uint8Array[] {
   const head = `${GENERATED_HEADER}/* eslint-disable */\n/** bundle.json's text (read by bundle.ts). */\nexport const bundleJson: string = "\\\n`;
   const body = json.map((chunk) => {
     const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
-    const escaped = text.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n\\\n' : `\\${c}`));
+    const escaped = text.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n\\\n');
     return Buffer.from(escaped, 'utf8');
   });
   return [Buffer.from(head, 'utf8'), ...body, Buffer.from('";\n', 'utf8')];

@@ -32,6 +32,8 @@ export interface EmitCache {
   fragments: WeakMap<BundleAgent, AgentFragments>;
   /** A tool's canonical shapes, by its parameters object, then name and description (bundle.ts `toolShapes`). */
   toolShapes: WeakMap<object, Map<string, ToolShapes>>;
+  /** A tool's stored-shape key (stored.ts), by its neutral shape; valid for the OpenAI and Anthropic shapes it holds. */
+  toolKeys: WeakMap<NeutralTool, { openai: OpenAITool; anthropic: AnthropicTool; key: string; shape: StoredToolShape }>;
   /** Canonical JSON of a schema object (bundle.ts groups tools by parameter shape). */
   shapes: WeakMap<object, string>;
   /** bundle.json as frame and per-agent pieces, per bundle (see fragments.ts). */
@@ -103,6 +105,7 @@ export function createEmitCache(): EmitCache {
     contracts: new WeakMap(),
     fragments: new WeakMap(),
     toolShapes: new WeakMap(),
+    toolKeys: new WeakMap(),
     shapes: new WeakMap(),
     frames: new WeakMap(),
     hashCheckpoints: undefined,

@@ -8,7 +8,7 @@
  * a fixed indent, and an agent's member is `    "<id>": ` followed by
  * storedValue(entry, 2), exactly as it stands in the whole.
  */
-import type { Bundle, BundleAgent } from '../bundle/types.js';
+import type { Bundle, BundleAgent, StoredToolShape } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache, StoredLayout } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
 import { agentToolKeys, configSuffix, storeAgent, storedJson, storedTop, storedValue, storeKeys, type ConfigSuffix } from './stored.js';
@@ -42,16 +42,38 @@ export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
 export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): Buffer {
   const keys = JSON.stringify([blockKeys, toolKeys, suffix.template, suffix.astJson]);
   if (f.json === undefined || f.jsonKeys !== keys) {
-    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix)), 2, 'agents');
+    // The entry is canonical, so are the field values the stored entry takes from it: only the rest is sorted.
+    const canonical = new Set<object>();
+    for (const value of Object.values(f.entry)) if (typeof value === 'object' && value !== null) canonical.add(value);
+    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix), canonical), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
     f.jsonKeys = keys;
   }
   return f.json;
 }
 
-/** The tool-shape keys of an agent's entry, memoized with its fragments. */
-export function toolKeysOf(f: AgentFragments): ReturnType<typeof agentToolKeys> {
-  return (f.toolKeys ??= agentToolKeys(f.entry));
+/**
+ * The tool-shape keys of an agent's entry, memoized with its fragments. A key
+ * depends on the tool's three shapes only, and agents that have the same tool
+ * share those objects (bundle.ts `toolShapes`): each is keyed once per build.
+ */
+export function toolKeysOf(f: AgentFragments, cache: EmitCache): ReturnType<typeof agentToolKeys> {
+  if (f.toolKeys !== undefined) return f.toolKeys;
+  const { neutral, openai, anthropic } = f.entry.tools;
+  const keys: string[] = [];
+  const shapes: StoredToolShape[] = [];
+  neutral.forEach((n, i) => {
+    const o = openai[i]!;
+    const a = anthropic[i]!;
+    let known = cache.toolKeys.get(n);
+    if (known === undefined || known.openai !== o || known.anthropic !== a) {
+      const one = agentToolKeys({ tools: { neutral: [n], openai: [o], anthropic: [a] } });
+      cache.toolKeys.set(n, (known = { openai: o, anthropic: a, key: one.keys[0]!, shape: one.shapes[0]! }));
+    }
+    keys.push(known.key);
+    shapes.push(known.shape);
+  });
+  return (f.toolKeys = { keys, shapes });
 }
 
 /**
@@ -63,7 +85,7 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
   let layout = cache.frames.get(bundle);
   if (layout === undefined) {
     const ids = jsonKeyOrder(Object.keys(bundle.agents).sort(compareCodeUnits));
-    const keys = storeKeys(bundle, (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)));
+    const keys = storeKeys(bundle, (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache));
     const frame = makeFrame(storedJson(storedTop(bundle, keys)), ids.length);
     const suffix = configSuffix(bundle);
     const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, bundle.agents[id]!), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix));

@@ -50,6 +50,10 @@ export function storedJson(value: unknown): string {
 export function storedValue(value: unknown, depth: number, table = ''): string {
   const multiline = depth <= 1 || (depth === 2 && MULTILINE_TABLES.has(table));
   if (value === null || typeof value !== 'object' || !multiline) return JSON.stringify(value);
+  if (depth === 2 && isStringList(value)) {
+    // A text's lines: the native indenter writes the same bytes (a JSON string holds no raw newline), 2 levels in.
+    return value.length === 0 ? '[]' : JSON.stringify(value, null, 2).replaceAll('\n', '\n    ');
+  }
   const pad = '  '.repeat(depth + 1);
   const close = '  '.repeat(depth);
   if (Array.isArray(value)) {
@@ -60,6 +64,10 @@ export function storedValue(value: unknown, depth: number, table = ''): string {
   if (keys.length === 0) return '{}';
   const record = value as Record<string, unknown>;
   return `{\n${keys.map((k) => `${pad}${JSON.stringify(k)}: ${storedValue(record[k], depth + 1, depth === 0 ? k : table)}`).join(',\n')}\n${close}}`;
+}
+
+function isStringList(value: object): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
 /** The keys each agent's stored entry refers to, and the tables they refer into. */
@@ -78,7 +86,7 @@ export function blockSlice(prefix: BundlePrefix, block: BundlePrefixBlock): stri
 }
 
 /** Tool-shape keys of one agent: a pure function of its entry (see `toolShapeKey`). */
-export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: StoredToolShape[] } {
+export function agentToolKeys(entry: Pick<BundleAgent, 'tools'>): { keys: string[]; shapes: StoredToolShape[] } {
   const shapes = entry.tools.neutral.map((neutral, i): StoredToolShape => {
     const anthropic = entry.tools.anthropic[i]!;
     const same =
@@ -106,17 +114,23 @@ export function storeKeys(
   // Per block id: each distinct text → the key of its first use.
   const variants = new Map<string, Map<string, string>>();
   const blocks: Record<string, StoredBlockInfo> = {};
+  // Each block's text, per agent, per prefix (sliced once; the second pass looks the same strings up).
+  const sliced = new Map<string, string[][]>();
   for (const id of ids) {
+    const agentTexts: string[][] = [];
+    sliced.set(id, agentTexts);
     for (const p of bundle.agents[id]!.prefixes) {
+      const prefixTexts: string[] = [];
+      agentTexts.push(prefixTexts);
       for (const b of p.blocks) {
         const text = blockSlice(p, b);
+        prefixTexts.push(text);
         let byText = variants.get(b.id);
         if (byText === undefined) variants.set(b.id, (byText = new Map<string, string>()));
         if (!byText.has(text)) byText.set(text, `${b.id}@${id}${p.key === '' ? '' : `@${p.key}`}`);
-        const info: StoredBlockInfo = { category: b.category, file: b.file, owner: b.owner, required: b.required };
         const known = Object.hasOwn(blocks, b.id) ? blocks[b.id] : undefined;
-        if (known === undefined) setOwn(blocks, b.id, info);
-        else if (canonicalJson(known) !== canonicalJson(info))
+        if (known === undefined) setOwn(blocks, b.id, { category: b.category, file: b.file, owner: b.owner, required: b.required });
+        else if (known.category !== b.category || known.file !== b.file || known.owner !== b.owner || known.required !== b.required)
           throw new Error(`agentc bug: block "${b.id}" has different owner, category, file or required flag in two prefixes`);
       }
     }
@@ -141,9 +155,10 @@ export function storeKeys(
   const toolShapes: Record<string, StoredToolShape> = {};
   for (const id of ids) {
     const entry = bundle.agents[id]!;
+    const agentTexts = sliced.get(id)!;
     blockKeys.set(
       id,
-      entry.prefixes.map((p) => p.blocks.map((b) => keyOf.get(b.id)!.get(blockSlice(p, b))!)),
+      entry.prefixes.map((p, i) => p.blocks.map((b, j) => keyOf.get(b.id)!.get(agentTexts[i]![j]!)!)),
     );
     const { keys, shapes } = toolKeysOf(id, entry);
     toolKeys.set(id, keys);

@@ -12,12 +12,13 @@
 import { formatInt } from '../../diagnostics/format-number.js';
 import { appendFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { outputMatches, sha256, type OutputHashes } from '../../cache/check-result.js';
+import { outputMatches, type OutputHashes } from '../../cache/check-result.js';
+import { sha256Hex } from '../../bundle/canonical-json.js';
 import type { CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { plural } from '../../diagnostics/render/common.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
-import { contentToBuffer, type FileContent } from '../../emit/content.js';
+import type { FileContent } from '../../emit/content.js';
 import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
@@ -206,6 +207,7 @@ export function displayDir(dir: string, cwd: string): string {
 /** What the result cache records of an output: each file's sha256, as written. */
 function outputHashes(files: ReadonlyMap<string, FileContent>): OutputHashes {
   const out: OutputHashes = {};
-  for (const [rel, content] of files) out[rel] = sha256(contentToBuffer(content));
+  // Hashed as they are (a string as UTF-8, chunks in order): the same digest as the written bytes', without joining them first.
+  for (const [rel, content] of files) out[rel] = sha256Hex(content);
   return out;
 }
