@@ -27,6 +27,7 @@ import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js
 import { canonicalJson, compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
 import { fragmentsOf } from './fragments.js';
+import { literalTypes } from './literal-types.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
 import { jsDoc, objectMembers, schemaToType } from './schema-to-ts.js';
 
@@ -78,30 +79,44 @@ export function bundleDataContent(json: readonly Uint8Array[]): Uint8Array[] {
  * The bundle's type. Each agent's tools are typed by name (`NeutralToolOf<"x">`…):
  * their arguments are typed once, in ToolArgsByName; the schemas themselves are
  * plain JSON objects, so the type does not grow with every agent's copy of them.
+ * Literal types that repeat (handoff schemas, dispatch entries, tuning…) are
+ * declared once after the interface (literal-types.ts).
  */
 function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
+  const { agents: _agents, hash: _hash, ...top } = bundle;
+  const topFields = Object.keys(top)
+    .sort(compareCodeUnits)
+    .filter((key) => key !== 'dynamicContextAst')
+    .map((key) => [key, (top as Record<string, unknown>)[key]] as const);
+  const agentFields = agents.map((a) => {
+    const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
+    const keys = Object.keys(fields).sort(compareCodeUnits);
+    return { a, fields: keys.map((key) => [key, (fields as Record<string, unknown>)[key]] as const), tools: a.entry.tools.neutral.map((t) => t.name) };
+  });
+  const types = literalTypes();
+  for (const [, value] of topFields) types.count(value);
+  for (const { fields } of agentFields) {
+    for (const [key, value] of fields) if (key !== 'suffix_ast') types.count(value);
+  }
+
   let out = TOOL_TYPES;
   out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, suffix syntax trees as \`TemplateNode[]\`, tools by name. */\n`;
   out += `export interface Bundle {\n`;
-  const { agents: _agents, hash: _hash, ...top } = bundle;
   for (const key of Object.keys(top).sort(compareCodeUnits)) {
-    out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : literalType((top as Record<string, unknown>)[key])};\n`;
+    out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : types.typeOf((top as Record<string, unknown>)[key])};\n`;
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
-  for (const a of agents) {
+  for (const { a, fields, tools } of agentFields) {
     out += `    readonly ${JSON.stringify(a.id)}: {\n`;
-    const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
-    for (const key of Object.keys(fields).sort(compareCodeUnits)) {
-      out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
-    }
+    for (const [key, value] of fields) out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : types.typeOf(value)};\n`;
     out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
-    const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
-    const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
+    const list = (of: string) => `readonly [${tools.map((n) => `${of}<${JSON.stringify(n)}>`).join(', ')}]`;
     out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
     out += `    };\n`;
   }
   out += `  };\n}\n\n`;
+  out += types.declarations();
   return out;
 }
 
@@ -134,20 +149,6 @@ export interface AnthropicToolOf<N extends string> {
 }
 
 `;
-
-/** A JSON value's literal type, readonly at every depth, on one line. */
-function literalType(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
-  if (typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return `readonly [${value.map((v) => literalType(v)).join(', ')}]`;
-  if (typeof value === 'object') {
-    const keys = Object.keys(value).sort(compareCodeUnits);
-    if (keys.length === 0) return '{}';
-    return `{ ${keys.map((k) => `readonly ${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k])}`).join('; ')} }`;
-  }
-  return 'unknown';
-}
 
 /**
  * Everything before the literal. It reads only the flags, the tool prefix, the
