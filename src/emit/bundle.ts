@@ -170,7 +170,7 @@ function statusEvents(agent: Agent): string[] {
  */
 function toolShapes(tool: AgentTool, cache: EmitCache): ToolShapes {
   let byTool = cache.toolShapes.get(tool.parameters);
-  if (byTool === undefined) cache.toolShapes.set(tool.parameters, (byTool = new Map()));
+  if (byTool === undefined) cache.toolShapes.set(tool.parameters, (byTool = new Map<string, ToolShapes>()));
   const key = `${tool.name}\u0000${tool.description}`;
   let shapes = byTool.get(key);
   if (shapes === undefined) {

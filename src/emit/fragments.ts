@@ -44,7 +44,7 @@ export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly strin
   if (f.json === undefined || f.jsonKeys !== keys) {
     // The entry is canonical, so are the field values the stored entry takes from it: only the rest is sorted.
     const canonical = new Set<object>();
-    for (const value of Object.values(f.entry)) if (typeof value === 'object' && value !== null) canonical.add(value);
+    for (const value of Object.values(f.entry) as unknown[]) if (typeof value === 'object' && value !== null) canonical.add(value);
     const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix), canonical), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
     f.jsonKeys = keys;
