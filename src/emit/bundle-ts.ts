@@ -1,6 +1,6 @@
 /**
- * generated/bundle.ts: the bundle's types, and the bundle itself read from the
- * data module bundle-data.ts. A service imports its `ToolHandlers` and
+ * generated/bundle.ts: the bundle's types, and the bundle itself read from
+ * bundle.json beside it. A service imports its `ToolHandlers` and
  * implements one handler per tool contract; adding a tool to a card adds a
  * required member there, so an unimplemented tool fails to compile.
  *
@@ -11,11 +11,10 @@
  * literally beside them), the hash `string` and tools by name (their arguments
  * are typed once, in ToolArgsByName), so a prompt edit leaves bundle.ts
  * unchanged and a service's type-check does not grow with prompt text. The data
- * is bundle.json's text in one string literal (bundle-data.ts): a single
- * token for tsc, compiled along with the service (no file to copy next to it),
- * and line for line the same as bundle.json, so a one-line prompt edit is a
- * one-line change there too. At run time `loadBundleJson` (@agentc/runtime/bundle)
- * joins the prefixes and checks their hashes.
+ * is read at run time from bundle.json next to the module (`readBundle` from
+ * @agentc/runtime/bundle): no prompt text in any module V8 or tsc parses, and
+ * the loader parses only what is not prompt text; each prefix is joined and
+ * checked against its sha256 on first use (docs/formats/bundle.md).
  *
  * The generated text depends only on the bundle (deterministic) and passes
  * `tsc --strict` (also with exactOptionalPropertyTypes, noUncheckedIndexedAccess
@@ -46,33 +45,18 @@ export function renderBundleTs(bundle: Bundle): string {
 /**
  * bundle.ts as UTF-8 chunks: the declarations, the bundle's type (one line per
  * field of each agent, tool shapes once each), the bundle read from
- * bundle-data.ts, then the helpers.
+ * bundle.json, then the helpers.
  */
 export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] {
   const agentIds = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
   const declarations = declarationsBytes(bundle, agents, cache);
   let out = bundleType(bundle, agents);
-  out += `/** The bundle: bundle.json's data, every prefix joined and checked against its sha256 when this module loads. */\n`;
-  out += `export const bundle: Bundle = loadBundleJson(bundleJson) as unknown as Bundle;\n\n`;
+  out += `/** The bundle, read from bundle.json beside this module; each prefix is joined and checked against its sha256 on first use (\`verifyBundle\` checks all). */\n`;
+  out += `export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;\n\n`;
   out += PROVIDER_TOOLS;
   if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
   return [declarations, Buffer.from(out, 'utf8')];
-}
-
-/**
- * generated/bundle-data.ts: bundle.json's text as one string literal, one JSON
- * line per source line (each ends with `\n` and a line continuation; `\` and
- * `"` escaped). One token for tsc; cheaper for V8 to parse than a template literal.
- */
-export function bundleDataContent(json: readonly Uint8Array[]): Uint8Array[] {
-  const head = `${GENERATED_HEADER}/* eslint-disable */\n/** bundle.json's text (read by bundle.ts). */\nexport const bundleJson: string = "\\\n`;
-  const body = json.map((chunk) => {
-    const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
-    const escaped = text.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n\\\n');
-    return Buffer.from(escaped, 'utf8');
-  });
-  return [Buffer.from(head, 'utf8'), ...body, Buffer.from('";\n', 'utf8')];
 }
 
 /**
@@ -181,10 +165,9 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
 
   let out = GENERATED_HEADER;
   out += `/* eslint-disable */\n`;
-  out += `import { loadBundleJson } from '@agentc/runtime/bundle';\n`;
+  out += `import { readBundle } from '@agentc/runtime/bundle';\n`;
   const types = [...(agentIds.length > 0 ? ['BundlePrefix'] : []), 'TemplateNode', ...(contractNames.length > 0 ? ['ToolContext'] : [])];
   out += `import type { ${types.join(', ')} } from '@agentc/runtime';\n`;
-  out += `import { bundleJson } from './bundle-data.js';\n`;
   out += '\n';
   out += `/** Every agent of the bundle (one per card). */\n`;
   out += `export type AgentId =${stringUnion(agentIds)};\n\n`;

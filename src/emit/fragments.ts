@@ -11,7 +11,18 @@
 import type { Bundle, BundleAgent, StoredToolShape } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache, StoredLayout } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
-import { agentToolKeys, configSuffix, storeAgent, storedJson, storedTop, storedValue, storeKeys, type ConfigSuffix } from './stored.js';
+import {
+  agentToolKeys,
+  configSuffix,
+  storeAgent,
+  storedJson,
+  storedTop,
+  storedValue,
+  storeKeys,
+  dispatchFacts,
+  type ConfigSuffix,
+  type DispatchFacts,
+} from './stored.js';
 
 export const PIECE_SEPARATOR = Buffer.from(',\n', 'utf8');
 const AGENTS_MEMBER = '\n  "agents": {}';
@@ -39,13 +50,19 @@ export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
 }
 
 /** `    "<id>": {…}`, the agent's member of the top-level `agents` object, for the given keys. */
-export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): Buffer {
-  const keys = JSON.stringify([blockKeys, toolKeys, suffix.template, suffix.astJson]);
+export function jsonPiece(
+  f: AgentFragments,
+  blockKeys: readonly (readonly string[])[],
+  toolKeys: readonly string[],
+  suffix: ConfigSuffix,
+  facts: DispatchFacts,
+): Buffer {
+  const keys = JSON.stringify([blockKeys, toolKeys, suffix.template, suffix.astJson, facts]);
   if (f.json === undefined || f.jsonKeys !== keys) {
     // The entry is canonical, so are the field values the stored entry takes from it: only the rest is sorted.
     const canonical = new Set<object>();
     for (const value of Object.values(f.entry) as unknown[]) if (typeof value === 'object' && value !== null) canonical.add(value);
-    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix), canonical), 2, 'agents');
+    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix, facts), canonical), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
     f.jsonKeys = keys;
   }
@@ -88,7 +105,10 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const keys = storeKeys(bundle, (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache));
     const frame = makeFrame(storedJson(storedTop(bundle, keys)), ids.length);
     const suffix = configSuffix(bundle);
-    const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, bundle.agents[id]!), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix));
+    const pieces = ids.map((id) => {
+      const entry = bundle.agents[id]!;
+      return jsonPiece(fragmentsOf(cache, id, entry), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle));
+    });
     layout = { frame, pieces };
     cache.frames.set(bundle, layout);
   }
