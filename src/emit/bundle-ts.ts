@@ -26,7 +26,6 @@ import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js
 import { canonicalJson, compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
 import { fragmentsOf } from './fragments.js';
-import { literalTypes } from './literal-types.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
 import { jsDoc, objectMembers, schemaToType } from './schema-to-ts.js';
 
@@ -51,57 +50,46 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
   const agentIds = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
   const declarations = declarationsBytes(bundle, agents, cache);
-  let out = bundleType(bundle, agents);
+  const type = bundleType(bundle, agents);
+  let out = type.tail;
   out += `/** The bundle, read from bundle.json beside this module; each prefix is joined and checked against its sha256 on first use (\`verifyBundle\` checks all). */\n`;
   out += `export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;\n\n`;
   out += PROVIDER_TOOLS;
   if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
-  return [declarations, Buffer.from(out, 'utf8')];
+  return [declarations, Buffer.from(type.head, 'utf8'), ...type.members, Buffer.from(out, 'utf8')];
 }
 
 /**
  * The bundle's type. Each agent's tools are typed by name (`NeutralToolOf<"x">`…):
  * their arguments are typed once, in ToolArgsByName; the schemas themselves are
  * plain JSON objects, so the type does not grow with every agent's copy of them.
- * Literal types that repeat (handoff schemas, dispatch entries, tuning…) are
- * declared once after the interface (literal-types.ts).
  */
-function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
-  const { agents: _agents, hash: _hash, ...top } = bundle;
-  const topFields = Object.keys(top)
-    .sort(compareCodeUnits)
-    .filter((key) => key !== 'dynamicContextAst')
-    .map((key) => [key, (top as Record<string, unknown>)[key]] as const);
-  const agentFields = agents.map((a) => {
-    const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
-    const keys = Object.keys(fields).sort(compareCodeUnits);
-    return { a, fields: keys.map((key) => [key, (fields as Record<string, unknown>)[key]] as const), tools: a.entry.tools.neutral.map((t) => t.name) };
-  });
-  const types = literalTypes();
-  for (const [, value] of topFields) types.count(value);
-  for (const { fields } of agentFields) {
-    for (const [key, value] of fields) if (key !== 'suffix_ast') types.count(value);
-  }
-
+function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): { head: string; members: Buffer[]; tail: string } {
   let out = TOOL_TYPES;
   out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, suffix syntax trees as \`TemplateNode[]\`, tools by name. */\n`;
   out += `export interface Bundle {\n`;
+  const { agents: _agents, hash: _hash, ...top } = bundle;
   for (const key of Object.keys(top).sort(compareCodeUnits)) {
-    out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : types.typeOf((top as Record<string, unknown>)[key])};\n`;
+    out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : literalType((top as Record<string, unknown>)[key])};\n`;
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
-  for (const { a, fields, tools } of agentFields) {
-    out += `    readonly ${JSON.stringify(a.id)}: {\n`;
-    for (const [key, value] of fields) out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : types.typeOf(value)};\n`;
-    out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
-    const list = (of: string) => `readonly [${tools.map((n) => `${of}<${JSON.stringify(n)}>`).join(', ')}]`;
-    out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
-    out += `    };\n`;
+  const members = agents.map((a) => (a.typeMember ??= Buffer.from(agentTypeMember(a), 'utf8')));
+  return { head: out, members, tail: `  };\n}\n\n` };
+}
+
+/** An agent's member of the `Bundle` interface: a function of its id and entry (kept with its fragments). */
+function agentTypeMember(a: AgentFragments): string {
+  let out = `    readonly ${JSON.stringify(a.id)}: {\n`;
+  const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
+  for (const key of Object.keys(fields).sort(compareCodeUnits)) {
+    out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
   }
-  out += `  };\n}\n\n`;
-  out += types.declarations();
-  return out;
+  out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
+  const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
+  const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
+  out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
+  return `${out}    };\n`;
 }
 
 /** The suffix template's AST is typed by its node type, not its literal value (the template's text already is). */
@@ -133,6 +121,20 @@ export interface AnthropicToolOf<N extends string> {
 }
 
 `;
+
+/** A JSON value's literal type, readonly at every depth, on one line. */
+function literalType(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return `readonly [${value.map((v) => literalType(v)).join(', ')}]`;
+  if (typeof value === 'object') {
+    const keys = Object.keys(value).sort(compareCodeUnits);
+    if (keys.length === 0) return '{}';
+    return `{ ${keys.map((k) => `readonly ${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k])}`).join('; ')} }`;
+  }
+  return 'unknown';
+}
 
 /**
  * Everything before the literal. It reads only the flags, the tool prefix, the

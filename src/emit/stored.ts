@@ -64,10 +64,6 @@ export function storedJson(value: unknown): string {
 export function storedValue(value: unknown, depth: number, table = ''): string {
   const multiline = depth <= 1 || (depth === 2 && MULTILINE_TABLES.has(table));
   if (value === null || typeof value !== 'object' || !multiline) return JSON.stringify(value);
-  if (depth === 2 && isStringList(value)) {
-    // A text's lines: the native indenter writes the same bytes (a JSON string holds no raw newline), 2 levels in.
-    return value.length === 0 ? '[]' : JSON.stringify(value, null, 2).replaceAll('\n', '\n    ');
-  }
   const pad = '  '.repeat(depth + 1);
   const close = '  '.repeat(depth);
   if (Array.isArray(value)) {
@@ -78,10 +74,6 @@ export function storedValue(value: unknown, depth: number, table = ''): string {
   if (keys.length === 0) return '{}';
   const record = value as Record<string, unknown>;
   return `{\n${keys.map((k) => `${pad}${JSON.stringify(k)}: ${storedValue(record[k], depth + 1, depth === 0 ? k : table)}`).join(',\n')}\n${close}}`;
-}
-
-function isStringList(value: object): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
 /** The keys each agent's stored entry refers to, and the tables they refer into. */
@@ -99,8 +91,8 @@ export function blockSlice(prefix: BundlePrefix, block: BundlePrefixBlock): stri
   return prefix.text.slice(block.start, block.start + block.length);
 }
 
-/** Tool-shape keys of one agent: a pure function of its entry (see `toolShapeKey`). */
-export function agentToolKeys(entry: Pick<BundleAgent, 'tools'>): { keys: string[]; shapes: StoredToolShape[] } {
+/** Tool-shape keys of one agent and its shapes (keys sorted): a pure function of its entry (see `toolShapeKey`). */
+export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: StoredToolShape[] } {
   const shapes = entry.tools.neutral.map((neutral, i): StoredToolShape => {
     const anthropic = entry.tools.anthropic[i]!;
     const same =
@@ -110,7 +102,7 @@ export function agentToolKeys(entry: Pick<BundleAgent, 'tools'>): { keys: string
     const openai = storedOpenai(neutral, entry.tools.openai[i]!);
     return { neutral, ...(openai === undefined ? {} : { openai }), ...(same ? {} : { anthropic }) };
   });
-  return { keys: shapes.map(toolShapeKey), shapes };
+  return { keys: shapes.map(toolShapeKey), shapes: shapes.map((shape) => sortKeysDeep(shape)) };
 }
 
 /** An OpenAI tool as stored: absent when the loader derives all of it from the neutral tool, `{ parameters }` when only those differ. */
@@ -126,41 +118,67 @@ export function toolShapeKey(shape: StoredToolShape): string {
   return `${shape.neutral.name}~${sha256Hex(canonicalJson(shape)).slice(0, 12)}`;
 }
 
+/** One use of a block in an agent's prefixes: its rendered text there and the facts every use shares. */
+export interface BlockUse {
+  id: string;
+  text: string;
+  info: StoredBlockInfo;
+}
+
+/** An agent's block uses, per prefix, per block: a pure function of its entry (memoizable by the entry's identity). */
+export function agentBlockUses(entry: BundleAgent): BlockUse[][] {
+  return entry.prefixes.map((p) =>
+    p.blocks.map((b) => ({ id: b.id, text: blockSlice(p, b), info: { category: b.category, file: b.file, owner: b.owner, required: b.required } })),
+  );
+}
+
+/** What storeKeys may take memoized (each a pure function of one agent's entry, of a text, or of a variant and its base). */
+export interface StoreKeysMemo {
+  toolKeysOf(id: string, entry: BundleAgent): { keys: string[]; shapes: StoredToolShape[] };
+  usesOf(id: string, entry: BundleAgent): BlockUse[][];
+  linesOf(text: string): string[];
+  variantOf(base: { key: string; lines: string[] }, lines: string[]): StoredText;
+}
+
+const FRESH: StoreKeysMemo = {
+  toolKeysOf: (_, e) => agentToolKeys(e),
+  usesOf: (_, e) => agentBlockUses(e),
+  linesOf: (t) => t.split('\n'),
+  variantOf: (base, lines) => variantText(base, lines),
+};
+
 /**
- * Assigns every key. `toolKeysOf` may return memoized keys (they depend on the entry only).
+ * Assigns every key. `memo` may return memoized values (see StoreKeysMemo).
  * Throws only on an agentc bug (a block whose shared facts differ between prefixes).
  */
-export function storeKeys(
-  bundle: Bundle,
-  toolKeysOf: (id: string, entry: BundleAgent) => { keys: string[]; shapes: StoredToolShape[] } = (_, e) => agentToolKeys(e),
-): StoreKeys {
+export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): StoreKeys {
+  const { toolKeysOf, usesOf, linesOf, variantOf } = { ...FRESH, ...memo };
   const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
+  const uses = new Map<string, BlockUse[][]>();
   // Per block id: each distinct text → the key of its first use.
   const variants = new Map<string, Map<string, string>>();
-  const blocks: Record<string, StoredBlockInfo> = {};
-  // Each block's text, per agent, per prefix (sliced once; the second pass looks the same strings up).
-  const sliced = new Map<string, string[][]>();
+  const infos = new Map<string, StoredBlockInfo>();
   for (const id of ids) {
-    const agentTexts: string[][] = [];
-    sliced.set(id, agentTexts);
-    for (const p of bundle.agents[id]!.prefixes) {
-      const prefixTexts: string[] = [];
-      agentTexts.push(prefixTexts);
-      for (const b of p.blocks) {
-        const text = blockSlice(p, b);
-        prefixTexts.push(text);
-        let byText = variants.get(b.id);
-        if (byText === undefined) variants.set(b.id, (byText = new Map<string, string>()));
-        if (!byText.has(text)) byText.set(text, `${b.id}@${id}${p.key === '' ? '' : `@${p.key}`}`);
-        const known = Object.hasOwn(blocks, b.id) ? blocks[b.id] : undefined;
-        if (known === undefined) setOwn(blocks, b.id, { category: b.category, file: b.file, owner: b.owner, required: b.required });
-        else if (known.category !== b.category || known.file !== b.file || known.owner !== b.owner || known.required !== b.required)
-          throw new Error(`agentc bug: block "${b.id}" has different owner, category, file or required flag in two prefixes`);
+    const entry = bundle.agents[id]!;
+    const perPrefix = usesOf(id, entry);
+    uses.set(id, perPrefix);
+    perPrefix.forEach((prefixUses, i) => {
+      const cohortKey = entry.prefixes[i]!.key;
+      for (const u of prefixUses) {
+        let byText = variants.get(u.id);
+        if (byText === undefined) variants.set(u.id, (byText = new Map<string, string>()));
+        if (!byText.has(u.text)) byText.set(u.text, `${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
+        const known = infos.get(u.id);
+        if (known === undefined) infos.set(u.id, u.info);
+        else if (known !== u.info && !sameBlockInfo(known, u.info))
+          throw new Error(`agentc bug: block "${u.id}" has different owner, category, file or required flag in two prefixes`);
       }
-    }
+    });
   }
+  const blocks: Record<string, StoredBlockInfo> = {};
+  for (const [blockId, info] of infos) setOwn(blocks, blockId, info);
   const keyOf = new Map<string, Map<string, string>>();
-  const texts: Record<string, string[]> = {};
+  const texts: Record<string, StoredText> = {};
   const used = new Set<string>();
   for (const blockId of [...variants.keys()].sort(compareCodeUnits)) {
     const byText = variants.get(blockId)!;
@@ -171,11 +189,11 @@ export function storeKeys(
       for (let n = 2; used.has(key); n++) key = `${byText.size === 1 ? blockId : variantKey}#${n}`;
       used.add(key);
       keys.set(text, key);
-      const lines = text.split('\n');
+      const lines = linesOf(text);
       if (base === undefined) {
         base = { key, lines };
         setOwn(texts, key, lines);
-      } else setOwn(texts, key, variantText(base, lines));
+      } else setOwn(texts, key, variantOf(base, lines));
     }
     keyOf.set(blockId, keys);
   }
@@ -184,19 +202,22 @@ export function storeKeys(
   const toolShapes: Record<string, StoredToolShape> = {};
   for (const id of ids) {
     const entry = bundle.agents[id]!;
-    const agentTexts = sliced.get(id)!;
     blockKeys.set(
       id,
-      entry.prefixes.map((p, i) => p.blocks.map((b, j) => keyOf.get(b.id)!.get(agentTexts[i]![j]!)!)),
+      uses.get(id)!.map((prefixUses) => prefixUses.map((u) => keyOf.get(u.id)!.get(u.text)!)),
     );
     const { keys, shapes } = toolKeysOf(id, entry);
     toolKeys.set(id, keys);
     keys.forEach((key, i) => {
       // Equal keys are equal shapes (the key holds 48 bits of the shape's sha256).
-      if (!Object.hasOwn(toolShapes, key)) setOwn(toolShapes, key, sortKeysDeep(shapes[i]!));
+      if (!Object.hasOwn(toolShapes, key)) setOwn(toolShapes, key, shapes[i]!);
     });
   }
   return { blockKeys, toolKeys, texts, toolShapes, blocks };
+}
+
+function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
+  return a.category === b.category && a.file === b.file && a.owner === b.owner && a.required === b.required;
 }
 
 /**
@@ -337,6 +358,8 @@ export function storedTop(bundle: Bundle, keys: StoreKeys): StoredBundle {
   };
 }
 
+/** `record[key] = value` as an own data property, also for the key "__proto__" (plain assignment is much faster for every other key). */
 function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }

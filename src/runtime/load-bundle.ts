@@ -31,6 +31,7 @@
  */
 import type { Hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import {
   BUNDLE_FORMAT_VERSION,
@@ -47,7 +48,7 @@ import {
   type StoredToolShape,
 } from '../bundle/types.js';
 
-export type BundleLoadErrorCode = 'format' | 'shape' | 'prefix-hash';
+export type BundleLoadErrorCode = 'missing' | 'format' | 'shape' | 'prefix-hash';
 
 export class BundleLoadError extends Error {
   override readonly name = 'BundleLoadError';
@@ -108,9 +109,24 @@ export function loadBundleJson(text: string, options: LoadBundleOptions = {}): B
   return loadBytes(Buffer.from(text, 'utf8'), options);
 }
 
-/** Reads and loads a bundle.json file (a path or a file: URL). */
+/**
+ * Reads and loads a bundle.json file (a path or a file: URL). A file that is not
+ * there is a `missing` BundleLoadError that says where it was looked for and how
+ * to put it there (a service compiled to another directory must copy it).
+ */
 export function readBundle(path: string | URL, options: LoadBundleOptions = {}): Bundle {
-  return loadBytes(readFileSync(path), options);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    const where = path instanceof URL ? fileURLToPath(path) : path;
+    throw new BundleLoadError(
+      'missing',
+      `${where} does not exist: the generated bundle.ts reads the bundle.json that \`agentc build\` writes beside it. When you compile generated/ to another directory (tsc's outDir, a bundler), copy generated/bundle.json next to the compiled bundle.js.`,
+    );
+  }
+  return loadBytes(bytes, options);
 }
 
 /**
