@@ -15,37 +15,65 @@
  */
 import { createHash } from 'node:crypto';
 
-/** Deep copy with every object's keys in sorted order; `undefined` members dropped. Throws on what JSON cannot represent (non-finite numbers, cycles): bundle data never holds them. */
-export function sortKeysDeep<T>(value: T): T {
-  return sortValue(value, new Set(), true) as T;
+/**
+ * Deep copy with every object's keys in sorted order; `undefined` members dropped. Throws on what JSON cannot represent (non-finite numbers, cycles): bundle data never holds them.
+ * Objects in `canonical` are taken as they are, not copied: the caller vouches that they are canonical already (and never mutated).
+ */
+export function sortKeysDeep<T>(value: T, canonical?: ReadonlySet<object>): T {
+  return sortValue(value, [], true, canonical) as T;
 }
 
-function sortValue(value: unknown, ancestors: Set<object>, strict: boolean): unknown {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      if (!strict) return null;
-      throw new Error(`canonical JSON cannot represent the number ${String(value)}`);
-    }
-    return value;
-  }
-  if (ancestors.has(value)) throw new Error('canonical JSON cannot represent a cyclic structure');
-  ancestors.add(value);
+/**
+ * Nesting depth from which each object is looked for among its ancestors. A cycle
+ * nests without end, so it always gets this deep and is caught there; the data
+ * agentc serializes nests far less, so the common case never searches.
+ */
+const CYCLE_CHECK_DEPTH = 64;
+
+function sortValue(value: unknown, ancestors: object[], strict: boolean, canonical?: ReadonlySet<object>): unknown {
+  if (value === null || typeof value !== 'object') return scalar(value, strict);
+  if (canonical?.has(value)) return value;
+  if (ancestors.length >= CYCLE_CHECK_DEPTH && ancestors.includes(value)) throw new Error('canonical JSON cannot represent a cyclic structure');
+  ancestors.push(value);
   let out: unknown;
   if (Array.isArray(value)) {
-    out = value.map((item) => (item === undefined ? null : sortValue(item, ancestors, strict)));
+    const items = value as unknown[];
+    const copy = new Array<unknown>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      copy[i] = item === undefined ? null : item === null || typeof item !== 'object' ? scalar(item, strict) : sortValue(item, ancestors, strict, canonical);
+    }
+    out = copy;
   } else {
     const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    if (!isSorted(keys)) keys.sort(compareCodeUnits);
     const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(record).sort(compareCodeUnits)) {
+    for (const key of keys) {
       const member = record[key];
       if (member === undefined || typeof member === 'function') continue;
+      const copy = member === null || typeof member !== 'object' ? scalar(member, strict) : sortValue(member, ancestors, strict, canonical);
       // defineProperty: a key named "__proto__" (legal in JSON Schema properties) stays an own member.
-      Object.defineProperty(sorted, key, { value: sortValue(member, ancestors, strict), enumerable: true, writable: true, configurable: true });
+      if (key === '__proto__') Object.defineProperty(sorted, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      else sorted[key] = copy;
     }
     out = sorted;
   }
-  ancestors.delete(value);
+  ancestors.pop();
   return out;
+}
+
+function scalar(value: unknown, strict: boolean): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    if (!strict) return null;
+    throw new Error(`canonical JSON cannot represent the number ${String(value)}`);
+  }
+  return value;
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
 }
 
 export function compareCodeUnits(a: string, b: string): number {
@@ -63,7 +91,7 @@ export function canonicalJson(value: unknown): string {
  * prints as `null`); a top-level `undefined` prints as `null`.
  */
 export function canonicalJsonLine(value: unknown): string {
-  return JSON.stringify(sortValue(value, new Set(), false)) ?? 'null';
+  return JSON.stringify(sortValue(value, [], false)) ?? 'null';
 }
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of `text`, or of the bytes of `chunks` in order. */

@@ -27,7 +27,7 @@ import type { ModelEntry, Tool } from '../parse/types.js';
 import { handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
 import { hashPieces } from './bundle-hash.js';
-import { agentInputsKey, createEmitCache, useConfig, type EmitCache } from './cache.js';
+import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type ToolShapes } from './cache.js';
 import { compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
 import { layoutOf, withHash } from './fragments.js';
 import { storeBundle, storedJson } from './stored.js';
@@ -58,7 +58,7 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     }
     const key = agentInputsKey(cache, agent);
     const hit = cache.entries.get(id);
-    const entry = hit !== undefined && hit.key === key ? hit.entry : sortKeysDeep(createAgent(program, agent));
+    const entry = hit !== undefined && hit.key === key ? hit.entry : createAgent(program, agent, cache);
     entries.set(id, { key, entry });
     setOwn(agents, id, entry);
   }
@@ -113,9 +113,20 @@ export function bundleModel(entry: ModelEntry): BundleModel {
   };
 }
 
-function createAgent(program: Program, agent: Agent): BundleAgent {
+/**
+ * The agent's entry, keys sorted at every depth. Its prefixes and tools are made
+ * in canonical order (and tool shapes shared between agents, see `toolShapes`),
+ * so only the small card-derived fields are sorted here.
+ */
+function createAgent(program: Program, agent: Agent, cache: EmitCache): BundleAgent {
   const card = agent.card.data;
-  const neutral = agent.tools.map(neutralTool);
+  const shapes = agent.tools.map((t) => toolShapes(t, cache));
+  const tools = {
+    anthropic: shapes.map((s) => s.anthropic),
+    neutral: shapes.map((s) => s.neutral),
+    openai: shapes.map((s) => s.openai),
+  };
+  const prefixes = agent.cohorts.map(prefix);
   const out: BundleAgent = {
     id: card.id,
     description: card.description,
@@ -127,13 +138,9 @@ function createAgent(program: Program, agent: Agent): BundleAgent {
     input: handoffSchema(agent.card, false),
     status_events: statusEvents(agent),
     sub_agents: agent.subAgents.map((c) => c.data.id),
-    tools: {
-      neutral,
-      openai: neutral.map(openaiTool),
-      anthropic: neutral.map(anthropicTool),
-    },
+    tools,
     flags: [...agent.flags],
-    prefixes: agent.cohorts.map(prefix),
+    prefixes,
     suffix_template: program.config.data.dynamicContext.template,
     suffix_ast: suffixAst(program),
     dispatch: dispatch(agent),
@@ -141,7 +148,8 @@ function createAgent(program: Program, agent: Agent): BundleAgent {
   if (card.fallback_model !== undefined) out.fallback_model = card.fallback_model;
   if (card.output !== undefined) out.output = card.output;
   if (card.history !== undefined) out.history = card.history;
-  return out;
+  // `tools` and `prefixes` are canonical already (keys written in order, shapes sorted once).
+  return sortKeysDeep(out, new Set<object>([tools, prefixes]));
 }
 
 function statusEvents(agent: Agent): string[] {
@@ -153,13 +161,28 @@ function statusEvents(agent: Agent): string[] {
 }
 
 /**
- * Tool parameters come from resolve as the model sees them (an ask_* tool's
- * already carry intent_count). Keys are sorted first, so the provider shapes
- * derived from them (e.g. OpenAI's `required`, which lists every property) follow
- * the same canonical order as bundle.json.
+ * A tool's three shapes, canonical, made once per name, description and
+ * parameters object and shared by every agent that has the tool. Tool parameters
+ * come from resolve as the model sees them (an ask_* tool's already carry
+ * intent_count). Keys are sorted first, so the provider shapes derived from them
+ * (e.g. OpenAI's `required`, which lists every property) follow the same
+ * canonical order as bundle.json.
  */
-function neutralTool(tool: AgentTool): NeutralTool {
-  return { name: tool.name, description: tool.description, parameters: sortKeysDeep(tool.parameters) };
+function toolShapes(tool: AgentTool, cache: EmitCache): ToolShapes {
+  let byTool = cache.toolShapes.get(tool.parameters);
+  if (byTool === undefined) cache.toolShapes.set(tool.parameters, (byTool = new Map<string, ToolShapes>()));
+  const key = `${tool.name}\u0000${tool.description}`;
+  let shapes = byTool.get(key);
+  if (shapes === undefined) {
+    const neutral: NeutralTool = { description: tool.description, name: tool.name, parameters: sortKeysDeep(tool.parameters) };
+    shapes = {
+      neutral,
+      openai: sortKeysDeep(openaiTool(neutral)),
+      anthropic: sortKeysDeep(anthropicTool(neutral)),
+    };
+    byTool.set(key, shapes);
+  }
+  return shapes;
 }
 
 function openaiTool(tool: NeutralTool): OpenAITool {
@@ -179,23 +202,24 @@ function anthropicTool(tool: NeutralTool): AnthropicTool {
   return { name: tool.name, description: tool.description, input_schema: toAnthropicInputSchema(tool.parameters) };
 }
 
+/** A prefix with its keys in canonical order (blocks, cohort, key, sha256, text, tokens; each block's likewise). */
 function prefix(cohort: Cohort): BundlePrefix {
   return {
-    cohort: [...cohort.flags],
-    key: cohort.key,
-    text: cohort.text,
-    tokens: cohort.tokens,
-    sha256: sha256Hex(cohort.text),
     blocks: cohort.blocks.map((b) => ({
-      id: b.block.data.id,
-      owner: b.block.data.owner,
       category: b.block.data.category,
       file: b.block.file.path,
-      required: b.required,
-      tokens: b.tokens,
-      start: b.start,
+      id: b.block.data.id,
       length: b.text.length,
+      owner: b.block.data.owner,
+      required: b.required,
+      start: b.start,
+      tokens: b.tokens,
     })),
+    cohort: [...cohort.flags],
+    key: cohort.key,
+    sha256: sha256Hex(cohort.text),
+    text: cohort.text,
+    tokens: cohort.tokens,
   };
 }
 

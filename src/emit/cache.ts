@@ -13,7 +13,17 @@
  * - Bundle entries, models and contracts the cache hands out are never mutated;
  *   fragments made from an entry are looked up by the entry's identity.
  */
-import type { Bundle, BundleAgent, BundleModel, BundleToolContract, StoredText, StoredToolShape } from '../bundle/types.js';
+import type {
+  AnthropicTool,
+  Bundle,
+  BundleAgent,
+  BundleModel,
+  BundleToolContract,
+  NeutralTool,
+  OpenAITool,
+  StoredText,
+  StoredToolShape,
+} from '../bundle/types.js';
 import type { BlockUse } from './stored.js';
 import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
@@ -31,6 +41,8 @@ export interface EmitCache {
   contracts: WeakMap<Tool, BundleToolContract>;
   /** Serialized pieces and generated text per bundle entry (see fragments.ts). */
   fragments: WeakMap<BundleAgent, AgentFragments>;
+  /** A tool's canonical shapes, by its parameters object, then name and description (bundle.ts `toolShapes`). */
+  toolShapes: WeakMap<object, Map<string, ToolShapes>>;
   /** Canonical JSON of a schema object (bundle.ts groups tools by parameter shape). */
   shapes: WeakMap<object, string>;
   /** bundle.json as frame and per-agent pieces, per bundle (see fragments.ts). */
@@ -45,6 +57,13 @@ export interface EmitCache {
   written: WriteCache;
   /** A number per parsed object while it lives (see identity): the keys above are made of these. */
   identities: { of: WeakMap<object, number>; last: number };
+}
+
+/** One tool as an agent's entry holds it, each shape canonical; shared by the agents that have the tool. */
+export interface ToolShapes {
+  neutral: NeutralTool;
+  openai: OpenAITool;
+  anthropic: AnthropicTool;
 }
 
 /** The part of bundle.ts before the literal, and what it was made from. */
@@ -117,6 +136,7 @@ export function createEmitCache(): EmitCache {
     models: new Map(),
     contracts: new WeakMap(),
     fragments: new WeakMap(),
+    toolShapes: new WeakMap(),
     shapes: new WeakMap(),
     frames: new WeakMap(),
     tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },

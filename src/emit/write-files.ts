@@ -37,3 +37,26 @@ export async function writeContent(path: string, content: FileContent, fs: Write
     await handle.close();
   }
 }
+
+/**
+ * `fn` over every item, at most `limit` at a time. After a failure no new item
+ * starts; the call settles once those in flight have, rejecting with the first error
+ * (so a caller's clean-up never races a write still under way).
+ */
+export async function forEachConcurrently<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  let first: unknown;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await fn(item);
+      } catch (error) {
+        if (!failed) [failed, first] = [true, error];
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failed) throw first;
+}

@@ -25,11 +25,14 @@ import * as nodeFs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentByteLength, contentEquals, contentToString, sameContent, type FileContent } from './content.js';
-import { BACKUP_TAG, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
+import { BACKUP_TAG, forEachConcurrently, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
 import { remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
 
 export type { WriteFs } from './write-files.js';
 export { createWriteCache, settled, type WriteCache } from './write-in-place.js';
+
+/** Files written at once into a staging directory (libuv's pool has 4 threads by default). */
+const WRITE_CONCURRENCY = 8;
 
 export interface WriteResult {
   /** New or changed files (relative paths, sorted). */
@@ -118,12 +121,13 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, Fil
   const staging = siblingPath(target, STAGING_TAG);
   try {
     await fs.mkdir(staging);
-    for (const [rel, content] of files) {
+    for (const dir of new Set([...files.keys()].map((rel) => dirname(join(staging, rel))))) await fs.mkdir(dir, { recursive: true });
+    // Several files in flight: creating and filling a file is mostly the kernel's work, which the thread pool overlaps.
+    await forEachConcurrently([...files], WRITE_CONCURRENCY, async ([rel, content]) => {
       const dest = join(staging, rel);
-      await fs.mkdir(dirname(dest), { recursive: true });
       if (same.has(rel)) await keepFile(join(target, rel), dest, fs);
       else await writeContent(dest, content, fs);
-    }
+    });
   } catch (error) {
     await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
     throw error;

@@ -58,4 +58,24 @@ describe('canonical JSON', () => {
     expect(deepEqual(undefined, null)).toBe(false);
     expect(deepEqual({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
   });
+
+  it('catches a cycle however deep it starts, and allows deep nesting that is not one', () => {
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < 300; i++) deep = { b: deep, a: i };
+    expect(canonicalJson(deep).startsWith('{\n  "a": 299,\n  "b": {\n    "a": 298,')).toBe(true);
+    const inner: Record<string, unknown> = { z: 1 };
+    let outer: Record<string, unknown> = { inner };
+    for (let i = 0; i < 100; i++) outer = { next: outer };
+    inner.back = outer;
+    expect(() => canonicalJson(outer)).toThrow(/cyclic/);
+    expect(() => canonicalJsonLine([outer])).toThrow(/cyclic/);
+  });
+
+  it('takes the subtrees a caller vouches for as they are (same object), and sorts the rest', () => {
+    const trusted = { a: 1, b: [2] };
+    const out = sortKeysDeep({ z: trusted, y: { d: 1, c: 2 } }, new Set([trusted]));
+    expect(out.z).toBe(trusted);
+    expect(JSON.stringify(out)).toBe('{"y":{"c":2,"d":1},"z":{"a":1,"b":[2]}}');
+    expect(sortKeysDeep({ z: trusted }).z).not.toBe(trusted);
+  });
 });

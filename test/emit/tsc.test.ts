@@ -81,6 +81,10 @@ export const askByName: ToolArgsByName['ask_travel'] = { query: 'q', intent_coun
 export const names: [ToolName, AgentId, StatusEvent, AgentStatusEvents['billing']] = ['ask_travel', 'concierge', 'searching_trips', 'paying_invoice'];
 export const hash: string = bundle.hash;
 export const cap: 2 = bundle.agents.concierge.dispatch.fan_out_cap;
+// Literal types declared once and shared (Shared_…) keep their values wherever they are used.
+export const calls: 4 = bundle.agents.billing.policy.max_tool_calls;
+export const childCalls: 4 = bundle.agents.concierge.dispatch.table.ask_billing.policy.max_tool_calls;
+export const whitelist: readonly ['get_invoices', 'pay_invoice'] = bundle.agents.billing.policy.tool_whitelist;
 `;
 
 /** Each must fail to compile, with the error in that file. */
@@ -137,6 +141,12 @@ import type { ToolHandlers } from './bundle.js';
 declare const llm: LlmClient;
 declare const tools: ToolHandlers;
 export const s = createOrchestrator({ llm, tools }).stream({ message: 'm', context: { principal: 'u', episode: 'e' }, flags: ['bta'] });`,
+  'wrong-handoff-field': `
+import type { AskBillingArgs } from './bundle.js';
+export const a: AskBillingArgs = { query: 'q', intent_count: 1, invoice: 'inv_1' };`,
+  'wrong-shared-literal': `
+import { bundle } from './bundle.js';
+export const n: 5 = bundle.agents.concierge.dispatch.table.ask_billing.policy.max_tool_calls;`,
   'bad-enum-value': `
 import type { PayInvoiceArgs } from './bundle.js';
 export const a: PayInvoiceArgs = { invoice_id: 'x', amount: { value: 1, currency: 'USD' } };`,
@@ -300,6 +310,8 @@ describe('generated TypeScript', () => {
     'unknown-agent': /TS2322: Type '"nope"' is not assignable to type 'AgentId'/,
     'unknown-flag': /TS2322: Type '"recipts_v2"' is not assignable to type 'FlagName'/,
     'bad-enum-value': /TS2322: Type '"USD"' is not assignable to type '"EUR"'/,
+    'wrong-handoff-field': /TS2353: Object literal may only specify known properties, and 'invoice' does not exist in type 'AskBillingArgs'/,
+    'wrong-shared-literal': /TS2322: Type '4' is not assignable to type '5'/,
   };
 
   it.each(Object.keys(BAD))('rejects %s', (name) => {

@@ -9,11 +9,11 @@
  * - With `--format json` or `sarif`, stdout holds only the report; the build's own
  *   messages go to stderr.
  */
-import { createHash } from 'node:crypto';
 import { formatInt } from '../../diagnostics/format-number.js';
 import { appendFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { outputMatches, sha256, type OutputHashes } from '../../cache/check-result.js';
+import { outputMatches, type OutputHashes } from '../../cache/check-result.js';
+import { sha256Hex } from '../../bundle/canonical-json.js';
 import type { CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { plural } from '../../diagnostics/render/common.js';
@@ -220,14 +220,7 @@ export function displayDir(dir: string, cwd: string): string {
 /** What the result cache records of an output: each file's sha256, as written. */
 function outputHashes(files: ReadonlyMap<string, FileContent>): OutputHashes {
   const out: OutputHashes = {};
-  for (const [rel, content] of files) {
-    // Chunk by chunk: a 13 MB bundle.json is never joined into one more buffer.
-    if (typeof content === 'string') out[rel] = sha256(content);
-    else {
-      const hash = createHash('sha256');
-      for (const chunk of content) hash.update(chunk);
-      out[rel] = hash.digest('hex');
-    }
-  }
+  // Hashed as they are (a string as UTF-8, chunks in order): the same digest as the written bytes', without joining them first.
+  for (const [rel, content] of files) out[rel] = sha256Hex(content);
   return out;
 }
