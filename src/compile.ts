@@ -23,8 +23,10 @@ import type { Program } from './resolve/types.js';
 import { AGENTC_VERSION } from './version.js';
 import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
 import { createEmitCache, type EmitCache } from './emit/cache.js';
-import { PersistentBlockMemos } from './resolve/block-memo.js';
+import { PersistentBlockMemos, runBlockMemos } from './resolve/block-memo.js';
+import { prefetchStableCounts } from './resolve/prefetch.js';
 import { TokenCounter } from './tokenize/counter.js';
+import { RemoteCounter } from './tokenize/remote.js';
 
 /** A workspace on disk (the CLI, the language server, watch mode). */
 export interface CompileOptions extends CommonOptions {
@@ -216,20 +218,23 @@ async function compileLoaded(
   progress?.add('files read', files.size);
   progress?.phase('parsing');
 
-  const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed);
-  await yieldToEventLoop();
-  // A memory compile has no cache directory: its token counts live only in this run.
-  const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, options.root !== undefined && (options.persistentCache ?? true));
+  // A memory compile has no cache directory: its token counts live only in this run (and on this thread).
+  const onDisk = options.root !== undefined;
+  const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, onDisk && (options.persistentCache ?? true), onDisk);
   if (options.cache) options.cache.tokens = tokens;
-  progress?.phase('compiling agents');
-  const blocks = options.cache?.blocks.forRun();
-  const program = resolveProgram(
-    root,
-    parsed,
-    files,
-    { tokens: tokens.counter, ...(blocks ? { blocks } : {}) },
-    progress ? () => progress.add('agents compiled') : undefined,
+  const blocks = options.cache?.blocks.forRun() ?? runBlockMemos();
+  // Counting ahead (src/resolve/prefetch.ts) overlaps the tokenizer with parsing the cards.
+  const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed, (parsedBlocks, configFile) =>
+    prefetchStableCounts(parsedBlocks, configFile.data.models, blocks, tokens.counter),
   );
+  await yieldToEventLoop();
+  progress?.phase('compiling agents');
+  let program: Program;
+  try {
+    program = resolveProgram(root, parsed, files, { tokens: tokens.counter, blocks }, progress ? () => progress.add('agents compiled') : undefined);
+  } finally {
+    tokens.counter.close();
+  }
   options.cache?.blocks.retain(new Set(ws.blocks.map((f) => f.path)));
   tokens.store?.save();
   if (options.cache) tokens.counter.endRun();
@@ -264,11 +269,11 @@ function insideFiles(d: Diagnostic, files: ReadonlyMap<string, SourceFile>): Dia
   return { ...d, ...(own && d.range ? { range: own.clampRange(d.range) } : {}), ...(related ? { related } : {}) };
 }
 
-/** The run's token counter, backed by the persistent store when there is a cache directory. */
-function openTokens(root: string, persistent: boolean): { counter: TokenCounter; store: PersistentTokenStore | undefined } {
+/** The run's token counter, backed by the persistent store when there is a cache directory, counting on a worker thread when `worker` and it pays (TokenCounter.want). */
+function openTokens(root: string, persistent: boolean, worker: boolean): { counter: TokenCounter; store: PersistentTokenStore | undefined } {
   const dir = persistent ? cacheDir(root) : undefined;
   const store = dir === undefined ? undefined : PersistentTokenStore.open(dir, AGENTC_VERSION);
-  return { counter: new TokenCounter(store), store };
+  return { counter: new TokenCounter(store, worker ? () => RemoteCounter.start() : undefined), store };
 }
 
 /** Lets timers run between the synchronous phases (the CLI's progress indicator on large workspaces). */

@@ -68,6 +68,10 @@ export class PersistentTokenStore implements TokenStore {
     return n;
   }
 
+  has(key: string): boolean {
+    return this.stored.has(key) || this.used.has(key);
+  }
+
   set(key: string, count: number): void {
     this.used.set(key, count);
     this.added++;

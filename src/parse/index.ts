@@ -44,7 +44,16 @@ export interface Unparsed {
  */
 export type ParseCache = Map<string, { text: string; result: Card | Block | Tool | EvalSuiteFile | undefined; diagnostics: Diagnostic[] }>;
 
-export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, bag: DiagnosticBag, cache?: ParseCache): ParsedWorkspace {
+/** Told of the blocks as soon as they are parsed, before the cards and tools (compile counts their tokens ahead meanwhile). */
+export type BlocksParsed = (blocks: readonly Block[], config: ConfigFile) => void;
+
+export function parseWorkspace(
+  ws: Workspace,
+  config: ConfigLoad | undefined,
+  bag: DiagnosticBag,
+  cache?: ParseCache,
+  onBlocks?: BlocksParsed,
+): ParsedWorkspace {
   if (config?.error) {
     const { range, ...problem } = config.error;
     bag.add({ rule: 'config-load', file: config.file?.path ?? ws.configPath, ...(range ? { range } : {}), ...problem });
@@ -56,7 +65,7 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     } else bag.add({ rule: 'config-load', message: 'notFound', hint: { id: 'create' } });
   }
   const cached =
-    <T extends Card | Block | Tool | EvalSuiteFile>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined) =>
+    <T extends Card | Block | Tool | EvalSuiteFile>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined, bag: DiagnosticBag) =>
     (f: SourceFile): T | undefined => {
       if (!cache) return parse(f, bag);
       const hit = cache.get(f.path);
@@ -87,14 +96,16 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
       if (r === undefined) failed.add(stemOf(f.path));
       return r === undefined ? [] : [r];
     });
-  return {
-    unparsed,
-    cards: all(ws.cards, cached(parseCard), unparsed.cards),
-    blocks: all(ws.blocks, cached(parseBlock), unparsed.blocks),
-    tools: all(ws.tools, cached(parseTool), unparsed.tools),
-    evals: (ws.evals ?? []).flatMap((f) => cached(parseEvalSuite)(f) ?? []),
-    // A config that did not load keeps no file: resolve's configStatus reads that.
-    config: parseConfig(config?.error ? undefined : config?.file, config?.value, bag),
-    configPath: ws.configPath,
-  };
+  // Parsed in an order that lets compile count ahead (config, blocks, then the rest); each kind's
+  // diagnostics join `bag` in the order they always had (cards, blocks, tools, evals, config).
+  const bags = { cards: new DiagnosticBag(), blocks: new DiagnosticBag(), tools: new DiagnosticBag(), evals: new DiagnosticBag(), config: new DiagnosticBag() };
+  // A config that did not load keeps no file: resolve's configStatus reads that.
+  const configFile = parseConfig(config?.error ? undefined : config?.file, config?.value, bags.config);
+  const blocks = all(ws.blocks, cached(parseBlock, bags.blocks), unparsed.blocks);
+  onBlocks?.(blocks, configFile);
+  const cards = all(ws.cards, cached(parseCard, bags.cards), unparsed.cards);
+  const tools = all(ws.tools, cached(parseTool, bags.tools), unparsed.tools);
+  const evals = (ws.evals ?? []).flatMap((f) => cached(parseEvalSuite, bags.evals)(f) ?? []);
+  for (const b of [bags.cards, bags.blocks, bags.tools, bags.evals, bags.config]) bag.pushAll(b.items);
+  return { unparsed, cards, blocks, tools, evals, config: configFile, configPath: ws.configPath };
 }

@@ -46,18 +46,26 @@ export function countTokens(text: string, encoding: Encoding): number {
  */
 export function countTokensByParagraph(text: string, encoding: Encoding, count: (segment: string, encoding: Encoding) => number = countTokens): number {
   let total = 0;
+  for (const segment of paragraphsOf(text)) total += count(segment, encoding);
+  return total;
+}
+
+/** The segments countTokensByParagraph counts: `text` cut after each run of blank lines followed by a safe character; they join to `text`. */
+export function paragraphsOf(text: string): string[] {
+  const out: string[] = [];
   let start = 0;
   let i = text.indexOf('\n\n');
   while (i !== -1) {
     let j = i + 2;
     while (text.charCodeAt(j) === 10) j++;
     if (j < text.length && isSafeBoundary(text.charAt(j))) {
-      total += count(text.slice(start, j), encoding);
+      out.push(text.slice(start, j));
       start = j;
     }
     i = text.indexOf('\n\n', j);
   }
-  return total + count(start === 0 ? text : text.slice(start), encoding);
+  out.push(start === 0 ? text : text.slice(start));
+  return out;
 }
 
 export function encode(text: string, encoding: Encoding): number[] {
