@@ -15,7 +15,7 @@ import { configInputsUnchanged, snapshotConfigInputs, type ConfigInputsSnapshot 
 import type { ConfigInputs } from './load/config-value.js';
 import { CONFIG_NAMES, findConfigPath, loadWorkspace, workspaceFiles, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
 import { memorySource } from './load/workspace-source.js';
-import { parseWorkspace, type ParseCache } from './parse/index.js';
+import { parseBlocksFirst, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
 import { resolveProgram } from './resolve/index.js';
@@ -24,7 +24,7 @@ import { AGENTC_VERSION } from './version.js';
 import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
 import { createEmitCache, type EmitCache } from './emit/cache.js';
 import { PersistentBlockMemos, runBlockMemos } from './resolve/block-memo.js';
-import { prefetchStableCounts } from './resolve/prefetch.js';
+import { prefetchStableCounts, startCountingEarly } from './resolve/prefetch.js';
 import { TokenCounter } from './tokenize/counter.js';
 import { RemoteCounter } from './tokenize/remote.js';
 
@@ -168,7 +168,8 @@ export async function compile(options: CompileOptions | MemoryCompileOptions): P
 }
 
 /** The load phase's output: the workspace and the config (or why there is nothing to compile). */
-type Loaded = { fatal: string } | { fatal: undefined; loaded: LoadResult; config: ConfigLoad | undefined };
+/** `config` is awaited only after the blocks are parsed (they read no config), so parsing overlaps its evaluation. */
+type Loaded = { fatal: string } | { fatal: undefined; loaded: LoadResult; config: Promise<ConfigLoad | undefined> };
 
 async function loadDisk(options: CompileOptions): Promise<Loaded> {
   const { root } = options;
@@ -176,10 +177,15 @@ async function loadDisk(options: CompileOptions): Promise<Loaded> {
   const configPath = findConfigPath(root);
   const configLoad = configPath ? loadConfigCached(root, configPath, options.cache) : Promise.resolve(undefined);
   const reading = options.preloaded ? Promise.resolve(options.preloaded) : loadWorkspace(root, options.cache?.files, options.overlay);
-  const [loaded, early] = await Promise.all([reading, configLoad, loadValidators()]);
-  if (loaded.fatal) return { fatal: loaded.fatal };
+  const [loaded] = await Promise.all([reading, loadValidators()]);
+  if (loaded.fatal) {
+    await configLoad;
+    return { fatal: loaded.fatal };
+  }
   const ws = loaded.workspace;
-  const config = ws.configPath === configPath ? early : ws.configPath ? await loadConfigCached(root, ws.configPath, options.cache) : undefined;
+  const config = ws.configPath === configPath ? configLoad : ws.configPath ? loadConfigCached(root, ws.configPath, options.cache) : Promise.resolve(undefined);
+  // Awaited once the blocks are parsed; a rejection meanwhile is not "unhandled" (the await still sees it).
+  config.catch(() => undefined);
   return { fatal: undefined, loaded, config };
 }
 
@@ -199,7 +205,7 @@ async function loadMemory(options: MemoryCompileOptions): Promise<Loaded> {
       ? new SourceFile(configPath, typeof text === 'string' ? normalizeNewlines(text) : new TextDecoder().decode(text))
       : undefined;
   const config = given && configPath !== undefined ? { file, value: given.value, error: undefined } : undefined;
-  return { fatal: undefined, loaded, config };
+  return { fatal: undefined, loaded, config: Promise.resolve(config) };
 }
 
 async function compileLoaded(
@@ -210,11 +216,10 @@ async function compileLoaded(
   const progress = options.progress;
   const files = new Map<string, SourceFile>();
   if (load.fatal !== undefined) return { diagnostics: [], files, program: undefined, bundle: undefined, fatal: load.fatal };
-  const { loaded, config } = load;
+  const { loaded } = load;
   const ws = loaded.workspace;
   const bag: DiagnosticBag = loaded.diagnostics;
   for (const f of workspaceFiles(ws)) files.set(f.path, f);
-  if (config?.file) files.set(config.file.path, config.file);
   progress?.add('files read', files.size);
   progress?.phase('parsing');
 
@@ -223,10 +228,16 @@ async function compileLoaded(
   const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, onDisk && (options.persistentCache ?? true), onDisk);
   if (options.cache) options.cache.tokens = tokens;
   const blocks = options.cache?.blocks.forRun() ?? runBlockMemos();
-  // Counting ahead (src/resolve/prefetch.ts) overlaps the tokenizer with parsing the cards.
-  const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed, (parsedBlocks, configFile) =>
-    prefetchStableCounts(parsedBlocks, configFile.data.models, blocks, tokens.counter),
-  );
+  // Counting ahead (src/resolve/prefetch.ts): the tokenizer loads while the blocks parse and counts while the cards do.
+  startCountingEarly(ws.blocks, onDisk && (tokens.store?.size ?? 0) === 0, tokens.counter);
+  const first = parseBlocksFirst(ws, bag, options.cache?.parsed);
+  const config = await load.config;
+  if (config?.file) {
+    files.set(config.file.path, config.file);
+    progress?.add('files read');
+  }
+  prefetchStableCounts(first.blocks, (config?.value as { models?: unknown } | undefined)?.models, blocks, tokens.counter);
+  const parsed = first.finish(config);
   await yieldToEventLoop();
   progress?.phase('compiling agents');
   let program: Program;

@@ -273,6 +273,7 @@ function wantCounts(
   tokens: TokenCounter,
   memos: BlockMemos,
 ): void {
+  if (!tokens.countsAhead) return;
   const whole: string[] = [];
   const byParagraph: string[] = [];
   for (const { rendered } of cohorts) {

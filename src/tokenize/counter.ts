@@ -76,9 +76,26 @@ export class TokenCounter {
     this.remote.request(missing, encoding);
   }
 
+  /**
+   * Starts the counting worker now and has it load `encodings`, before any text
+   * is known (a cold run of a large workspace: compile calls this when the store
+   * is empty). Does nothing without a way to start one, or when one runs.
+   */
+  startEarly(encodings: readonly Encoding[]): void {
+    if (!this.startRemote || this.remote) return;
+    this.remote = this.startRemote();
+    if (!this.remote) this.startRemote = undefined;
+    else for (const e of encodings) this.remote.preload(e);
+  }
+
+  /** Whether `want` can do anything (a counting worker can be started or runs): else announcing texts is wasted work. */
+  get countsAhead(): boolean {
+    return this.startRemote !== undefined;
+  }
+
   /** `want` for the paragraphs countByParagraph will count. */
   wantByParagraph(texts: readonly string[], encoding: Encoding): void {
-    if (this.startRemote) this.want(texts.flatMap(paragraphsOf), encoding);
+    if (this.countsAhead) this.want(texts.flatMap(paragraphsOf), encoding);
   }
 
   /** Stops the counting worker, if one runs (a compile calls this once it has counted everything). */

@@ -93,6 +93,14 @@ export class RemoteCounter {
     this.port.postMessage({ id, encoding, texts: fresh } satisfies CountRequest);
   }
 
+  /** Has the worker load `encoding` now, before any text to count arrives. */
+  preload(encoding: Encoding): void {
+    if (this.failed) return;
+    const id = this.nextId++;
+    this.open.set(id, { encoding, texts: [] });
+    this.port.postMessage({ id, encoding, texts: [] } satisfies CountRequest);
+  }
+
   /** The count of `text` under `encoding`: the worker's answer (asked for now if it was not), waited for. */
   take(text: string, encoding: Encoding): number {
     if (!this.known(encoding).has(text)) this.request([text], encoding);
