@@ -43,6 +43,7 @@ export const YAML_MESSAGES = {
   flowTooDeep: 'YAML syntax error: "[" and "{" are nested more than {max} levels deep here.',
   blockTooDeep: 'YAML syntax error: collections are nested more than {max} levels deep here.',
   neverClosed: 'YAML syntax error: this "{open}" is never closed: end the {what} with "{close}" (or indent its continuation lines further).',
+  quoteNeverClosed: 'YAML syntax error: the string that starts with this {quote} is never closed: end it with a matching {quote}.',
   aliasBomb: 'YAML aliases expand to too much data (more than {max} alias expansions): this looks like an alias bomb.',
   notConvertible: 'YAML could not be converted to data: {reason}.',
   unreadable: 'Cannot read {file}: {code}.',
@@ -850,7 +851,6 @@ export const RELATED = {
   whitelistDeclared: 'whitelist declared here',
   edge: '{from} → {to}',
   becomesTool: 'sub-agent "{agent}" becomes tool "{tool}"',
-  openedHere: '"{open}" opened here',
   answersWithSchema: '"{agent}" answers with this schema',
 } as const;
 

@@ -64,8 +64,7 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
   const body = text.slice(bodyOffset);
   const parsed = analyzeTemplate({ rangeAt: (start, end) => file.rangeAt(bodyOffset + start, bodyOffset + end) }, body);
   if (!parsed.ok) {
-    const related = parsed.related?.map((r) => ({ file: file.path, range: r.range, message: 'openedHere' as const, data: { open: r.open } }));
-    bag.add({ rule: 'template-syntax', file: file.path, range: parsed.range, ...syntaxMessage(data.id, parsed.problem), ...(related ? { related } : {}) });
+    bag.add({ rule: 'template-syntax', file: file.path, range: parsed.range, ...syntaxMessage(data.id, parsed.problem) });
   }
   return {
     kind: 'block',

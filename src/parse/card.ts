@@ -22,10 +22,12 @@ export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefine
     renameTo: (id) => cardPath(id),
   });
   if (!m) return undefined;
-  const { raw, ok, stem, id } = m;
+  const { raw, ok, valid, stem, id } = m;
   const str = (k: string) => (ok(k) ? (raw[k] as string) : undefined);
   const list = (k: string) => (ok(k) ? (raw[k] as string[]) : []);
   const obj = <T>(k: string, d: T): T => (ok(k) ? (raw[k] as T) : d);
+  // Settings records keep their valid entries when one entry is invalid (each entry has its own default).
+  const settings = <T>(k: string, d: T): T => (valid(k) as T | undefined) ?? d;
 
   const explicitInput = ok('input');
   const data: CardData = {
@@ -38,14 +40,14 @@ export function parseCard(file: SourceFile, bag: DiagnosticBag): Card | undefine
     tools: list('tools'),
     prompt_blocks: list('prompt_blocks'),
     sub_agents: list('sub_agents'),
-    tuning: obj('tuning', {}),
+    tuning: settings('tuning', {}),
     input: explicitInput ? (raw.input as Record<string, JsonSchema>) : DEFAULT_INPUT,
     input_required: ok('input_required') ? list('input_required') : explicitInput ? [] : ['query'],
     output: obj<JsonSchema | undefined>('output', undefined),
     status_events: list('status_events'),
-    policy: obj('policy', {}),
-    dispatch: obj('dispatch', undefined),
-    history: obj('history', undefined),
+    policy: settings('policy', {}),
+    dispatch: settings('dispatch', undefined),
+    history: settings('history', undefined),
   };
   if (data.fallback_model === undefined) delete data.fallback_model;
   if (data.model === undefined) delete data.model;

@@ -11,7 +11,7 @@ import { didYouMeanHint } from '../diagnostics/did-you-mean.js';
 import type { SourceFile } from '../load/source.js';
 import type { ConfigFile, ModelEntry, ResolvedConfig, RuleSetting } from './types.js';
 import { isPlainObject } from './util.js';
-import { checkValues, validateFormat } from './validate.js';
+import { checkValues, invalidEntry, invalidPlaces, validateFormat, validPart } from './validate.js';
 import { configLocator } from './config-locate.js';
 import { locatorOf, type Finder, type Locator } from './yaml.js';
 
@@ -40,24 +40,28 @@ export function parseConfig(file: SourceFile | undefined, value: unknown, bag: D
     // Its values are unknown, not the defaults: rules that read the config stand down.
     return { ...result, file: undefined };
   }
-  const badEntries = new Set<string>();
-  const bad = validateFormat('config', value, { file: file.path, locate, subject: 'the config' }, bag, badEntries);
+  const invalid = invalidPlaces('config');
+  const bad = validateFormat('config', value, { file: file.path, locate, subject: 'the config' }, bag, invalid);
   // Reported, not dropped: dropping `models` for one Infinity would turn every card's model into an unknown one.
   checkValues(value, { file: file.path, locate, subject: 'the config' }, bag, new Set(bad));
   const v = value as Record<string, unknown>;
-  const section = <T extends object>(k: string): Partial<T> => (!bad.has(k) && isPlainObject(v[k]) ? (v[k] as Partial<T>) : {});
+  // A section keeps its valid entries when one entry is invalid (each entry has its own default).
+  const section = <T extends object>(k: string): Partial<T> => {
+    const part = validPart(v, k, invalid);
+    return isPlainObject(part) ? (part as Partial<T>) : {};
+  };
   const d = result.data;
   if (isPlainObject(v.models)) {
     if (!bad.has('models')) d.models = v.models as Record<string, ModelEntry>;
     else {
       // One bad entry must not turn every card's model into an unknown one: keep the valid entries.
-      const invalid = new Set<string>();
+      const invalidModels = new Set<string>();
       d.models = {};
       for (const [name, entry] of Object.entries(v.models as Record<string, ModelEntry>)) {
-        if (badEntries.has(`models/${name}`) || !isPlainObject(entry)) invalid.add(name);
+        if (invalidEntry(invalid, 'models', name) || !isPlainObject(entry)) invalidModels.add(name);
         else d.models[name] = entry;
       }
-      result.invalidModels = invalid;
+      result.invalidModels = invalidModels;
     }
   } else if (v.models !== undefined) result.invalidModels = 'all';
   d.platform = { ...d.platform, ...section<ResolvedConfig['platform']>('platform') };

@@ -7,7 +7,7 @@ import type { DiagnosticBag, DiagnosticPlace, Range } from '../diagnostics/diagn
 import type { MessageRef } from '../diagnostics/catalog.js';
 import type { SourceFile } from '../load/source.js';
 import { isPlainObject, stemOf } from './util.js';
-import { checkValues, validateFormat, yamlNumber, type FormatName } from './validate.js';
+import { checkValues, invalidPlaces, validateFormat, validPart, yamlNumber, type FormatName } from './validate.js';
 import { locatorOf, parseYaml, type Finder, type Locator } from './yaml.js';
 
 export interface MappingSpec {
@@ -34,6 +34,8 @@ export interface MappingFile {
   id: string;
   /** Whether top-level field `k` is present and passed validation. */
   ok: (k: string) => boolean;
+  /** Field `k` without its invalid entries; undefined when absent or invalid as a whole. */
+  valid: (k: string) => unknown;
 }
 
 export function parseMappingFile(file: SourceFile, bag: DiagnosticBag, spec: MappingSpec): MappingFile | undefined {
@@ -52,7 +54,7 @@ export function parseMappingFile(file: SourceFile, bag: DiagnosticBag, spec: Map
     subject: (raw) => `${spec.kind.toLowerCase()} "${typeof raw[spec.idKey] === 'string' ? (raw[spec.idKey] as string) : stem}"`,
   });
   if (!m) return undefined;
-  const { raw, ok, locate, find } = m;
+  const { raw, ok, valid, locate, find } = m;
   const id = ok(spec.idKey) ? (raw[spec.idKey] as string) : stem;
   if (ok(spec.idKey) && id !== stem) {
     bag.add({
@@ -64,7 +66,7 @@ export function parseMappingFile(file: SourceFile, bag: DiagnosticBag, spec: Map
       hint: { id: 'rename', data: { renameTo: spec.renameTo(id), field: spec.idKey, stem } },
     });
   }
-  return { raw, find, locate: recordLocator(file, find, spec.idKey), stem, id, ok };
+  return { raw, find, locate: recordLocator(file, find, spec.idKey), stem, id, ok, valid };
 }
 
 /** A record's locator: where a path is written, else (explicitly) its id key, else its first line. */
@@ -89,12 +91,18 @@ export interface ReadMappingSpec {
   offset?: number;
 }
 
-/** YAML → a mapping → schema-validated; `ok(k)`: field k is present and valid. */
-export function readMapping(
-  file: SourceFile,
-  bag: DiagnosticBag,
-  spec: ReadMappingSpec,
-): { raw: Record<string, unknown>; find: Finder; locate: Locator; ok: (k: string) => boolean } | undefined {
+export interface ReadMapping {
+  raw: Record<string, unknown>;
+  find: Finder;
+  locate: Locator;
+  /** Field k is present and valid. */
+  ok: (k: string) => boolean;
+  /** Field k without its invalid entries (validPart); undefined when absent or invalid as a whole. */
+  valid: (k: string) => unknown;
+}
+
+/** YAML → a mapping → schema-validated. */
+export function readMapping(file: SourceFile, bag: DiagnosticBag, spec: ReadMappingSpec): ReadMapping | undefined {
   const yaml = parseYaml(file, spec.text ?? file.text, spec.offset ?? 0);
   for (const e of yaml.errors) {
     const place: DiagnosticPlace = { file: file.path, range: e.range };
@@ -108,7 +116,20 @@ export function readMapping(
     return undefined;
   }
   const target = { file: file.path, locate: yaml.locate, subject: spec.subject(raw) };
-  const bad = validateFormat(spec.format, raw, target, bag);
-  checkValues(raw, target, bag, bad, yamlNumber(file));
-  return { raw, find: yaml.find, locate: yaml.locate, ok: (k) => !bad.has(k) && raw[k] !== undefined };
+  const invalid = invalidPlaces(spec.format);
+  const bad = validateFormat(spec.format, raw, target, bag, invalid);
+  const unsafe = new Set(bad);
+  checkValues(raw, target, bag, unsafe, yamlNumber(file));
+  for (const k of unsafe) {
+    if (bad.has(k)) continue;
+    bad.add(k);
+    invalid.cuts.push([k]);
+  }
+  return {
+    raw,
+    find: yaml.find,
+    locate: yaml.locate,
+    ok: (k) => !bad.has(k) && raw[k] !== undefined,
+    valid: (k) => validPart(raw, k, invalid),
+  };
 }

@@ -92,8 +92,7 @@ export interface TemplateAnalysis {
   unsupported: Unsupported[];
 }
 
-export type TemplateParseResult =
-  { ok: true; analysis: TemplateAnalysis } | { ok: false; problem: TemplateProblem; range: Range; related?: { range: Range; open: string }[] };
+export type TemplateParseResult = { ok: true; analysis: TemplateAnalysis } | { ok: false; problem: TemplateProblem; range: Range };
 
 /** A template-syntax message without the block (the caller knows it): catalog id and data. */
 export type TemplateProblem =
@@ -474,15 +473,15 @@ function foundAt(body: string, offset: number): string {
  * from the template's source and Handlebars' public parser alone: the first tag
  * that does not parse on its own (at the character where it goes wrong), else
  * the first close that does not match its block (the exception's public
- * `lineNumber`/`column`), else the block never closed (reported at the end,
- * with the `{{#…}}` as related information).
+ * `lineNumber`/`column`), else the block never closed (reported at its `{{#…}}`,
+ * the tag an editor underlines).
  */
 function describeParseError(
   e: unknown,
   place: TemplatePlacer,
   body: string,
   offsetOf: (p: { line: number; column: number }) => number,
-): { problem: TemplateProblem; range: Range; related?: { range: Range; open: string }[] } {
+): { problem: TemplateProblem; range: Range } {
   const point = (offset: number): Range => {
     const o = Math.min(offset, body.length);
     const lineEnd = body.indexOf('\n', o);
@@ -518,8 +517,7 @@ function describeParseError(
     const shown = `{{${open.sigil}${open.name}}}`;
     return {
       problem: { message: 'neverClosed', data: { open: shown, line: at.start.line, close: `{{/${open.name}}}` } },
-      range: point(body.length),
-      related: [{ range: at, open: shown }],
+      range: at,
     };
   }
   return { problem: { message: 'syntax', data: { reason: 'the template does not parse as Handlebars' } }, range: point(where ?? 0) };

@@ -14,7 +14,7 @@ import type { DiagnosticBag, Range } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { HintRef, MessageRef } from '../diagnostics/catalog.js';
 import { closest, didYouMeanHint } from '../diagnostics/did-you-mean.js';
-import { unsafeValues } from './util.js';
+import { isPlainObject, unsafeValues } from './util.js';
 import type { Locator, PathSegment } from './yaml.js';
 
 export type FormatName = 'agent-card' | 'prompt-block' | 'tool-contract' | 'config' | 'eval-suite';
@@ -128,33 +128,84 @@ export interface ValidationTarget {
 }
 
 /**
- * Validates `data`; reports each problem once per data path. Returns the set of
- * top-level keys that had errors (the caller drops them so later phases see only
- * well-typed data).
+ * Where validation found problems. `keys`: top-level keys with any problem;
+ * `cuts`: for each problem, the path of the smallest value that leaving out
+ * removes it (an invalid entry, an unknown key, or an object missing a field).
  */
-export function validateFormat(name: FormatName, data: unknown, target: ValidationTarget, bag: DiagnosticBag, badEntries?: Set<string>): Set<string> {
+export interface InvalidPlaces {
+  format: FormatName;
+  keys: Set<string>;
+  cuts: PathSegment[][];
+}
+
+export function invalidPlaces(format: FormatName): InvalidPlaces {
+  return { format, keys: new Set(), cuts: [] };
+}
+
+/** Whether a problem at `top/entry` (or below it) was found. */
+export function invalidEntry(invalid: InvalidPlaces, top: string, entry: string): boolean {
+  return invalid.cuts.some((c) => c.length > 1 && String(c[0]) === top && String(c[1]) === entry);
+}
+
+/**
+ * `v[k]` without its invalid parts: the value itself when nothing under it was
+ * wrong; else a copy with each invalid entry left out (a list with a bad item
+ * goes as a whole) — when that copy passes the schema; else undefined. Later
+ * phases see only well-typed data, and one bad entry (`dispatch.stream: relays`)
+ * does not take its valid siblings with it.
+ */
+export function validPart(v: Record<string, unknown>, k: string, invalid: InvalidPlaces): unknown {
+  if (!invalid.keys.has(k)) return v[k];
+  const copy = structuredClone(v[k]);
+  for (const cut of invalid.cuts) {
+    if (String(cut[0]) !== k) continue;
+    let at: unknown = copy;
+    let i = 1;
+    // Walk the objects on the cut's path; a list on it is cut whole.
+    while (i < cut.length - 1 && isPlainObject(at) && isPlainObject(at[String(cut[i])])) at = at[String(cut[i++])];
+    if (!isPlainObject(at) || i >= cut.length) return undefined;
+    delete at[String(cut[i])];
+  }
+  const validate = loaded?.[invalid.format];
+  if (!validate) throw new Error(`agentc bug: validator ${invalid.format} not loaded (call loadValidators first)`);
+  const probe: Record<string, unknown> = { ...v, [k]: copy };
+  if (validate(probe)) return copy;
+  const own = `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const still = (validate.errors ?? []).some((e) => e.instancePath === own || e.instancePath.startsWith(`${own}/`));
+  return still ? undefined : copy;
+}
+
+/**
+ * Validates `data`; reports each problem once per data path. Returns the set of
+ * top-level keys that had errors (the caller drops them, or their invalid entries
+ * via validPart, so later phases see only well-typed data); `places` receives
+ * where the problems are.
+ */
+export function validateFormat(name: FormatName, data: unknown, target: ValidationTarget, bag: DiagnosticBag, places?: InvalidPlaces): Set<string> {
   const validate = loaded?.[name];
   if (!validate) throw new Error(`agentc bug: validator ${name} not loaded (call loadValidators first)`);
-  const bad = new Set<string>();
+  const bad = places?.keys ?? new Set<string>();
   if (validate(data)) return bad;
+  const note = (path: PathSegment[], err: AjvError) => {
+    if (path.length === 0 && err.keyword !== 'additionalProperties') return;
+    const cut = err.keyword === 'additionalProperties' ? [...path, String(err.params.additionalProperty)] : path;
+    bad.add(String(cut[0]));
+    places?.cuts.push(cut);
+  };
   const seen = new Set<string>();
   const errors = pickErrors(validate.errors ?? []);
   const typos = misspelledRequired(errors);
   for (const err of errors) {
     // One typo, one diagnostic: a missing required field that an unknown sibling misspells is the unknown field's error.
     if (err.keyword === 'required' && typos.has(`${err.instancePath}|${String(err.params.missingProperty)}`)) {
-      const path = pointerToPath(err.instancePath);
-      if (path.length > 0) bad.add(String(path[0]));
-      if (path.length > 1) badEntries?.add(`${String(path[0])}/${String(path[1])}`);
+      note(pointerToPath(err.instancePath), err);
       continue;
     }
     const path = pointerToPath(err.instancePath);
     const key = `${err.instancePath}|${err.keyword === 'additionalProperties' ? String(err.params.additionalProperty) : ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (path.length > 0) bad.add(String(path[0]));
-    if (path.length > 1) badEntries?.add(`${String(path[0])}/${String(path[1])}`);
-    if (path.length === 1 && err.keyword === 'additionalProperties') badEntries?.add(`${String(path[0])}/${String(err.params.additionalProperty)}`);
+    note(path, err);
     const d = describe(name, err, path, target);
     const { range, ...problem } = d;
     bag.add({ rule: 'schema', file: target.file, range, ...problem });

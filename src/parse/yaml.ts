@@ -117,7 +117,7 @@ function collectErrors(doc: Document, at: At): YamlError[] {
   // A tab used as indentation misaligns every line after it: report the tabs, not their consequences.
   const tabs = doc.errors.filter((e) => e.code === 'TAB_AS_INDENT');
   return (tabs.length > 0 ? tabs : doc.errors).map((e) => {
-    const opener = e.code === 'BAD_INDENT' ? openers(e.message, e.pos[0]) : undefined;
+    const opener = e.code === 'BAD_INDENT' ? openers(e.message, e.pos[0]) : e.code === 'MISSING_CHAR' ? quoteOpener(doc, e.message, e.pos[0]) : undefined;
     if (opener) return yamlError(opener.problem, at(opener.offset, opener.offset + 1));
     return yamlError(cleanYamlMessage(e.message, e.code), at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)));
   });
@@ -266,6 +266,24 @@ function unclosedFlowOpeners(doc: Document): (message: string, pos: number) => {
     const [open, close, what] = kind === 'seq' ? ['[', ']', 'list'] : ['{', '}', 'mapping'];
     return { offset: f!.start, problem: { message: 'neverClosed', data: { open, what, close } } };
   };
+}
+
+/**
+ * The yaml library reports an unclosed quoted string where the file ends; the
+ * author needs the quote that opened it: the quoted scalar that ends there.
+ */
+function quoteOpener(doc: Document, message: string, pos: number): { offset: number; problem: YamlProblem } | undefined {
+  const m = /^Missing closing (["'])quote/.exec(message);
+  if (!m) return undefined;
+  const type = m[1] === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE';
+  let offset: number | undefined;
+  visit(doc, {
+    Scalar(_, n) {
+      if (n.type === type && n.range && n.range[1] === pos) offset = n.range[0];
+    },
+  });
+  if (offset === undefined) return undefined;
+  return { offset, problem: { message: 'quoteNeverClosed', data: { quote: m[1] === '"' ? 'double quote (")' : "single quote (')" } } };
 }
 
 function firstAliasRange(doc: Document, at: At): Range | undefined {

@@ -104,4 +104,30 @@ describe('one root cause, one diagnostic', () => {
       'cards/rewards.yaml:36:7-36:20 error schema: Unknown field "policy.max_tool_calz" in card "rewards". | Did you mean "max_tool_calls"?',
     ]);
   });
+
+  it('one bad entry of a settings mapping: one schema error; its valid siblings (status_rendering) still apply', async () => {
+    const out = await check((dir) => edit(dir, 'cards/fetch_assistant.yaml', (t) => t.replace('  fan_out_cap: 3\n', '  fan_out_cap: 3\n  stream: relays\n')));
+    expect(out).toEqual([
+      'cards/fetch_assistant.yaml:50:11-50:17 error schema: Field "dispatch.stream" of card "fetch_assistant" must be one of compose, relay. | Did you mean "relay"?',
+    ]);
+  });
+
+  it('one bad entry two levels down: only that status_rendering entry goes, without an unrendered warning', async () => {
+    const out = await check((dir) =>
+      edit(dir, 'cards/fetch_assistant.yaml', (t) => t.replace('    checking_order_status: "Checking on your order…"', '    checking_order_status: 7')),
+    );
+    // The entry is dropped; its event is not also reported as unrendered, and no other entry is lost.
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(
+      /^cards\/fetch_assistant\.yaml:60:28-60:29 error schema: Field "dispatch\.status_rendering\.checking_order_status" of card "fetch_assistant" must be/,
+    );
+  });
+
+  it("one bad entry of the config's dispatch section keeps the section's valid entries", async () => {
+    const out = await check((dir) =>
+      edit(dir, 'agentc.config.ts', (t) => t.replace("dispatch: { toolPrefix: 'ask_', fanOutCap: 3 }", "dispatch: { toolPrefix: 'ask_', fanOutCap: 0 }")),
+    );
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^agentc\.config\.ts:\d+:\d+-\d+:\d+ error schema: Field "dispatch\.fanOutCap" of the config must be >= 1\./);
+  });
 });

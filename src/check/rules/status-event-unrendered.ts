@@ -13,6 +13,8 @@ export const statusEventUnrendered: Rule<'status-event-unrendered'> = {
         const events = emittableEvents(program, sub);
         for (const name of [...events.keys()].sort()) {
           if (Object.prototype.hasOwnProperty.call(rendering, name)) continue;
+          // Written but invalid (dropped by parse): its schema error is the one diagnostic.
+          if (card.find(['dispatch', 'status_rendering', name])) continue;
           const origin = events.get(name)!;
           report({
             file: card.file.path,
