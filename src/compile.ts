@@ -15,7 +15,7 @@ import { configInputsUnchanged, snapshotConfigInputs, type ConfigInputsSnapshot 
 import type { ConfigInputs } from './load/config-value.js';
 import { CONFIG_NAMES, findConfigPath, loadWorkspace, workspaceFiles, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
 import { memorySource } from './load/workspace-source.js';
-import { parseBlocksFirst, type ParseCache } from './parse/index.js';
+import { parseBlocksFirst, type ParseCache, type ParsedWorkspace } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
 import { resolveProgram } from './resolve/index.js';
@@ -26,7 +26,7 @@ import { createEmitCache, type EmitCache } from './emit/cache.js';
 import { PersistentBlockMemos, runBlockMemos } from './resolve/block-memo.js';
 import { prefetchStableCounts, startCountingEarly } from './resolve/prefetch.js';
 import { TokenCounter } from './tokenize/counter.js';
-import { RemoteCounter } from './tokenize/remote.js';
+import { RemoteCounter, spareCore } from './tokenize/remote.js';
 
 /** A workspace on disk (the CLI, the language server, watch mode). */
 export interface CompileOptions extends CommonOptions {
@@ -228,22 +228,25 @@ async function compileLoaded(
   const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, onDisk && (options.persistentCache ?? true), onDisk);
   if (options.cache) options.cache.tokens = tokens;
   const blocks = options.cache?.blocks.forRun() ?? runBlockMemos();
-  // Counting ahead (src/resolve/prefetch.ts): the tokenizer loads while the blocks parse and counts while the cards do.
-  startCountingEarly(ws.blocks, onDisk && (tokens.store?.size ?? 0) === 0, tokens.counter);
-  const first = parseBlocksFirst(ws, bag, options.cache?.parsed);
-  const config = await load.config;
-  if (config?.file) {
-    files.set(config.file.path, config.file);
-    progress?.add('files read');
-  }
-  prefetchStableCounts(first.blocks, (config?.value as { models?: unknown } | undefined)?.models, blocks, tokens.counter);
-  const parsed = first.finish(config);
-  await yieldToEventLoop();
-  progress?.phase('compiling agents');
+  let config: ConfigLoad | undefined;
+  let parsed: ParsedWorkspace;
   let program: Program;
   try {
+    // Counting ahead (src/resolve/prefetch.ts): the tokenizer loads while the blocks parse and counts while the cards do.
+    startCountingEarly(ws.blocks, onDisk && (tokens.store?.size ?? 0) === 0, tokens.counter);
+    const first = parseBlocksFirst(ws, bag, options.cache?.parsed);
+    config = await load.config;
+    if (config?.file) {
+      files.set(config.file.path, config.file);
+      progress?.add('files read');
+    }
+    prefetchStableCounts(first.blocks, (config?.value as { models?: unknown } | undefined)?.models, blocks, tokens.counter);
+    parsed = first.finish(config);
+    await yieldToEventLoop();
+    progress?.phase('compiling agents');
     program = resolveProgram(root, parsed, files, { tokens: tokens.counter, blocks }, progress ? () => progress.add('agents compiled') : undefined);
   } finally {
+    // Every count is made: the counting worker, if one started, stops whatever happened.
     tokens.counter.close();
   }
   options.cache?.blocks.retain(new Set(ws.blocks.map((f) => f.path)));
@@ -280,11 +283,11 @@ function insideFiles(d: Diagnostic, files: ReadonlyMap<string, SourceFile>): Dia
   return { ...d, ...(own && d.range ? { range: own.clampRange(d.range) } : {}), ...(related ? { related } : {}) };
 }
 
-/** The run's token counter, backed by the persistent store when there is a cache directory, counting on a worker thread when `worker` and it pays (TokenCounter.want). */
+/** The run's token counter, backed by the persistent store when there is a cache directory, counting on a worker thread when `worker`, a core is spare and it pays (TokenCounter.want). */
 function openTokens(root: string, persistent: boolean, worker: boolean): { counter: TokenCounter; store: PersistentTokenStore | undefined } {
   const dir = persistent ? cacheDir(root) : undefined;
   const store = dir === undefined ? undefined : PersistentTokenStore.open(dir, AGENTC_VERSION);
-  return { counter: new TokenCounter(store, worker ? () => RemoteCounter.start() : undefined), store };
+  return { counter: new TokenCounter(store, worker ? () => (spareCore() ? RemoteCounter.start() : undefined) : undefined), store };
 }
 
 /** Lets timers run between the synchronous phases (the CLI's progress indicator on large workspaces). */

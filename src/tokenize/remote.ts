@@ -14,6 +14,7 @@
  * counted here instead (slower, never different).
  */
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -39,6 +40,15 @@ const workerEntry = [join(here, 'count-worker.js'), join(here, '..', '..', 'dist
 const STALL_MS = 30_000;
 /** One wait's bound: an answer is looked for again after it, whatever the signal says. */
 const POLL_MS = 50;
+
+/**
+ * Whether a second thread would find a core to run on: the last minute's load
+ * average is below the number of cores. On a saturated machine a worker only adds
+ * CPU time (its start-up, copying texts to it) and the counts are made here.
+ */
+export function spareCore(): boolean {
+  return os.loadavg()[0] < os.availableParallelism();
+}
 
 export class RemoteCounter {
   /** Per encoding: texts asked for, with their count once answered (null until then). */

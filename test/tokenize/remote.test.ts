@@ -2,7 +2,7 @@
 // of counting in-process, starts only when enough text is missing, and never on a
 // warm run. Needs dist/tokenize/count-worker.js (`npm test` builds first).
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { synthesize } from '../../bench/synth.mjs';
@@ -75,6 +75,8 @@ describe('a disk compile counting on the worker', () => {
     synthesize({ out: root, cards: 40, blocks: 160, tools: 12, orchestrators: 2 });
     const cache = join(root, '.cache');
     vi.stubEnv('AGENTC_CACHE_DIR', cache);
+    // An idle machine: the worker is started (on a saturated one it is not: see below).
+    vi.spyOn(os, 'loadavg').mockReturnValue([0, 0, 0]);
     const start = vi.spyOn(RemoteCounter, 'start');
 
     const cold = await compile({ root });
@@ -97,6 +99,21 @@ describe('a disk compile counting on the worker', () => {
     const all = (r: typeof cold) =>
       [...r.program!.agents.values()].map((a) => [a.descriptionTokens, a.cohorts.map((c) => [c.tokens, c.blocks.map((b) => b.tokens)])]);
     expect(all(warm)).toEqual(all(cold));
+    vi.unstubAllEnvs();
+  }, 120_000);
+});
+
+describe('on a saturated machine', () => {
+  it('counts on this thread (no worker), with the same counts', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'agentc-remote-'));
+    dirs.push(root);
+    synthesize({ out: root, cards: 20, blocks: 120, tools: 6, orchestrators: 1 });
+    vi.stubEnv('AGENTC_CACHE_DIR', '');
+    vi.spyOn(os, 'loadavg').mockReturnValue([os.availableParallelism() + 1, 0, 0]);
+    const start = vi.spyOn(RemoteCounter, 'start');
+    const r = await compile({ root });
+    expect(start).not.toHaveBeenCalled();
+    for (const agent of r.program!.agents.values()) for (const c of agent.cohorts) expect(c.tokens).toBe(countTokens(c.text, agent.encoding));
     vi.unstubAllEnvs();
   }, 120_000);
 });
