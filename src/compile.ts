@@ -168,7 +168,7 @@ export async function compile(options: CompileOptions | MemoryCompileOptions): P
 }
 
 /** The load phase's output: the workspace and the config (or why there is nothing to compile). */
-/** `config` is awaited only after the blocks are parsed (they read no config), so parsing overlaps its evaluation. */
+/** `config` is awaited by compileLoaded (after the counting worker is started). */
 type Loaded = { fatal: string } | { fatal: undefined; loaded: LoadResult; config: Promise<ConfigLoad | undefined> };
 
 async function loadDisk(options: CompileOptions): Promise<Loaded> {
@@ -184,7 +184,7 @@ async function loadDisk(options: CompileOptions): Promise<Loaded> {
   }
   const ws = loaded.workspace;
   const config = ws.configPath === configPath ? configLoad : ws.configPath ? loadConfigCached(root, ws.configPath, options.cache) : Promise.resolve(undefined);
-  // Awaited once the blocks are parsed; a rejection meanwhile is not "unhandled" (the await still sees it).
+  // Awaited by compileLoaded; a rejection meanwhile is not "unhandled" (the await still sees it).
   config.catch(() => undefined);
   return { fatal: undefined, loaded, config };
 }
@@ -234,8 +234,9 @@ async function compileLoaded(
   try {
     // Counting ahead (src/resolve/prefetch.ts): the tokenizer loads while the blocks parse and counts while the cards do.
     startCountingEarly(ws.blocks, onDisk && (tokens.store?.size ?? 0) === 0, tokens.counter);
-    const first = parseBlocksFirst(ws, bag, options.cache?.parsed);
+    // The config first: its load is bounded by a timer, which a busy main thread would let expire unseen.
     config = await load.config;
+    const first = parseBlocksFirst(ws, bag, options.cache?.parsed);
     if (config?.file) {
       files.set(config.file.path, config.file);
       progress?.add('files read');
