@@ -1,14 +1,16 @@
 // What a service pays for the bundle (issue 14, point 1), for bench/run.mjs:
 // a service's `tsc --strict --noEmit` over the generated modules, and loading the
-// bundle at service start (`import('./generated/bundle.js')`: bundle-data.js is
-// parsed, the prefixes joined and their sha256 checked), on the 1,000-card
-// workspace and on this repository's workspace.
+// bundle at service start (`import('./js/bundle.js')`: bundle.json beside it is
+// read and its index parsed; each prefix is joined and checked on first use, so
+// start-up pays for none), on the 1,000-card workspace and on this repository's
+// workspace.
 //
 // Each workspace gets a small service in node_modules/.cache/agentc-bench-service/<name>/
 // (inside the repository, so that @agentc/runtime and @types/node resolve): the
 // generated .ts files, a service.ts that implements ToolHandlers, creates the
 // orchestrator, runs a turn and reads an agent's OpenAI tools, and the same modules transpiled to .js (types stripped by
-// the TypeScript compiler API) for the load measurement.
+// the TypeScript compiler API), with bundle.json copied beside them as a service
+// deploys it, for the load measurement.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -56,6 +58,7 @@ export function prepareServices({ repo, build }) {
       });
       writeFileSync(join(dir, 'js', f.replace(/\.ts$/, '.js')), out.outputText);
     }
+    cpSync(join(dir, 'generated', 'bundle.json'), join(dir, 'js', 'bundle.json'));
     writeFileSync(join(dir, 'load.mjs'), "await import('./js/bundle.js');\n");
     return { dir, bundleJsonBytes: statSync(join(dir, 'generated', 'bundle.json')).size };
   };

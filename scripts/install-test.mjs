@@ -126,6 +126,19 @@ try {
   }
   rmSync(join(app, 'service.bad.ts'));
 
+  step('a service compiled to build/ without bundle.json: a BundleLoadError that says what to copy');
+  let missing = '';
+  try {
+    run('node', ['build/service.js'], app, { quiet: true });
+  } catch (e) {
+    missing = e.output ?? '';
+  }
+  if (!/BundleLoadError: .*build\/generated\/bundle\.json does not exist.*copy generated\/bundle\.json next to the compiled bundle\.js/.test(missing)) {
+    fail(`a service without bundle.json did not fail with the missing-bundle error:\n${missing}`);
+  }
+  // As docs/runtime.md says: the service's build copies bundle.json beside the compiled bundle.js.
+  cpSync(join(app, 'generated', 'bundle.json'), join(app, 'build', 'generated', 'bundle.json'));
+
   step('one turn with the scripted client');
   checkTurn(run('node', ['build/service.js'], app));
 

@@ -24,6 +24,7 @@ import { AGENTC_VERSION } from './version.js';
 import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
 import { createEmitCache, type EmitCache } from './emit/cache.js';
 import { PersistentBlockMemos, runBlockMemos } from './resolve/block-memo.js';
+import { PersistentAgentMemos } from './resolve/agent-memo.js';
 import { prefetchStableCounts, startCountingEarly } from './resolve/prefetch.js';
 import { TokenCounter } from './tokenize/counter.js';
 import { RemoteCounter, spareCore } from './tokenize/remote.js';
@@ -84,6 +85,8 @@ export interface ProgressSink {
  *   (each file's SHA-256, each environment variable's value; src/load/config-inputs.ts);
  * - `blocks`: per-block derived data (context roots read, stable
  *   render and counts) by path + SHA-256 of the text (reads no config);
+ * - `agents`: resolved agents by card id, under a key naming the config's value and the
+ *   identities of the card and of every block, tool and card it names (src/resolve/agent-memo.ts);
  * - `emit`: bundle entries by their inputs' identities under one config key
  *   (the resolved config + agentc version, src/emit/cache.ts);
  * - `tokens`: counts by (encoding, text), backed by the persistent store.
@@ -94,6 +97,7 @@ export interface CompileCache {
   parsed: ParseCache;
   config?: CachedConfig;
   blocks: PersistentBlockMemos;
+  agents: PersistentAgentMemos;
   emit: EmitCache;
   /** The session's token counter and its persistent store, made by the first compile. */
   tokens?: { counter: TokenCounter; store: PersistentTokenStore | undefined };
@@ -120,12 +124,14 @@ export function createCompileCache(): CompileCache {
     files: new Map(),
     parsed: new Map(),
     blocks: new PersistentBlockMemos(),
+    agents: new PersistentAgentMemos(),
     emit: createEmitCache(),
     invalidate(paths) {
       if (!paths) {
         cache.files.clear();
         cache.parsed.clear();
         cache.blocks.invalidate();
+        cache.agents.invalidate();
         cache.config = undefined;
         cache.emit = createEmitCache();
         cache.tokens = undefined;
@@ -245,7 +251,13 @@ async function compileLoaded(
     parsed = first.finish(config);
     await yieldToEventLoop();
     progress?.phase('compiling agents');
-    program = resolveProgram(root, parsed, files, { tokens: tokens.counter, blocks }, progress ? () => progress.add('agents compiled') : undefined);
+    program = resolveProgram(
+      root,
+      parsed,
+      files,
+      { tokens: tokens.counter, blocks, ...(options.cache ? { agents: options.cache.agents } : {}) },
+      progress ? () => progress.add('agents compiled') : undefined,
+    );
   } finally {
     // Every count is made: the counting worker, if one started, stops whatever happened.
     tokens.counter.close();

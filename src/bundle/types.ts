@@ -53,10 +53,12 @@ export interface HistoryPolicy {
 
 /**
  * Version of the stored bundle (bundle.json, see StoredBundle and
- * docs/formats/bundle.md). "2": prompt text stored once per block rendering, as
- * lines; prefixes refer to it. The runtime refuses any other version.
+ * docs/formats/bundle.md). "3": prompt text stored once per block rendering, as
+ * lines (a per-agent variant as line runs shared with its block's first
+ * rendering); prefixes refer to it; copies the loader derives are left out. The
+ * runtime refuses any other version.
  */
-export const BUNDLE_FORMAT_VERSION = '2';
+export const BUNDLE_FORMAT_VERSION = '3';
 
 /**
  * The bundle in memory: what the compiler makes and the runtime runs (every
@@ -195,10 +197,11 @@ export interface BundleDispatch {
 }
 
 /**
- * bundle.json (format "2"): the Bundle with each block rendering's text stored
+ * bundle.json (format "3"): the Bundle with each block rendering's text stored
  * once (`texts`, as lines) and each distinct tool shape once (`toolShapes`);
  * agents refer to them by key. A prefix is its blocks' texts, each followed by
- * "\n\n", in order; its `sha256` is checked when the bundle is loaded.
+ * "\n\n", in order; its `sha256` is checked once, on first use (or by
+ * `verifyBundle`).
  */
 export interface StoredBundle {
   formatVersion: typeof BUNDLE_FORMAT_VERSION;
@@ -215,12 +218,28 @@ export interface StoredBundle {
   /** Per block id: what every use of the block shares. */
   blocks: Record<string, StoredBlockInfo>;
   /** Rendered block text by key, split at "\n": the block id, or `<block>@<agent>[@<cohort>]` for a block that renders differently per agent. */
-  texts: Record<string, string[]>;
+  texts: Record<string, StoredText>;
   /** Tool shapes by key `<name>~<sha256 prefix of the neutral shape>`. */
   toolShapes: Record<string, StoredToolShape>;
 }
 
-export interface StoredAgent extends Omit<BundleAgent, 'prefixes' | 'tools' | 'suffix_template' | 'suffix_ast'> {
+/**
+ * A stored text: its lines, or (a per-agent variant of a block) `{ base }` — the
+ * key of a text stored as lines — followed by runs: a string is a line of its
+ * own, a positive integer n copies the base's next n lines, a negative one skips
+ * -n of them.
+ */
+export type StoredText = string[] | [{ base: string }, ...(string | number)[]];
+
+/**
+ * A dispatch entry as stored: a sub-agent's `policy` is absent when it is that
+ * agent's own policy; a tool's `tool` and `envelope` are absent when it runs the
+ * contract of its own name (the entry's key) with that contract's `envelope`.
+ */
+export type StoredDispatchEntry = { kind: 'sub_agent'; agent: string; policy?: Policy } | { kind: 'tool'; tool?: string; envelope?: boolean };
+
+export interface StoredAgent extends Omit<BundleAgent, 'prefixes' | 'tools' | 'suffix_template' | 'suffix_ast' | 'dispatch'> {
+  dispatch: Omit<BundleDispatch, 'table'> & { table: Record<string, StoredDispatchEntry> };
   /** Absent when it is `dynamicContext.template`. */
   suffix_template?: string;
   /** Absent when it is `dynamicContextAst`. */
@@ -254,7 +273,11 @@ export interface StoredBlockInfo {
 
 export interface StoredToolShape {
   neutral: NeutralTool;
-  openai: OpenAITool;
+  /**
+   * Absent when it is the neutral tool as an OpenAI strict function with the
+   * same parameters; `{ parameters }` when only its parameters differ.
+   */
+  openai?: OpenAITool | { parameters: JsonSchema };
   /** Absent when it is the neutral tool with `input_schema` = `parameters`. */
   anthropic?: AnthropicTool;
 }

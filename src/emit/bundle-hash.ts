@@ -45,6 +45,7 @@ export function hashPieces(frame: BundleFrame, pieces: readonly Buffer[], memo: 
     if (i < pieces.length - 1) hash.update(PIECE_SEPARATOR);
   }
   memo.hashCheckpoints = pieces.length > 0 ? { head: frame.head, pieces: [...pieces], states } : undefined;
-  hash.update(frame.tail, 'utf8');
+  if (typeof frame.tail === 'string') hash.update(frame.tail, 'utf8');
+  else for (const chunk of frame.tail) hash.update(chunk);
   return hash.digest('hex');
 }

@@ -1,6 +1,6 @@
 /**
- * generated/bundle.ts: the bundle's types, and the bundle itself read from the
- * data module bundle-data.ts. A service imports its `ToolHandlers` and
+ * generated/bundle.ts: the bundle's types, and the bundle itself read from
+ * bundle.json beside it. A service imports its `ToolHandlers` and
  * implements one handler per tool contract; adding a tool to a card adds a
  * required member there, so an unimplemented tool fails to compile.
  *
@@ -11,11 +11,10 @@
  * literally beside them), the hash `string` and tools by name (their arguments
  * are typed once, in ToolArgsByName), so a prompt edit leaves bundle.ts
  * unchanged and a service's type-check does not grow with prompt text. The data
- * is bundle.json's text in one string literal (bundle-data.ts): a single
- * token for tsc, compiled along with the service (no file to copy next to it),
- * and line for line the same as bundle.json, so a one-line prompt edit is a
- * one-line change there too. At run time `loadBundleJson` (@agentc/runtime/bundle)
- * joins the prefixes and checks their hashes.
+ * is read at run time from bundle.json next to the module (`readBundle` from
+ * @agentc/runtime/bundle): no prompt text in any module V8 or tsc parses, and
+ * the loader parses only what is not prompt text; each prefix is joined and
+ * checked against its sha256 on first use (docs/formats/bundle.md).
  *
  * The generated text depends only on the bundle (deterministic) and passes
  * `tsc --strict` (also with exactOptionalPropertyTypes, noUncheckedIndexedAccess
@@ -45,33 +44,19 @@ export function renderBundleTs(bundle: Bundle): string {
 /**
  * bundle.ts as UTF-8 chunks: the declarations, the bundle's type (one line per
  * field of each agent, tool shapes once each), the bundle read from
- * bundle-data.ts, then the helpers.
+ * bundle.json, then the helpers.
  */
 export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] {
   const agentIds = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
   const declarations = declarationsBytes(bundle, agents, cache);
-  let out = bundleType(bundle, agents);
-  out += `/** The bundle: bundle.json's data, every prefix joined and checked against its sha256 when this module loads. */\n`;
-  out += `export const bundle: Bundle = loadBundleJson(bundleJson) as unknown as Bundle;\n\n`;
+  const type = bundleType(bundle, agents);
+  let out = type.tail;
+  out += `/** The bundle, read from bundle.json beside this module; each prefix is joined and checked against its sha256 on first use (\`verifyBundle\` checks all). */\n`;
+  out += `export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;\n\n`;
   out += PROVIDER_TOOLS;
   if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
-  return [declarations, Buffer.from(out, 'utf8')];
-}
-
-/**
- * generated/bundle-data.ts: bundle.json's text as one string literal, one JSON
- * line per source line (each ends with `\n` and a line continuation; `\` and
- * `"` escaped). One token for tsc; cheaper for V8 to parse than a template literal.
- */
-export function bundleDataContent(json: readonly Uint8Array[]): Uint8Array[] {
-  const head = `${GENERATED_HEADER}/* eslint-disable */\n/** bundle.json's text (read by bundle.ts). */\nexport const bundleJson: string = "\\\n`;
-  const body = json.map((chunk) => {
-    const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
-    const escaped = text.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n\\\n' : `\\${c}`));
-    return Buffer.from(escaped, 'utf8');
-  });
-  return [Buffer.from(head, 'utf8'), ...body, Buffer.from('";\n', 'utf8')];
+  return [declarations, Buffer.from(type.head, 'utf8'), ...type.members, Buffer.from(out, 'utf8')];
 }
 
 /**
@@ -79,7 +64,7 @@ export function bundleDataContent(json: readonly Uint8Array[]): Uint8Array[] {
  * their arguments are typed once, in ToolArgsByName; the schemas themselves are
  * plain JSON objects, so the type does not grow with every agent's copy of them.
  */
-function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
+function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): { head: string; members: Buffer[]; tail: string } {
   let out = TOOL_TYPES;
   out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, suffix syntax trees as \`TemplateNode[]\`, tools by name. */\n`;
   out += `export interface Bundle {\n`;
@@ -89,20 +74,22 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): string {
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
-  for (const a of agents) {
-    out += `    readonly ${JSON.stringify(a.id)}: {\n`;
-    const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
-    for (const key of Object.keys(fields).sort(compareCodeUnits)) {
-      out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
-    }
-    out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
-    const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
-    const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
-    out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
-    out += `    };\n`;
+  const members = agents.map((a) => (a.typeMember ??= Buffer.from(agentTypeMember(a), 'utf8')));
+  return { head: out, members, tail: `  };\n}\n\n` };
+}
+
+/** An agent's member of the `Bundle` interface: a function of its id and entry (kept with its fragments). */
+function agentTypeMember(a: AgentFragments): string {
+  let out = `    readonly ${JSON.stringify(a.id)}: {\n`;
+  const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
+  for (const key of Object.keys(fields).sort(compareCodeUnits)) {
+    out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
   }
-  out += `  };\n}\n\n`;
-  return out;
+  out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
+  const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
+  const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
+  out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
+  return `${out}    };\n`;
 }
 
 /** The suffix template's AST is typed by its node type, not its literal value (the template's text already is). */
@@ -180,10 +167,9 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
 
   let out = GENERATED_HEADER;
   out += `/* eslint-disable */\n`;
-  out += `import { loadBundleJson } from '@agentc/runtime/bundle';\n`;
+  out += `import { readBundle } from '@agentc/runtime/bundle';\n`;
   const types = [...(agentIds.length > 0 ? ['BundlePrefix'] : []), 'TemplateNode', ...(contractNames.length > 0 ? ['ToolContext'] : [])];
   out += `import type { ${types.join(', ')} } from '@agentc/runtime';\n`;
-  out += `import { bundleJson } from './bundle-data.js';\n`;
   out += '\n';
   out += `/** Every agent of the bundle (one per card). */\n`;
   out += `export type AgentId =${stringUnion(agentIds)};\n\n`;

@@ -13,7 +13,8 @@
  * - Bundle entries, models and contracts the cache hands out are never mutated;
  *   fragments made from an entry are looked up by the entry's identity.
  */
-import type { Bundle, BundleAgent, BundleModel, BundleToolContract, StoredToolShape } from '../bundle/types.js';
+import type { Bundle, BundleAgent, BundleModel, BundleToolContract, StoredText, StoredToolShape } from '../bundle/types.js';
+import type { BlockUse } from './stored.js';
 import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
 import type { HashCheckpoints } from './bundle-hash.js';
@@ -34,6 +35,8 @@ export interface EmitCache {
   shapes: WeakMap<object, string>;
   /** bundle.json as frame and per-agent pieces, per bundle (see fragments.ts). */
   frames: WeakMap<Bundle, StoredLayout>;
+  /** The frame's tail chunks of the last build (see fragments.ts). */
+  tail: TailMemo;
   /** Hash states in front of every 16th piece of the last bundle (see bundle-hash.ts). */
   hashCheckpoints: HashCheckpoints | undefined;
   /** bundle.ts declarations (see bundle-ts.ts). */
@@ -57,7 +60,24 @@ export interface TsDeclarationsMemo {
 /** bundle.json === head + pieces joined by ",\n" + tail (pieces: one per agent, see fragments.ts). */
 export interface BundleFrame {
   head: string;
-  tail: string;
+  /** Text, or UTF-8 chunks (emission keeps them between builds, see fragments.ts). */
+  tail: string | readonly Buffer[];
+  /** With chunks: the index of the chunk that holds the `hash` member. */
+  hashAt?: number;
+}
+
+/** The tail's chunks of the last build, so an unchanged entry keeps its chunk (fragments.ts). */
+export interface TailMemo {
+  /** By table, by key: what the entry was made from, and its chunk. */
+  entries: Map<string, Map<string, { source: unknown; chunk: Buffer }>>;
+  /** The other chunks by name, with their text. */
+  small: Map<string, { text: string; chunk: Buffer }>;
+  /** Each text of the last build, split at "\n". */
+  lines: Map<string, string[]>;
+  /** Each block text of the last build, one string per distinct text (fragments.ts interns new uses' texts). */
+  interned: Map<string, string>;
+  /** A variant's stored text by its lines, with the base (lines and key) it was stored against. */
+  variants: WeakMap<string[], { base: string[]; key: string; stored: StoredText }>;
 }
 
 /** bundle.json's bytes: frame.head + pieces joined by ",\n" + frame.tail. */
@@ -71,8 +91,8 @@ export interface AgentFragments {
   entry: BundleAgent;
   /** `    "<id>": {…}`: the agent's member of bundle.json's `agents`, UTF-8. */
   json?: Buffer;
-  /** The text and tool-shape keys `json` was made with. */
-  jsonKeys?: string;
+  /** The text and tool-shape keys (as JSON) and the config's suffix `json` was made with. */
+  jsonKeys?: { keys: string; template: string; astJson: string };
   /** Tool-shape keys and shapes of the entry (stored.ts). */
   toolKeys?: { keys: string[]; shapes: StoredToolShape[] };
   /** Canonical JSON of each neutral tool's parameters, in tool order. */
@@ -82,6 +102,10 @@ export interface AgentFragments {
   toolNamesLine?: string;
   /** Everything of the entry that bundle.ts declares (events, tool names, descriptions, shapes). */
   tsKey?: string;
+  /** This agent's member of the Bundle interface in bundle.ts, UTF-8. */
+  typeMember?: Buffer;
+  /** Per prefix, per block: its text and shared facts (stored.ts). */
+  uses?: BlockUse[][];
   /** Prompt files (path, text), valid for the model object they were rendered with. */
   prompts?: { model: BundleModel | undefined; files: [string, string][] };
 }
@@ -95,6 +119,7 @@ export function createEmitCache(): EmitCache {
     fragments: new WeakMap(),
     shapes: new WeakMap(),
     frames: new WeakMap(),
+    tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },
     hashCheckpoints: undefined,
     tsDeclarations: undefined,
     written: createWriteCache(),

@@ -8,7 +8,7 @@
  * time proportional to what changed.
  */
 import type { Bundle } from '../bundle/types.js';
-import { bundleDataContent, bundleTsContent } from './bundle-ts.js';
+import { bundleTsContent } from './bundle-ts.js';
 import { createEmitCache, type EmitCache } from './cache.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString, type FileContent } from './content.js';
@@ -26,7 +26,6 @@ export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileCo
   const layout = layoutOf(bundle, memo);
   const json = jsonChunks(layout.frame, layout.pieces);
   files.set('bundle.json', json);
-  files.set('bundle-data.ts', bundleDataContent(json));
   files.set('bundle.ts', bundleTsContent(bundle, memo));
   files.set('orchestrator.ts', renderOrchestratorTs(bundle));
   for (const a of agents) {

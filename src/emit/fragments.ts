@@ -8,11 +8,26 @@
  * a fixed indent, and an agent's member is `    "<id>": ` followed by
  * storedValue(entry, 2), exactly as it stands in the whole.
  */
-import type { Bundle, BundleAgent } from '../bundle/types.js';
-import type { AgentFragments, BundleFrame, EmitCache, StoredLayout } from './cache.js';
+import type { Bundle, BundleAgent, StoredBlockInfo, StoredBundle } from '../bundle/types.js';
+import type { AgentFragments, BundleFrame, EmitCache, StoredLayout, TailMemo } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
-import { agentToolKeys, configSuffix, storeAgent, storedJson, storedTop, storedValue, storeKeys, type ConfigSuffix } from './stored.js';
+import {
+  agentBlockUses,
+  agentToolKeys,
+  configSuffix,
+  dispatchFacts,
+  storeAgent,
+  storedJson,
+  storedTop,
+  storedValue,
+  storeKeys,
+  variantText,
+  type ConfigSuffix,
+  type DispatchFacts,
+} from './stored.js';
 
+/** Keys JavaScript orders first (array indices: canonical integers below 2^32 - 1); the full check is in jsonKeyOrder's slow path. */
+const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
 export const PIECE_SEPARATOR = Buffer.from(',\n', 'utf8');
 const AGENTS_MEMBER = '\n  "agents": {}';
 const EMPTY_HASH_MEMBER = '\n  "hash": "",\n';
@@ -33,18 +48,26 @@ export function fragmentsOf(cache: EmitCache, id: string, entry: BundleAgent): A
  * by hand may).
  */
 export function jsonKeyOrder(sortedKeys: readonly string[]): string[] {
+  if (!sortedKeys.some((k) => INTEGER_LIKE.test(k))) return [...sortedKeys];
   const o: Record<string, true> = {};
   for (const k of sortedKeys) Object.defineProperty(o, k, { value: true, enumerable: true, writable: true, configurable: true });
   return Object.keys(o);
 }
 
 /** `    "<id>": {…}`, the agent's member of the top-level `agents` object, for the given keys. */
-export function jsonPiece(f: AgentFragments, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): Buffer {
-  const keys = JSON.stringify([blockKeys, toolKeys, suffix.template, suffix.astJson]);
-  if (f.json === undefined || f.jsonKeys !== keys) {
-    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix)), 2, 'agents');
+export function jsonPiece(
+  f: AgentFragments,
+  blockKeys: readonly (readonly string[])[],
+  toolKeys: readonly string[],
+  suffix: ConfigSuffix,
+  facts: DispatchFacts,
+): Buffer {
+  const keys = JSON.stringify([blockKeys, toolKeys, facts]);
+  const made = f.jsonKeys;
+  if (f.json === undefined || made === undefined || made.keys !== keys || made.template !== suffix.template || made.astJson !== suffix.astJson) {
+    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
-    f.jsonKeys = keys;
+    f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson };
   }
   return f.json;
 }
@@ -57,20 +80,132 @@ export function toolKeysOf(f: AgentFragments): ReturnType<typeof agentToolKeys> 
 /**
  * bundle.json's frame and pieces for `bundle` (its `hash` as it is), made once
  * per bundle object. createBundle makes them for the unhashed bundle and
- * registers the hashed one (see `registerLayout`).
+ * registers the hashed one (see `withHash`). The frame's tail is chunks: the big
+ * tables (`texts`, `toolShapes`, `blocks`) one chunk per entry, kept between
+ * builds while the entry's source is the same (see `tailOf`).
  */
 export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
   let layout = cache.frames.get(bundle);
   if (layout === undefined) {
     const ids = jsonKeyOrder(Object.keys(bundle.agents).sort(compareCodeUnits));
-    const keys = storeKeys(bundle, (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)));
-    const frame = makeFrame(storedJson(storedTop(bundle, keys)), ids.length);
+    const lines = new Map<string, string[]>();
+    const interned = new Map<string, string>();
+    const intern = (text: string): string => interned.get(text) ?? cache.tail.interned.get(text) ?? text;
+    const keys = storeKeys(bundle, {
+      toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)),
+      usesOf: (id, entry) => {
+        const f = fragmentsOf(cache, id, entry);
+        // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
+        f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
+        for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
+        return f.uses;
+      },
+      linesOf: (text) => {
+        let l = lines.get(text) ?? cache.tail.lines.get(text);
+        if (l === undefined) l = text.split('\n');
+        lines.set(text, l);
+        return l;
+      },
+      // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
+      variantOf: (base, variant) => {
+        const hit = cache.tail.variants.get(variant);
+        if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
+        const stored = variantText(base, variant);
+        cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
+        return stored;
+      },
+    });
+    cache.tail.lines = lines;
+    cache.tail.interned = interned;
+    const top = storedTop(bundle, keys);
+    const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail) };
     const suffix = configSuffix(bundle);
-    const pieces = ids.map((id) => jsonPiece(fragmentsOf(cache, id, bundle.agents[id]!), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix));
+    const pieces = ids.map((id) => {
+      const entry = bundle.agents[id]!;
+      return jsonPiece(fragmentsOf(cache, id, entry), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle));
+    });
     layout = { frame, pieces };
     cache.frames.set(bundle, layout);
   }
   return layout;
+}
+
+/** Tables of the stored bundle written one chunk per entry (each entry's text kept while its source is the same). */
+const CHUNKED_TABLES: ReadonlySet<string> = new Set(['blocks', 'models', 'texts', 'toolShapes', 'tools']);
+const HASH_KEY = 'hash';
+
+/** Everything before the agents' entries: the members that sort before `agents`, then its opening. */
+function headOf(top: StoredBundle): string {
+  let head = '{\n';
+  for (const key of topKeys(top)) {
+    if (key === 'agents') return `${head}  "agents": {\n`;
+    head += `  ${JSON.stringify(key)}: ${storedValue(sortKeysDeep(top[key]), 1, key)},\n`;
+  }
+  throw new Error('agentc bug: no agents member in the stored bundle');
+}
+
+/**
+ * Everything after the agents' entries, as chunks: the same bytes as the text
+ * storedJson(top) has after its (empty) `agents` member, with the agents' closing
+ * brace first. `hashAt` is the index of the chunk `,\n  "hash": …`.
+ */
+function tailOf(top: StoredBundle, memo: TailMemo): { tail: Buffer[]; hashAt: number } {
+  const tail: Buffer[] = [chunkOf(memo, '\u0000close', '\n  }')];
+  let hashAt = -1;
+  const keys = topKeys(top);
+  const entries = new Map<string, Map<string, { source: unknown; chunk: Buffer }>>();
+  for (const key of keys.slice(keys.indexOf('agents') + 1)) {
+    const value = top[key];
+    if (!CHUNKED_TABLES.has(key) || value === null || typeof value !== 'object' || Object.keys(value).length === 0) {
+      if (key === HASH_KEY) hashAt = tail.length;
+      tail.push(chunkOf(memo, key, `,\n  ${JSON.stringify(key)}: ${storedValue(sortKeysDeep(value), 1, key)}`));
+      continue;
+    }
+    const table = value as Record<string, unknown>;
+    const lastEntries = memo.entries.get(key);
+    const made = new Map<string, { source: unknown; chunk: Buffer }>();
+    entries.set(key, made);
+    tail.push(chunkOf(memo, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
+    jsonKeyOrder(Object.keys(table).sort(compareCodeUnits)).forEach((k, i) => {
+      if (i > 0) tail.push(PIECE_SEPARATOR);
+      const v = table[k];
+      // What the entry's text is made from, compared by identity first: a shape by its key (which names its content);
+      // texts (lines memoized per text), models, contracts (EmitCache keeps them) and block facts (memoized per use) by value.
+      const source = key === 'toolShapes' ? k : v;
+      const last = lastEntries?.get(k);
+      const same = last !== undefined && (last.source === source || sameSource(key, last.source, v));
+      const entry = same ? last : { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(sortKeysDeep(v), 2, key)}`, 'utf8') };
+      made.set(k, entry);
+      tail.push(entry.chunk);
+    });
+    tail.push(chunkOf(memo, `${key}\u0000close`, '\n  }'));
+  }
+  tail.push(chunkOf(memo, '\u0000end', '\n}\n'));
+  memo.entries = entries;
+  if (hashAt === -1) throw new Error('agentc bug: no hash member in the stored bundle');
+  return { tail, hashAt };
+}
+
+function topKeys(top: StoredBundle): (keyof StoredBundle)[] {
+  return (Object.keys(top) as (keyof StoredBundle)[]).sort(compareCodeUnits);
+}
+
+/** Sources that are not the same object but make the same text: equal lines of a text, equal facts of a block. */
+function sameSource(table: string, a: unknown, b: unknown): boolean {
+  if (table === 'texts') return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((line, i) => line === b[i]);
+  if (table !== 'blocks') return false;
+  const x = a as StoredBlockInfo;
+  const y = b as StoredBlockInfo;
+  return x.category === y.category && x.file === y.file && x.owner === y.owner && x.required === y.required;
+}
+
+/** The chunk last made under `id` when its text is the same (so unchanged chunks keep their identity), else a new one. */
+function chunkOf(memo: TailMemo, id: string, text: string): Buffer {
+  const last = memo.small.get(id);
+  if (last !== undefined && last.text === text) return last.chunk;
+  const chunk = Buffer.from(text, 'utf8');
+  memo.small.set(id, { text, chunk });
+  return chunk;
 }
 
 /** The frame of a stored bundle's text whose `agents` table is empty; `agentCount` 0 gives the whole text as head. */
@@ -84,12 +219,16 @@ export function makeFrame(text: string, agentCount: number): BundleFrame {
 /** The frame with the (empty) hash member set to `hash`. */
 export function withHash(frame: BundleFrame, hash: string): BundleFrame {
   const set = (s: string): string => s.replace(EMPTY_HASH_MEMBER, `\n  "hash": ${JSON.stringify(hash)},\n`);
-  return frame.tail === '' ? { head: set(frame.head), tail: '' } : { head: frame.head, tail: set(frame.tail) };
+  if (typeof frame.tail === 'string') return frame.tail === '' ? { head: set(frame.head), tail: '' } : { head: frame.head, tail: set(frame.tail) };
+  const at = frame.hashAt ?? -1;
+  const tail = [...frame.tail];
+  tail[at] = Buffer.from(`,\n  "hash": ${JSON.stringify(hash)}`, 'utf8');
+  return { head: frame.head, tail, hashAt: at };
 }
 
 /** bundle.json's bytes: head, pieces, tail. */
 export function jsonChunks(frame: BundleFrame, pieces: readonly Buffer[]): Buffer[] {
-  return [Buffer.from(frame.head, 'utf8'), ...joined(pieces), Buffer.from(frame.tail, 'utf8')];
+  return [Buffer.from(frame.head, 'utf8'), ...joined(pieces), ...(typeof frame.tail === 'string' ? [Buffer.from(frame.tail, 'utf8')] : frame.tail)];
 }
 
 function joined(pieces: readonly Buffer[]): Buffer[] {

@@ -10,8 +10,14 @@
  * - Each distinct tool shape (neutral + OpenAI + Anthropic) is stored once in
  *   `toolShapes`, under `<name>~<first 12 hex of its sha256>`.
  * - What every use of a block shares (owner, category, file, required) is in `blocks`.
+ * - A block's other renderings (per-agent variants) are stored as runs against
+ *   its first rendering: shared lines are a count, so a one-line edit of a line
+ *   every variant shares is one changed line of the bundle.
  * - Copies are left out where the loader restores them: an Anthropic tool whose
- *   name, description and input_schema equal the neutral tool's, an agent's
+ *   name, description and input_schema equal the neutral tool's, an OpenAI tool's
+ *   name and description (and its parameters when they equal the neutral ones), a
+ *   sub-agent's policy in a dispatch table (the sub-agent's own), a tool entry's
+ *   `tool` and `envelope` (its own name, its contract's envelope), an agent's
  *   `suffix_template` equal to `dynamicContext.template` and its `suffix_ast`
  *   equal to `dynamicContextAst` (the config's, stored once).
  *
@@ -27,12 +33,20 @@ import type {
   BundlePrefix,
   BundlePrefixBlock,
   StoredAgent,
+  Policy,
+  StoredAgent as StoredAgentEntry,
   StoredBlockInfo,
   StoredBundle,
+  StoredDispatchEntry,
+  StoredText,
   StoredPrefixBlock,
   StoredToolShape,
 } from '../bundle/types.js';
+import { diffArrays } from 'diff';
 import { canonicalJson, compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
+
+/** Past this many changed lines a variant is stored whole (the line diff gives up: jsdiff's `maxEditLength`). */
+const MAX_VARIANT_EDITS = 64;
 
 /** Tables whose entries are written one member (agent field, text line) per line; other entries take one line each. */
 const MULTILINE_TABLES: ReadonlySet<string> = new Set(['agents', 'texts']);
@@ -68,7 +82,7 @@ export interface StoreKeys {
   blockKeys: Map<string, string[][]>;
   /** By agent id: per tool, the key of its shape. */
   toolKeys: Map<string, string[]>;
-  texts: Record<string, string[]>;
+  texts: Record<string, StoredText>;
   toolShapes: Record<string, StoredToolShape>;
   blocks: Record<string, StoredBlockInfo>;
 }
@@ -77,7 +91,7 @@ export function blockSlice(prefix: BundlePrefix, block: BundlePrefixBlock): stri
   return prefix.text.slice(block.start, block.start + block.length);
 }
 
-/** Tool-shape keys of one agent: a pure function of its entry (see `toolShapeKey`). */
+/** Tool-shape keys of one agent and its shapes (keys sorted): a pure function of its entry (see `toolShapeKey`). */
 export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: StoredToolShape[] } {
   const shapes = entry.tools.neutral.map((neutral, i): StoredToolShape => {
     const anthropic = entry.tools.anthropic[i]!;
@@ -85,54 +99,101 @@ export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: Sto
       anthropic.name === neutral.name &&
       anthropic.description === neutral.description &&
       canonicalJson(anthropic.input_schema) === canonicalJson(neutral.parameters);
-    return same ? { neutral, openai: entry.tools.openai[i]! } : { neutral, openai: entry.tools.openai[i]!, anthropic };
+    const openai = storedOpenai(neutral, entry.tools.openai[i]!);
+    return { neutral, ...(openai === undefined ? {} : { openai }), ...(same ? {} : { anthropic }) };
   });
-  return { keys: shapes.map(toolShapeKey), shapes };
+  return { keys: shapes.map(toolShapeKey), shapes: shapes.map((shape) => sortKeysDeep(shape)) };
+}
+
+/** An OpenAI tool as stored: absent when the loader derives all of it from the neutral tool, `{ parameters }` when only those differ. */
+function storedOpenai(neutral: StoredToolShape['neutral'], openai: NonNullable<BundleAgent['tools']['openai'][number]>): StoredToolShape['openai'] {
+  const f = openai.function;
+  const derived =
+    openai.type === 'function' && f.strict && f.name === neutral.name && f.description === neutral.description && Object.keys(openai).length === 2;
+  if (!derived || Object.keys(f).length !== 4) return openai;
+  return canonicalJson(f.parameters) === canonicalJson(neutral.parameters) ? undefined : { parameters: f.parameters };
 }
 
 export function toolShapeKey(shape: StoredToolShape): string {
   return `${shape.neutral.name}~${sha256Hex(canonicalJson(shape)).slice(0, 12)}`;
 }
 
+/** One use of a block in an agent's prefixes: its rendered text there and the facts every use shares. */
+export interface BlockUse {
+  id: string;
+  text: string;
+  info: StoredBlockInfo;
+}
+
+/** An agent's block uses, per prefix, per block: a pure function of its entry (memoizable by the entry's identity). */
+export function agentBlockUses(entry: BundleAgent): BlockUse[][] {
+  return entry.prefixes.map((p) =>
+    p.blocks.map((b) => ({ id: b.id, text: blockSlice(p, b), info: { category: b.category, file: b.file, owner: b.owner, required: b.required } })),
+  );
+}
+
+/** What storeKeys may take memoized (each a pure function of one agent's entry, of a text, or of a variant and its base). */
+export interface StoreKeysMemo {
+  toolKeysOf(id: string, entry: BundleAgent): { keys: string[]; shapes: StoredToolShape[] };
+  usesOf(id: string, entry: BundleAgent): BlockUse[][];
+  linesOf(text: string): string[];
+  variantOf(base: { key: string; lines: string[] }, lines: string[]): StoredText;
+}
+
+const FRESH: StoreKeysMemo = {
+  toolKeysOf: (_, e) => agentToolKeys(e),
+  usesOf: (_, e) => agentBlockUses(e),
+  linesOf: (t) => t.split('\n'),
+  variantOf: (base, lines) => variantText(base, lines),
+};
+
 /**
- * Assigns every key. `toolKeysOf` may return memoized keys (they depend on the entry only).
+ * Assigns every key. `memo` may return memoized values (see StoreKeysMemo).
  * Throws only on an agentc bug (a block whose shared facts differ between prefixes).
  */
-export function storeKeys(
-  bundle: Bundle,
-  toolKeysOf: (id: string, entry: BundleAgent) => { keys: string[]; shapes: StoredToolShape[] } = (_, e) => agentToolKeys(e),
-): StoreKeys {
+export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): StoreKeys {
+  const { toolKeysOf, usesOf, linesOf, variantOf } = { ...FRESH, ...memo };
   const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
+  const uses = new Map<string, BlockUse[][]>();
   // Per block id: each distinct text → the key of its first use.
   const variants = new Map<string, Map<string, string>>();
-  const blocks: Record<string, StoredBlockInfo> = {};
+  const infos = new Map<string, StoredBlockInfo>();
   for (const id of ids) {
-    for (const p of bundle.agents[id]!.prefixes) {
-      for (const b of p.blocks) {
-        const text = blockSlice(p, b);
-        let byText = variants.get(b.id);
-        if (byText === undefined) variants.set(b.id, (byText = new Map<string, string>()));
-        if (!byText.has(text)) byText.set(text, `${b.id}@${id}${p.key === '' ? '' : `@${p.key}`}`);
-        const info: StoredBlockInfo = { category: b.category, file: b.file, owner: b.owner, required: b.required };
-        const known = Object.hasOwn(blocks, b.id) ? blocks[b.id] : undefined;
-        if (known === undefined) setOwn(blocks, b.id, info);
-        else if (canonicalJson(known) !== canonicalJson(info))
-          throw new Error(`agentc bug: block "${b.id}" has different owner, category, file or required flag in two prefixes`);
+    const entry = bundle.agents[id]!;
+    const perPrefix = usesOf(id, entry);
+    uses.set(id, perPrefix);
+    perPrefix.forEach((prefixUses, i) => {
+      const cohortKey = entry.prefixes[i]!.key;
+      for (const u of prefixUses) {
+        let byText = variants.get(u.id);
+        if (byText === undefined) variants.set(u.id, (byText = new Map<string, string>()));
+        if (!byText.has(u.text)) byText.set(u.text, `${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
+        const known = infos.get(u.id);
+        if (known === undefined) infos.set(u.id, u.info);
+        else if (known !== u.info && !sameBlockInfo(known, u.info))
+          throw new Error(`agentc bug: block "${u.id}" has different owner, category, file or required flag in two prefixes`);
       }
-    }
+    });
   }
+  const blocks: Record<string, StoredBlockInfo> = {};
+  for (const [blockId, info] of infos) setOwn(blocks, blockId, info);
   const keyOf = new Map<string, Map<string, string>>();
-  const texts: Record<string, string[]> = {};
+  const texts: Record<string, StoredText> = {};
   const used = new Set<string>();
   for (const blockId of [...variants.keys()].sort(compareCodeUnits)) {
     const byText = variants.get(blockId)!;
     const keys = new Map<string, string>();
+    let base: { key: string; lines: string[] } | undefined;
     for (const [text, variantKey] of byText) {
       let key = byText.size === 1 ? blockId : variantKey;
       for (let n = 2; used.has(key); n++) key = `${byText.size === 1 ? blockId : variantKey}#${n}`;
       used.add(key);
       keys.set(text, key);
-      setOwn(texts, key, text.split('\n'));
+      const lines = linesOf(text);
+      if (base === undefined) {
+        base = { key, lines };
+        setOwn(texts, key, lines);
+      } else setOwn(texts, key, variantOf(base, lines));
     }
     keyOf.set(blockId, keys);
   }
@@ -143,16 +204,58 @@ export function storeKeys(
     const entry = bundle.agents[id]!;
     blockKeys.set(
       id,
-      entry.prefixes.map((p) => p.blocks.map((b) => keyOf.get(b.id)!.get(blockSlice(p, b))!)),
+      uses.get(id)!.map((prefixUses) => prefixUses.map((u) => keyOf.get(u.id)!.get(u.text)!)),
     );
     const { keys, shapes } = toolKeysOf(id, entry);
     toolKeys.set(id, keys);
     keys.forEach((key, i) => {
       // Equal keys are equal shapes (the key holds 48 bits of the shape's sha256).
-      if (!Object.hasOwn(toolShapes, key)) setOwn(toolShapes, key, sortKeysDeep(shapes[i]!));
+      if (!Object.hasOwn(toolShapes, key)) setOwn(toolShapes, key, shapes[i]!);
     });
   }
   return { blockKeys, toolKeys, texts, toolShapes, blocks };
+}
+
+function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
+  return a.category === b.category && a.file === b.file && a.owner === b.owner && a.required === b.required;
+}
+
+/**
+ * A variant's lines as runs against its block's first rendering (StoredText):
+ * a count of shared lines, a negative count of skipped base lines, or a line of
+ * its own; its lines as they are when that is not shorter.
+ */
+export function variantText(base: { key: string; lines: readonly string[] }, lines: string[]): StoredText {
+  const runs = base.lines.length === lines.length ? positionalRuns(base.lines, lines) : diffRuns(base.lines, lines);
+  if (runs === undefined) return lines;
+  const stored: StoredText = [{ base: base.key }, ...runs];
+  return JSON.stringify(stored).length < JSON.stringify(lines).length ? stored : lines;
+}
+
+/** Runs for a variant with as many lines as its base (the usual case: a name substituted in a line or two), line by line. */
+function positionalRuns(base: readonly string[], lines: readonly string[]): (string | number)[] {
+  const runs: (string | number)[] = [];
+  let same = 0;
+  lines.forEach((line, i) => {
+    if (line === base[i]) return void same++;
+    if (same > 0) runs.push(same);
+    same = 0;
+    runs.push(-1, line);
+  });
+  if (same > 0) runs.push(same);
+  return runs;
+}
+
+/** Runs from a line diff (jsdiff); undefined past MAX_VARIANT_EDITS changed lines. */
+function diffRuns(base: readonly string[], lines: readonly string[]): (string | number)[] | undefined {
+  const changes = diffArrays(base as string[], lines as string[], { maxEditLength: MAX_VARIANT_EDITS });
+  if (changes === undefined) return undefined;
+  const runs: (string | number)[] = [];
+  for (const c of changes) {
+    if (c.added) runs.push(...c.value);
+    else runs.push(c.removed ? -c.count : c.count);
+  }
+  return runs;
 }
 
 /** The config's suffix as an agent's entry is compared with: its template, and its AST's canonical JSON. */
@@ -165,11 +268,40 @@ export function configSuffix(bundle: Bundle): ConfigSuffix {
   return { template: bundle.dynamicContext.template, astJson: canonicalJson(bundle.dynamicContextAst) };
 }
 
-/** An agent's stored entry: its suffix template and AST only where they differ from the config's. */
-export function storeAgent(entry: BundleAgent, blockKeys: readonly (readonly string[])[], toolKeys: readonly string[], suffix: ConfigSuffix): StoredAgent {
-  const { prefixes, tools: _tools, suffix_template, suffix_ast, ...rest } = entry;
+/** What an agent's stored dispatch table leaves out, by name: each sub-agent's own policy, each tool contract's `envelope`. */
+export interface DispatchFacts {
+  policies: Record<string, Policy | undefined>;
+  envelopes: Record<string, boolean | undefined>;
+}
+
+export function dispatchFacts(entry: BundleAgent, bundle: Pick<Bundle, 'agents' | 'tools'>): DispatchFacts {
+  const facts: DispatchFacts = { policies: {}, envelopes: {} };
+  for (const e of Object.values(entry.dispatch.table)) {
+    if (e.kind === 'sub_agent') setOwn(facts.policies, e.agent, Object.hasOwn(bundle.agents, e.agent) ? bundle.agents[e.agent]!.policy : undefined);
+    else setOwn(facts.envelopes, e.tool, Object.hasOwn(bundle.tools, e.tool) ? bundle.tools[e.tool]!.envelope : undefined);
+  }
+  return facts;
+}
+
+/**
+ * An agent's stored entry: its suffix template and AST only where they differ
+ * from the config's; in its dispatch table, a sub-agent's policy only where it is
+ * not that agent's own, and a tool entry as `{ kind }` alone when it runs the
+ * contract of its own name with that contract's `envelope` (`facts`).
+ */
+export function storeAgent(
+  entry: BundleAgent,
+  blockKeys: readonly (readonly string[])[],
+  toolKeys: readonly string[],
+  suffix: ConfigSuffix,
+  facts: DispatchFacts,
+): StoredAgent {
+  const { prefixes, tools: _tools, suffix_template, suffix_ast, dispatch, ...rest } = entry;
+  const table: StoredAgentEntry['dispatch']['table'] = {};
+  for (const name of Object.keys(dispatch.table)) setOwn(table, name, storedDispatchEntry(name, dispatch.table[name]!, facts));
   return {
     ...rest,
+    dispatch: { ...dispatch, table },
     ...(suffix_template === suffix.template ? {} : { suffix_template }),
     ...(canonicalJson(suffix_ast) === suffix.astJson ? {} : { suffix_ast }),
     tools: [...toolKeys],
@@ -186,13 +318,23 @@ export function storeAgent(entry: BundleAgent, blockKeys: readonly (readonly str
   };
 }
 
+function storedDispatchEntry(name: string, e: BundleAgent['dispatch']['table'][string], facts: DispatchFacts): StoredDispatchEntry {
+  if (e.kind === 'sub_agent') {
+    const own = Object.hasOwn(facts.policies, e.agent) ? facts.policies[e.agent] : undefined;
+    return own !== undefined && canonicalJson(own) === canonicalJson(e.policy) ? { agent: e.agent, kind: e.kind } : e;
+  }
+  const envelope = Object.hasOwn(facts.envelopes, e.tool) ? facts.envelopes[e.tool] : undefined;
+  return e.tool === name && envelope === e.envelope ? { kind: e.kind } : e;
+}
+
 /** The whole stored bundle (tests, `bundleHash`); emission streams the same bytes from pieces. */
 export function storeBundle(bundle: Bundle): StoredBundle {
   const keys = storeKeys(bundle);
   const suffix = configSuffix(bundle);
   const agents: Record<string, StoredAgent> = {};
   for (const id of Object.keys(bundle.agents).sort(compareCodeUnits)) {
-    setOwn(agents, id, storeAgent(bundle.agents[id]!, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix));
+    const entry = bundle.agents[id]!;
+    setOwn(agents, id, storeAgent(entry, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle)));
   }
   return { ...storedTop(bundle, keys), agents };
 }
@@ -216,6 +358,8 @@ export function storedTop(bundle: Bundle, keys: StoreKeys): StoredBundle {
   };
 }
 
+/** `record[key] = value` as an own data property, also for the key "__proto__" (plain assignment is much faster for every other key). */
 function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }

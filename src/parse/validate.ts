@@ -156,14 +156,22 @@ export function invalidEntry(invalid: InvalidPlaces, top: string, entry: string)
  */
 export function validPart(v: Record<string, unknown>, k: string, invalid: InvalidPlaces): unknown {
   if (!invalid.keys.has(k)) return v[k];
-  const copy = structuredClone(v[k]);
+  // Copy on write: each object on a cut's path is copied before its entry is left out
+  // (the config's values may hold functions, which structuredClone refuses).
+  const root = v[k];
+  if (!isPlainObject(root)) return undefined;
+  const copy: Record<string, unknown> = { ...root };
   for (const cut of invalid.cuts) {
     if (String(cut[0]) !== k) continue;
-    let at: unknown = copy;
+    if (cut.length < 2) return undefined;
+    let at = copy;
     let i = 1;
     // Walk the objects on the cut's path; a list on it is cut whole.
-    while (i < cut.length - 1 && isPlainObject(at) && isPlainObject(at[String(cut[i])])) at = at[String(cut[i++])];
-    if (!isPlainObject(at) || i >= cut.length) return undefined;
+    for (; i < cut.length - 1; i++) {
+      const next = at[String(cut[i])];
+      if (!isPlainObject(next)) break;
+      at = at[String(cut[i])] = { ...next };
+    }
     delete at[String(cut[i])];
   }
   const validate = loaded?.[invalid.format];

@@ -20,6 +20,7 @@ import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
 import { runBlockMemos, type BlockDerived, type BlockMemos, type StableRender } from './block-memo.js';
 import { RunMemo } from './run-memo.js';
+import type { PersistentAgentMemos } from './agent-memo.js';
 import { effectiveDispatch } from './dispatch.js';
 import { resolveSuffix } from './suffix.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, ConfigStatus, EffectiveDispatch, Program, RenderedBlock, RenderError } from './types.js';
@@ -46,6 +47,8 @@ export interface ResolveMemos {
   tokens?: TokenCounter;
   /** Per-block derived data (CompileCache keeps it across compiles). */
   blocks?: BlockMemos;
+  /** Resolved agents (CompileCache keeps them across compiles, src/resolve/agent-memo.ts). */
+  agents?: PersistentAgentMemos;
 }
 
 /** `onAgent` is called after each agent (progress). */
@@ -114,10 +117,15 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     suffix: resolveSuffix(parsed.config),
   };
   const renderCache = new Map<string, { text: string } | RenderError>();
+  const agentMemo = memos.agents?.forRun({ config: parsed.config.data, blocks, cards, tools, parents });
   for (const card of [...cards.values()].sort(byId)) {
-    program.agents.set(card.data.id, resolveAgent(program, card, renderCache, tokens, blockMemos));
+    let agent = agentMemo?.get(card);
+    if (agent === undefined) agent = resolveAgent(program, card, renderCache, tokens, blockMemos);
+    agentMemo?.set(card, agent);
+    program.agents.set(card.data.id, agent);
     onAgent?.();
   }
+  agentMemo?.retain();
   return program;
 }
 

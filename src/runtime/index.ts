@@ -18,7 +18,7 @@
  * (RuntimeUsageError).
  */
 export { createRuntime } from './runtime.js';
-export { loadBundle, loadBundleJson, readBundle, BundleLoadError, type BundleLoadErrorCode } from './load-bundle.js';
+export { loadBundle, loadBundleJson, readBundle, verifyBundle, BundleLoadError, type BundleLoadErrorCode, type LoadBundleOptions } from './load-bundle.js';
 export { createMemorySessionStore, type MemoryStoreOptions } from './session.js';
 export { openSessionStore } from './sessions/open.js';
 export { createSqliteSessionStore } from './sessions/sqlite.js';

@@ -1,14 +1,22 @@
 /**
  * Property: after any sequence of edits to a workspace — cards, blocks, tools,
  * the config and a file the config imports — a compile that reuses one
- * CompileCache yields the same diagnostics and bundle as a fresh compile.
+ * CompileCache yields the same diagnostics and bundle as a fresh compile, and
+ * the generated files made through its emit cache (as watch mode writes them:
+ * per-agent pieces, chunked tables, variants' runs) have the same bytes. The
+ * files are made from the program whatever its diagnostics (createBundle takes
+ * an incomplete program), so every step exercises the emit cache.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
-import { compile, createCompileCache } from '../../src/compile.js';
+import { compile, createCompileCache, type CompileCache, type CompileResult } from '../../src/compile.js';
+import { contentToString } from '../../src/emit/content.js';
+import { createBundle } from '../../src/emit/bundle.js';
+import { emitFiles } from '../../src/emit/files.js';
+import { AGENTC_VERSION } from '../../src/version.js';
 import { BASE_MODEL, makeWorkspace, writeConfig, type ConfigModel } from './workspace.js';
 
 const dirs: string[] = [];
@@ -131,15 +139,24 @@ test('a compile reusing one CompileCache equals a fresh compile after any sequen
       seedReads(root);
       const cache = createCompileCache();
       let model = BASE_MODEL;
-      await compile({ root, cache, bundle: true, cacheRoot });
+      generated(await compile({ root, cache, bundle: true, cacheRoot }), cache);
       for (const e of edits) {
         model = apply(root, e, model);
         const cached = await compile({ root, cache, bundle: true, cacheRoot });
         const fresh = await compile({ root, bundle: true, cacheRoot });
         expect(cached.diagnostics).toEqual(fresh.diagnostics);
         expect(cached.bundle).toEqual(fresh.bundle);
+        expect(generated(cached, cache)).toEqual(generated(fresh));
       }
     }),
     { numRuns: 4 },
   );
 }, 120_000);
+
+/** Every generated file's text: through the cache's emit memo (as watch mode makes them) or from scratch. */
+function generated(result: CompileResult, cache?: CompileCache): Map<string, string> | undefined {
+  if (result.program === undefined) return undefined;
+  if (cache === undefined) return emitFiles(createBundle(result.program, AGENTC_VERSION));
+  const bundle = createBundle(result.program, AGENTC_VERSION, cache.emit);
+  return new Map([...emitFiles(bundle, cache.emit)].map(([path, content]) => [path, contentToString(content)]));
+}

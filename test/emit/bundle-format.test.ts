@@ -1,5 +1,5 @@
 /**
- * Bundle format "2" on this repository's own workspace: the prefixes are byte
+ * Bundle format "3" on this repository's own workspace: the prefixes are byte
  * for byte those of format "1" (sha256 pinned from the last format-1 build), and
  * a one-line edit of a block is a few-line change of the committed files.
  */
@@ -56,16 +56,17 @@ beforeAll(async () => {
   before = await build();
 }, 120_000);
 
-describe("bundle format 2 on the repository's workspace", () => {
+describe("bundle format 3 on the repository's workspace", () => {
   it('keeps every prefix byte for byte (sha256 pinned from format 1), in memory and loaded from bundle.json', () => {
     expect(prefixHashes(before.bundle)).toEqual(FORMAT_1_PREFIXES);
     const loaded = loadBundleJson(before.files.get('bundle.json')!);
     expect(prefixHashes(loaded)).toEqual(FORMAT_1_PREFIXES);
     expect(loaded).toEqual(before.bundle);
+    expect(prefixHashes(loadBundleJson(before.files.get('bundle.json')!, { verify: 'all' }))).toEqual(FORMAT_1_PREFIXES);
   });
 
   it('matches the committed generated/ files', async () => {
-    for (const name of ['bundle.json', 'bundle-data.ts', 'bundle.ts']) {
+    for (const name of ['bundle.json', 'bundle.ts']) {
       expect(await readFile(join(REPO_ROOT, 'generated', name), 'utf8'), name).toBe(before.files.get(name));
     }
   });
@@ -90,10 +91,9 @@ describe("bundle format 2 on the repository's workspace", () => {
     const json = changedLines(before.files.get('bundle.json')!, after.files.get('bundle.json')!);
     expect(json).toBeGreaterThanOrEqual(2);
     expect(json).toBeLessThanOrEqual(agents + 2);
-    expect(changedLines(before.files.get('bundle-data.ts')!, after.files.get('bundle-data.ts')!)).toBe(json);
     // bundle.ts declares no prompt text, hash or token count: unchanged.
     expect(after.files.get('bundle.ts')).toBe(before.files.get('bundle.ts'));
-    // In format 1 each changed prefix was a whole-prompt line (~100 KB here, in each of two files).
+    // In format 1 each changed prefix was a whole-prompt line (~100 KB here, in each of bundle.json and bundle.ts).
     const bytes = (a: string, b: string) =>
       a
         .split('\n')

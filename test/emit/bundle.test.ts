@@ -13,7 +13,7 @@ describe('createBundle', () => {
   const bundle = createBundle(sampleProgram(), '9.9.9');
 
   it('has the top-level fields, with only the models the agents use', () => {
-    expect(bundle.formatVersion).toBe('2');
+    expect(bundle.formatVersion).toBe('3');
     expect(bundle.agentcVersion).toBe('9.9.9');
     expect(Object.keys(bundle.agents)).toEqual(['billing', 'concierge', 'travel']);
     expect(Object.keys(bundle.models)).toEqual(['claude-model', 'main-model']);

@@ -53,12 +53,12 @@ describe('agentc build', () => {
   it('writes generated/ and reports what it wrote; a second build rewrites nothing', async () => {
     const first = await build();
     expect(first).toMatchObject({ code: 0, err: '' });
-    expect(first.out).toBe('Wrote 10 files (0 unchanged) to generated/\n');
-    expect((await readdir(join(ws, 'generated'))).sort()).toEqual(['bundle-data.ts', 'bundle.json', 'bundle.ts', 'orchestrator.ts', 'prompts']);
+    expect(first.out).toBe('Wrote 9 files (0 unchanged) to generated/\n');
+    expect((await readdir(join(ws, 'generated'))).sort()).toEqual(['bundle.json', 'bundle.ts', 'orchestrator.ts', 'prompts']);
     const before = await snapshotDir(join(ws, 'generated'));
 
     const second = await build();
-    expect(second).toMatchObject({ code: 0, out: 'Wrote 0 files (10 unchanged) to generated/\n' });
+    expect(second).toMatchObject({ code: 0, out: 'Wrote 0 files (9 unchanged) to generated/\n' });
     expect(await snapshotDir(join(ws, 'generated'))).toEqual(before);
   });
 
@@ -78,7 +78,7 @@ describe('agentc build', () => {
   it('--check passes on fresh output and fails naming the stale files, writing nothing', async () => {
     await build();
     const clean = await build({ check: true });
-    expect(clean).toMatchObject({ code: 0, out: 'generated/ is up to date (10 files).\n' });
+    expect(clean).toMatchObject({ code: 0, out: 'generated/ is up to date (9 files).\n' });
 
     await edit('blocks/billing/instructions-billing.md', (t) => t.replace('Answer questions', 'Answer every question'));
     const before = await snapshotDir(join(ws, 'generated'));
@@ -120,12 +120,12 @@ describe('agentc build', () => {
     const r = await build({ format: 'json' });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ formatVersion: '1', valid: true, errorCount: 0 });
-    expect(r.err).toBe('Wrote 10 files (0 unchanged) to generated/\n');
+    expect(r.err).toBe('Wrote 9 files (0 unchanged) to generated/\n');
   });
 
   it('resolves --out against the workspace root', async () => {
     const r = await build({ out: 'build/agents' });
-    expect(r).toMatchObject({ code: 0, out: 'Wrote 10 files (0 unchanged) to build/agents/\n' });
+    expect(r).toMatchObject({ code: 0, out: 'Wrote 9 files (0 unchanged) to build/agents/\n' });
     expect((await stat(join(ws, 'build/agents/bundle.json'))).isFile()).toBe(true);
   });
 

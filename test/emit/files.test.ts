@@ -14,12 +14,6 @@ import { fixtureBundle } from './helpers/workspace.js';
 import { storeBundle, storedJson } from '../../src/emit/stored.js';
 import { loadBundleJson } from '../../src/runtime/load-bundle.js';
 
-/** The value of bundle-data.ts's string literal. */
-function dataModuleText(data: string): string {
-  const body = data.slice(data.indexOf('= "\\\n') + 5, data.lastIndexOf('"'));
-  return body.replace(/\\n\\\n|\\([\\"])/g, (m: string, c: string | undefined) => c ?? '\n');
-}
-
 let bundle: Bundle;
 let files: Map<string, string>;
 
@@ -36,7 +30,6 @@ const snapshotPath = (path: string) => `./__snapshots__/ws/${path}${path.endsWit
 describe('emitFiles', () => {
   it('emits the bundle, the typed modules and one prompt file per cohort, in sorted order', () => {
     expect([...files.keys()]).toEqual([
-      'bundle-data.ts',
       'bundle.json',
       'bundle.ts',
       'orchestrator.ts',
@@ -60,18 +53,15 @@ describe('emitFiles', () => {
     expect(files.get('bundle.json')).toBe(storedJson(storeBundle(bundle)));
   });
 
-  it("bundle-data.ts holds exactly bundle.json's text, line for line, and it loads back to the bundle", () => {
-    const data = files.get('bundle-data.ts')!;
-    expect(dataModuleText(data)).toBe(files.get('bundle.json'));
-    // Four lines before the JSON's first (header, eslint, doc, declaration) and the closing `";` after its last.
-    expect(data.split('\n').length).toBe(files.get('bundle.json')!.split('\n').length + 5);
+  it('bundle.json loads back to the bundle, lazily and with every prefix checked', () => {
     expect(loadBundleJson(files.get('bundle.json')!)).toEqual(bundle);
+    expect(loadBundleJson(files.get('bundle.json')!, { verify: 'all' })).toEqual(bundle);
   });
 
   it('bundle.ts declares the type and holds no prompt text', () => {
     const ts = files.get('bundle.ts')!;
-    expect(ts).toContain("import { bundleJson } from './bundle-data.js';");
-    expect(ts).toContain('export const bundle: Bundle = loadBundleJson(bundleJson) as unknown as Bundle;');
+    expect(ts).toContain("import { readBundle } from '@agentc/runtime/bundle';");
+    expect(ts).toContain("export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;");
     for (const agent of Object.values(bundle.agents))
       for (const p of agent.prefixes) for (const b of p.blocks) expect(ts).not.toContain(p.text.slice(b.start, b.start + b.length));
   });

@@ -174,7 +174,7 @@ beforeAll(async () => {
   const roots: string[] = [];
   const emit = async (sub: string, files: Map<string, string>) => {
     await mkdir(join(dir, sub), { recursive: true });
-    for (const name of ['bundle.ts', 'bundle-data.ts', 'orchestrator.ts']) {
+    for (const name of ['bundle.ts', 'orchestrator.ts']) {
       await writeFile(join(dir, sub, name), files.get(name)!);
       roots.push(join(dir, sub, name));
     }

@@ -4,8 +4,18 @@
  *   - compile() returns (no throw, not fatal),
  *   - the expected rule fires at the exact file + range,
  *   - no diagnostic carries a JS stack trace,
- *   - `agentc check --format json` exits 1 (0 for the cases that must be clean)
- *     and prints only JSON, with the same diagnostics compile() returned.
+ *   - the JSON report of those diagnostics parses back to the same list, and
+ *   - for the clean cases and those marked `cli` (one or more per kind of input:
+ *     binary, encodings, sizes, hostile names, the config, templates, the file
+ *     system), `agentc check --format json` exits 1 (0 when clean) and prints
+ *     only JSON, with the same diagnostics compile() returned. The CLI runs the
+ *     same compile() and renderer, so running it for every case re-tested one
+ *     code path at the cost of a second compile and config evaluation per case.
+ *
+ * The config is evaluated once (in beforeAll) and reused by every case whose
+ * agentc.config.ts is byte-identical to the example's, through a fresh
+ * CompileCache per case seeded with that evaluation (the cache re-checks the
+ * config's text and inputs on use); a case that edits the config evaluates it.
  *
  * Known agentc bugs found here are `it.fails` tests named "BUG: …": they pass
  * while the bug is there and start failing (as a reminder to flip them) once
@@ -14,9 +24,10 @@
 import { chmod, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compile, type CompileResult } from '../../src/compile.js';
+import { compile, createCompileCache, type CompileCache, type CompileResult } from '../../src/compile.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
-import { checkJson, copyExample, edit, removeTempDirs, STACK_FRAME, summarize, write } from './workspace.js';
+import { renderJson } from '../../src/diagnostics/render/json.js';
+import { checkJson, copyExample, edit, removeTempDirs, REPO, STACK_FRAME, summarize, write, type JsonReport } from './workspace.js';
 
 afterAll(removeTempDirs);
 
@@ -48,9 +59,33 @@ function expectNoStackTraces(ds: readonly Diagnostic[]): void {
   }
 }
 
-/** compile() + CLI assertions shared by every failing case; returns the compile result for extra checks. */
-async function expectFindings(dir: string, expected: Expected[]): Promise<CompileResult> {
-  const result = await compile({ root: dir });
+/** The example's config, evaluated once (beforeAll); reused while a case leaves agentc.config.ts byte-identical. */
+let exampleConfig: CompileCache['config'];
+let exampleConfigBytes: Buffer | undefined;
+
+/** compile() of a case's workspace on disk: a fresh cache, seeded with the example's evaluated config when it is unchanged. */
+async function compileCase(dir: string, options: { bundle?: boolean } = {}): Promise<CompileResult> {
+  const cache = createCompileCache();
+  const text = await readFile(join(dir, CONFIG)).catch(() => undefined);
+  if (text && exampleConfigBytes && text.equals(exampleConfigBytes)) cache.config = exampleConfig;
+  return compile({ root: dir, cache, ...options });
+}
+
+/** The JSON report of `ds`, parsed back: what `check --format json` would print for this compile. */
+function jsonRoundTrip(ds: readonly Diagnostic[]): JsonReport {
+  const text = renderJson(ds);
+  expect(text).not.toMatch(STACK_FRAME);
+  return JSON.parse(text) as JsonReport;
+}
+
+/** Whether to also run `agentc check --format json` in-process (see the module comment). */
+interface CaseOptions {
+  cli?: boolean;
+}
+
+/** compile() + report assertions shared by every failing case; returns the compile result for extra checks. */
+async function expectFindings(dir: string, expected: Expected[], opts: CaseOptions = {}): Promise<CompileResult> {
+  const result = await compileCase(dir);
   expect(result.fatal).toBeUndefined();
   for (const e of expected) {
     const hit = result.diagnostics.find((d) => matches(d, e));
@@ -60,6 +95,10 @@ async function expectFindings(dir: string, expected: Expected[]): Promise<Compil
     ).toBeDefined();
   }
   expectNoStackTraces(result.diagnostics);
+  const report = jsonRoundTrip(result.diagnostics);
+  expect(report.valid).toBe(false);
+  expect(report.diagnostics).toEqual(result.diagnostics);
+  if (!opts.cli) return result;
   const cli = await checkJson(dir);
   expect(cli.code).toBe(1);
   expect(cli.report.valid).toBe(false);
@@ -68,8 +107,9 @@ async function expectFindings(dir: string, expected: Expected[]): Promise<Compil
   return result;
 }
 
+/** Every clean case also runs the CLI: exit 0 and an empty JSON report. */
 async function expectClean(dir: string): Promise<CompileResult> {
-  const result = await compile({ root: dir });
+  const result = await compileCase(dir);
   expect(result.fatal).toBeUndefined();
   expect(summarize(result.diagnostics)).toBe('');
   const cli = await checkJson(dir);
@@ -100,8 +140,13 @@ const BILLION_LAUGHS = [
 ].join('\n');
 
 beforeAll(async () => {
-  // Warm-up (tokenizers, validators) so the timing assertions below measure the case, not start-up.
-  await compile({ root: await copyExample('warmup') });
+  // Warm-up (tokenizers, validators) so the timing assertions below measure the case, not start-up;
+  // its evaluated config is the one the cases reuse.
+  const cache = createCompileCache();
+  await compile({ root: await copyExample('warmup'), cache });
+  exampleConfig = cache.config;
+  exampleConfigBytes = await readFile(join(REPO, CONFIG));
+  expect(exampleConfig?.load.error).toBeUndefined();
 });
 
 describe('the example workspace', () => {
@@ -116,7 +161,7 @@ describe('malformed YAML', () => {
     await edit(dir, REWARDS, (t) =>
       t.replace('tools: [get_user_points, get_redemption_history, calculate_redemption]', 'tools: [get_user_points, get_redemption_history'),
     );
-    await expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [11, 8], message: /\]/ }]);
+    await expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [11, 8], message: /\]/ }], { cli: true });
   });
 
   it('unclosed flow mapping in a tool contract', async () => {
@@ -173,7 +218,7 @@ describe('malformed YAML', () => {
   it('alias bomb (billion laughs): refused at the first alias, quickly', async () => {
     const dir = await copyExample();
     await edit(dir, REWARDS, (t) => t + BILLION_LAUGHS);
-    const { ms } = await timed(() => expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [39, 10], message: /alias/ }]));
+    const { ms } = await timed(() => expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [39, 10], message: /alias/ }], { cli: true }));
     expect(ms).toBeLessThan(5000);
   });
 
@@ -188,7 +233,7 @@ describe('not text', () => {
   it('binary junk with NUL in a card: points at the NUL byte', async () => {
     const dir = await copyExample();
     await write(dir, REWARDS, Buffer.from([0x69, 0x64, 0x3a, 0x20, 0x00, 0x01, 0x02, 0xff, 0xfe, 0x0a, 0x80, 0x00]));
-    await expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [1, 5], message: /NUL/, hint: /UTF-8/ }]);
+    await expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [1, 5], message: /NUL/, hint: /UTF-8/ }], { cli: true });
   });
 
   it('binary junk with NUL in a block', async () => {
@@ -205,7 +250,7 @@ describe('not text', () => {
     junk[100] = 0; // at least one NUL
     await write(dir, REWARDS, junk);
     await write(dir, PERSONA, junk);
-    const result = await expectFindings(dir, []);
+    const result = await expectFindings(dir, [], { cli: true });
     const firstNul = junk.indexOf(0);
     const before = junk.subarray(0, firstNul).toString('latin1');
     const line = before.split('\n').length;
@@ -220,13 +265,13 @@ describe('not text', () => {
   it('invalid UTF-8 without NUL: points at the first bad byte', async () => {
     const dir = await copyExample();
     await write(dir, REWARDS, Buffer.concat([Buffer.from('id: rewards\ndescription: caf'), Buffer.from([0xc3, 0x28]), Buffer.from('\nrole: native\n')]));
-    await expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [2, 17], message: /UTF-8/ }]);
+    await expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [2, 17], message: /UTF-8/ }], { cli: true });
   });
 
   it('a 5 MB block: one clear diagnostic, fast', async () => {
     const dir = await copyExample();
     await write(dir, PERSONA, `---\ncategory: persona\nowner: rewards\n---\n${'lorem ipsum dolor sit amet\n'.repeat(200_000)}`);
-    const { ms } = await timed(() => expectFindings(dir, [{ rule: 'file-too-large', file: PERSONA, start: [1, 1], message: /MiB/ }]));
+    const { ms } = await timed(() => expectFindings(dir, [{ rule: 'file-too-large', file: PERSONA, start: [1, 1], message: /MiB/ }], { cli: true }));
     expect(ms).toBeLessThan(5000);
   });
 });
@@ -235,7 +280,7 @@ describe('empty and shapeless files', () => {
   it('an empty card', async () => {
     const dir = await copyExample();
     await write(dir, REWARDS, '');
-    await expectFindings(dir, [{ rule: 'schema', file: REWARDS, start: [1, 1], message: /empty/ }]);
+    await expectFindings(dir, [{ rule: 'schema', file: REWARDS, start: [1, 1], message: /empty/ }], { cli: true });
   });
 
   it('a card holding only a comment is empty too', async () => {
@@ -291,7 +336,7 @@ describe('hostile keys and names', () => {
   it('__proto__ at the top of a card: unknown field, no pollution', async () => {
     const dir = await copyExample();
     await edit(dir, REWARDS, (t) => t.replace('role: native\n', 'role: native\n__proto__: { polluted: true, role: orchestrator }\n'));
-    await expectFindings(dir, [{ rule: 'schema', file: REWARDS, start: [8, 1], end: [8, 10], message: /__proto__/ }]);
+    await expectFindings(dir, [{ rule: 'schema', file: REWARDS, start: [8, 1], end: [8, 10], message: /__proto__/ }], { cli: true });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -313,11 +358,15 @@ describe('hostile keys and names', () => {
     await edit(dir, REWARDS, (t) =>
       t.replace('max_output_tokens: 1000', 'max_output_tokens: .inf').replace('{ input: 8000, output: 1200 }', '{ input: 1e400, output: 1200 }'),
     );
-    await expectFindings(dir, [
-      { rule: 'schema', file: REWARDS, start: [20, 22], end: [20, 26], message: /"tuning\.max_output_tokens".*finite number, not \.inf/ },
-      { rule: 'schema', file: REWARDS, start: [33, 26], end: [33, 31], message: /"policy\.token_budget\.input".*finite number, not 1e400\./ },
-    ]);
-    const built = await compile({ root: dir, bundle: true });
+    await expectFindings(
+      dir,
+      [
+        { rule: 'schema', file: REWARDS, start: [20, 22], end: [20, 26], message: /"tuning\.max_output_tokens".*finite number, not \.inf/ },
+        { rule: 'schema', file: REWARDS, start: [33, 26], end: [33, 31], message: /"policy\.token_budget\.input".*finite number, not 1e400\./ },
+      ],
+      { cli: true },
+    );
+    const built = await compileCase(dir, { bundle: true });
     expect(built.bundle).toBeUndefined();
   });
 
@@ -334,7 +383,7 @@ describe('hostile keys and names', () => {
   it('a card id that is a path (../../etc/passwd)', async () => {
     const dir = await copyExample();
     await edit(dir, REWARDS, (t) => t.replace('id: rewards', 'id: ../../etc/passwd'));
-    await expectFindings(dir, [{ rule: 'schema', file: REWARDS, start: [2, 5], end: [2, 21], message: /lowercase identifier/ }]);
+    await expectFindings(dir, [{ rule: 'schema', file: REWARDS, start: [2, 5], end: [2, 21], message: /lowercase identifier/ }], { cli: true });
   });
 
   it('a prompt_blocks entry that is a path', async () => {
@@ -358,7 +407,7 @@ describe('hostile keys and names', () => {
   it('hints never suggest creating a file outside the workspace (blocks/../../etc/passwd.md)', async () => {
     const dir = await copyExample();
     await edit(dir, REWARDS, (t) => t.replace('  - persona-rewards', '  - ../../etc/passwd').replace('tools: [get_user_points,', 'tools: [../../etc/passwd,'));
-    const { diagnostics } = await compile({ root: dir });
+    const { diagnostics } = await compileCase(dir);
     for (const d of diagnostics) expect(d.hint ?? '', `${d.rule} at ${d.file}:${at(d)}`).not.toMatch(/\/\.\.\//);
   });
 });
@@ -408,10 +457,10 @@ describe('line endings and BOM', () => {
     const bom = await copyExample('bom');
     await breakSeveralThings(bom);
     await transformAll(bom, (b) => addBom(toCrlf(b)));
-    const want = (await compile({ root: lf })).diagnostics;
+    const want = (await compileCase(lf)).diagnostics;
     expect(want.filter((d) => d.severity === 'error').length).toBeGreaterThanOrEqual(4);
-    expect((await compile({ root: crlf })).diagnostics).toEqual(want);
-    expect((await compile({ root: bom })).diagnostics).toEqual(want);
+    expect((await compileCase(crlf)).diagnostics).toEqual(want);
+    expect((await compileCase(bom)).diagnostics).toEqual(want);
   });
 
   it('a lone CR (classic Mac) line ending is a line ending too', async () => {
@@ -425,7 +474,9 @@ describe('tool contracts in JSON', () => {
   it('a missing comma: JSON syntax error at the next property', async () => {
     const dir = await copyExample();
     await edit(dir, 'schemas/tools/get_receipt.json', (t) => t.replace('"envelope": true,', '"envelope": true'));
-    await expectFindings(dir, [{ rule: 'yaml-syntax', file: 'schemas/tools/get_receipt.json', start: [21, 3], message: /^JSON syntax error: .*','/ }]);
+    await expectFindings(dir, [{ rule: 'yaml-syntax', file: 'schemas/tools/get_receipt.json', start: [21, 3], message: /^JSON syntax error: .*','/ }], {
+      cli: true,
+    });
   });
 
   it('a trailing comma', async () => {
@@ -457,13 +508,13 @@ describe('the config', () => {
   it('throws while it is evaluated: position of the throw, no stack', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace('export default', "const boom = () => {\n  throw new Error('no config for you');\n};\nboom();\nexport default"));
-    await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [7, 9], message: /no config for you/ }]);
+    await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [7, 9], message: /no config for you/ }], { cli: true });
   });
 
   it('has a TypeScript syntax error: its position in agentc.config.ts', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace("dispatch: { toolPrefix: 'ask_', fanOutCap: 3 },", "dispatch: { toolPrefix: 'ask_' fanOutCap: 3 },"));
-    const r = await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [72, 33], message: /expected ","/ }]);
+    const r = await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [72, 33], message: /expected ","/ }], { cli: true });
     const d = r.diagnostics.find((x) => x.rule === 'config-load')!;
     expect(d.message, 'no trailing whitespace').toBe(d.message.trim());
   });
@@ -495,7 +546,7 @@ describe('the config', () => {
     await edit(dir, CONFIG, (t) =>
       t.replace("flags: ['receipts_v2', 'offer_stacking'],", "get flags() {\n    throw new Error('flags service unavailable');\n  },"),
     );
-    await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [74, 11], message: /flags service unavailable/ }]);
+    await expectFindings(dir, [{ rule: 'config-load', file: CONFIG, start: [74, 11], message: /flags service unavailable/ }], { cli: true });
   });
 
   it('a proxy that throws when its keys are listed: config-load, not a crash', async () => {
@@ -543,14 +594,14 @@ describe('the config', () => {
   it('a config that fails to load does not cascade into warnings that assume default settings', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace("dispatch: { toolPrefix: 'ask_', fanOutCap: 3 },", "dispatch: { toolPrefix: 'ask_' fanOutCap: 3 },"));
-    const { diagnostics } = await compile({ root: dir });
+    const { diagnostics } = await compileCase(dir);
     expect(summarize(diagnostics.filter((d) => d.rule !== 'config-load'))).toBe('');
   });
 
   it('a config whose default export is not an object does not cascade into unknown-model/unknown-flag errors', async () => {
     const dir = await copyExample();
     await edit(dir, CONFIG, (t) => t.replace(/export default defineConfig\([\s\S]*\);\n$/, 'export default 42;\n'));
-    const { diagnostics } = await compile({ root: dir });
+    const { diagnostics } = await compileCase(dir);
     expect(summarize(diagnostics.filter((d) => d.severity === 'error' && d.rule !== 'config-load'))).toBe('');
   });
 });
@@ -559,7 +610,9 @@ describe('templates', () => {
   it('an unclosed block: reported at its opener', async () => {
     const dir = await copyExample();
     await edit(dir, PERSONA, (t) => t.replace('You quote;', '{{#if agent.id}}You quote;'));
-    const r = await expectFindings(dir, [{ rule: 'template-syntax', file: PERSONA, start: [19, 1], message: /\{\{#if\}\}.*line 19.*\{\{\/if\}\}/ }]);
+    const r = await expectFindings(dir, [{ rule: 'template-syntax', file: PERSONA, start: [19, 1], message: /\{\{#if\}\}.*line 19.*\{\{\/if\}\}/ }], {
+      cli: true,
+    });
     const d = r.diagnostics.find((x) => x.rule === 'template-syntax')!;
     expect(d.range?.end).toEqual({ line: 19, column: 6 });
   });
@@ -599,7 +652,7 @@ describe('templates', () => {
   it('a deeply nested block is refused quickly (the render phase does not re-parse a template that failed)', async () => {
     const dir = await copyExample();
     await edit(dir, PERSONA, (t) => `${t}${'{{#if agent.id}}'.repeat(3000)}x${'{{/if}}'.repeat(3000)}\n`);
-    const { value, ms } = await timed(() => compile({ root: dir }));
+    const { value, ms } = await timed(() => compileCase(dir));
     expect(value.diagnostics.some((d) => d.rule === 'template-syntax')).toBe(true);
     expect(ms).toBeLessThan(1500);
   });
@@ -607,14 +660,14 @@ describe('templates', () => {
   it('64 levels of nesting are fine', async () => {
     const dir = await copyExample();
     await edit(dir, PERSONA, (t) => `${t}${'{{#if agent.id}}'.repeat(64)}x${'{{/if}}'.repeat(64)}\n`);
-    const r = await compile({ root: dir });
+    const r = await compileCase(dir);
     expect(summarize(r.diagnostics.filter((d) => d.rule === 'template-syntax'))).toBe('');
   });
 
   it('messages name tokens in words, not parser jargon', async () => {
     const dir = await copyExample();
     await edit(dir, PERSONA, (t) => t.replace('`{{agent.id}}`', '`{{agent.id}`'));
-    const { diagnostics } = await compile({ root: dir });
+    const { diagnostics } = await compileCase(dir);
     const d = diagnostics.find((x) => x.rule === 'template-syntax')!;
     expect(d.message).not.toMatch(/CLOSE_RAW_BLOCK|OPEN_SEXPR|INVALID'/);
   });
@@ -645,7 +698,7 @@ describe('the file system', () => {
     const dir = await copyExample();
     await chmod(join(dir, REWARDS), 0o000);
     try {
-      await expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [1, 1], message: /Cannot read.*EACCES/ }]);
+      await expectFindings(dir, [{ rule: 'yaml-syntax', file: REWARDS, start: [1, 1], message: /Cannot read.*EACCES/ }], { cli: true });
     } finally {
       await chmod(join(dir, REWARDS), 0o644);
     }
@@ -656,7 +709,7 @@ describe('cascades from a broken file', () => {
   it('a card that does not parse is not also reported as missing by its orchestrator', async () => {
     const dir = await copyExample();
     await write(dir, REWARDS, 'id: rewards\nrole: [native\n');
-    const { diagnostics } = await compile({ root: dir });
+    const { diagnostics } = await compileCase(dir);
     // Today: unknown-sub-agent ("has no card in cards/") in fetch_assistant, plus unused-block / unused-tool
     // warnings for everything only rewards used.
     expect(summarize(diagnostics.filter((d) => d.file !== REWARDS))).toBe('');
@@ -665,7 +718,7 @@ describe('cascades from a broken file', () => {
   it('a block whose front matter is broken is not also reported as missing by its card', async () => {
     const dir = await copyExample();
     await write(dir, PERSONA, '');
-    const { diagnostics } = await compile({ root: dir });
+    const { diagnostics } = await compileCase(dir);
     // Today: unknown-block "does not exist under blocks/" with hint "Add blocks/persona-rewards.md".
     expect(summarize(diagnostics.filter((d) => d.file !== PERSONA))).toBe('');
   });
@@ -673,7 +726,7 @@ describe('cascades from a broken file', () => {
   it('a tool contract that does not parse is not also reported as undeclared by its cards', async () => {
     const dir = await copyExample();
     await edit(dir, 'schemas/tools/get_receipt.json', (t) => t.replace('"envelope": true,', '"envelope": true'));
-    const { diagnostics } = await compile({ root: dir });
+    const { diagnostics } = await compileCase(dir);
     // Today: unknown-tool twice in cards/ereceipts.yaml, hint "Add a contract schemas/tools/get_receipt.yaml".
     expect(summarize(diagnostics.filter((d) => d.file !== 'schemas/tools/get_receipt.json'))).toBe('');
   });

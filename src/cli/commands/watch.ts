@@ -6,11 +6,14 @@
  * Invariants:
  * - Incremental: unchanged files are not re-parsed (CompileCache), unchanged
  *   text is not re-tokenized (the session's TokenCounter and the persistent cache), an
- *   agent whose inputs are unchanged is not re-emitted (EmitCache), and files
- *   already written are neither read back nor rewritten (its WriteCache).
- * - Changes are debounced (40 ms of quiet: one save's events arrive within a few
- *   ms; a longer burst at worst costs one extra build); a change during a build
- *   schedules one more build.
+ *   agent whose inputs are unchanged is neither resolved again (CompileCache.agents)
+ *   nor re-emitted (EmitCache: its bundle entry, JSON piece and prompt files; the
+ *   bundle's texts and tool shapes per entry), and files already written are neither
+ *   read back nor rewritten (its WriteCache).
+ * - Changes are debounced (10 ms of quiet: one save's events — a write, or an
+ *   atomic save's create, write and rename — reach the event loop together, within
+ *   a millisecond of each other; a longer burst at worst costs one extra build);
+ *   a change during a build schedules one more build.
  * - A build with errors prints its diagnostics and leaves the output untouched;
  *   the watcher keeps running and recovers on the next good build.
  * - Each build prints exactly one status line starting with "build:" ("check:"
@@ -57,7 +60,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     return EXIT.failure;
   }
   const cache = createCompileCache();
-  const debounceMs = opts.debounceMs ?? 40;
+  const debounceMs = opts.debounceMs ?? 10;
 
   const build = async (reason: string): Promise<void> => {
     const t0 = performance.now();

@@ -1,0 +1,93 @@
+/**
+ * Resolved agents kept across compiles (watch mode, the language server): an
+ * agent is resolved again only when something it is made from changed. Owned by
+ * `CompileCache` (src/compile.ts); a compile without one resolves every agent.
+ *
+ * The key of an agent names everything resolveAgent reads: the config (its
+ * resolved value's JSON, compared once per run: a change forgets every agent), the card, and — looked up by the ids the card names —
+ * each block of its prompt (required platform blocks included), each tool, each
+ * sub-agent's card and each parent's card, by object identity ("-" when the id
+ * names nothing). Identity stands for content because parsed objects are never
+ * mutated and a file whose text changed is parsed into a new object (ParseCache);
+ * rendering, counting and block analysis are pure functions of those objects.
+ * Resolved agents are never mutated after resolve.
+ */
+import type { Block, Card, ResolvedConfig, Tool } from '../parse/types.js';
+import type { Agent } from './types.js';
+
+export interface AgentLookups {
+  config: ResolvedConfig;
+  blocks: ReadonlyMap<string, Block>;
+  cards: ReadonlyMap<string, Card>;
+  tools: ReadonlyMap<string, Tool>;
+  parents: ReadonlyMap<string, readonly string[]>;
+}
+
+/** One compile's view of the memo: `get` before resolving an agent, `set` after. */
+export interface AgentMemoRun {
+  get(card: Card): Agent | undefined;
+  set(card: Card, agent: Agent): void;
+}
+
+export class PersistentAgentMemos {
+  private entries = new Map<string, { key: string; agent: Agent }>();
+  private configKey: string | undefined;
+  private readonly ids = new WeakMap<object, number>();
+  private last = 0;
+
+  /** This run's view over `p`'s lookups; agents not resolved in the run are dropped when it ends (`retain`). */
+  forRun(p: AgentLookups): AgentMemoRun & { retain(): void } {
+    // The config is part of every key: compared once per run, and a changed one forgets every agent.
+    const configKey = JSON.stringify(p.config);
+    if (configKey !== this.configKey) this.entries.clear();
+    this.configKey = configKey;
+    const next = new Map<string, { key: string; agent: Agent }>();
+    const keys = new Map<Card, string>();
+    const keyOf = (card: Card): string => {
+      let key = keys.get(card);
+      if (key === undefined) keys.set(card, (key = this.key(card, p)));
+      return key;
+    };
+    return {
+      get: (card) => {
+        const hit = this.entries.get(card.data.id);
+        return hit !== undefined && hit.key === keyOf(card) ? hit.agent : undefined;
+      },
+      set: (card, agent) => {
+        next.set(card.data.id, { key: keyOf(card), agent });
+      },
+      retain: () => {
+        this.entries = next;
+      },
+    };
+  }
+
+  invalidate(): void {
+    this.entries.clear();
+    this.configKey = undefined;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private id(o: object | undefined): string {
+    if (o === undefined) return '-';
+    let n = this.ids.get(o);
+    if (n === undefined) this.ids.set(o, (n = ++this.last));
+    return String(n);
+  }
+
+  private key(card: Card, p: AgentLookups): string {
+    const d = card.data;
+    const named = (ids: readonly string[], map: ReadonlyMap<string, object>): string => ids.map((id) => `${id}=${this.id(map.get(id))}`).join(',');
+    return [
+      this.id(card),
+      named(p.config.platform.requiredBlocks, p.blocks),
+      named(d.prompt_blocks, p.blocks),
+      named(d.tools, p.tools),
+      named(d.sub_agents, p.cards),
+      named(p.parents.get(d.id) ?? [], p.cards),
+    ].join('\u0000');
+  }
+}
