@@ -68,6 +68,15 @@ export class PersistentTokenStore implements TokenStore {
     return n;
   }
 
+  /** Counts the file held when opened (0: a cold cache). */
+  get size(): number {
+    return this.stored.size;
+  }
+
+  has(key: string): boolean {
+    return this.stored.has(key) || this.used.has(key);
+  }
+
   set(key: string, count: number): void {
     this.used.set(key, count);
     this.added++;

@@ -7,7 +7,19 @@
 import type { Range } from '../diagnostics/diagnostic.js';
 import type { Locator, PathSegment } from '../parse/yaml.js';
 import type { Program } from '../resolve/types.js';
+import { memoSlot } from '../resolve/run-memo.js';
+import { metaSchemaErrors, type MetaSchemaError } from '../parse/validate.js';
 import { sortedCards, sortedTools } from './support.js';
+
+const META_ERRORS = memoSlot<Map<unknown, MetaSchemaError[]>>('meta-schema errors by contract schema');
+
+/** A contract schema's errors against the JSON Schema meta-schema, validated once per run (json-schema and provider-schema both ask). */
+export function metaSchemaErrorsOf(program: Program, schema: unknown): MetaSchemaError[] {
+  const bySchema = program.memo.map(META_ERRORS);
+  let errors = bySchema.get(schema);
+  if (!errors) bySchema.set(schema, (errors = metaSchemaErrors(schema)));
+  return errors;
+}
 
 export interface Contract {
   file: string;

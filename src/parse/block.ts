@@ -19,12 +19,13 @@ import { locatorOf } from './yaml.js';
 export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefined {
   const text = file.text;
   const stem = stemOf(file.path);
-  const firstLine = { start: { line: 1, column: 1 }, end: { line: 1, column: file.lineText(1).length + 1 } };
+  // Only a reported problem needs it (the line table of the whole file is not built otherwise).
+  const firstLine = () => ({ start: { line: 1, column: 1 }, end: { line: 1, column: file.lineText(1).length + 1 } });
   if (!/^---[ \t]*(\n|$)/.test(text)) {
     bag.add({
       rule: 'frontmatter',
       file: file.path,
-      range: firstLine,
+      range: firstLine(),
       message: text.trim() === '' ? 'empty' : 'missing',
       data: { file: file.path },
       hint: { id: 'start' },
@@ -37,7 +38,7 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
   const rest = text.slice(fmStart);
   const m = close.exec(rest);
   if (!m || fmStart === 0) {
-    bag.add({ rule: 'frontmatter', file: file.path, range: firstLine, message: 'unclosed', data: { file: file.path } });
+    bag.add({ rule: 'frontmatter', file: file.path, range: firstLine(), message: 'unclosed', data: { file: file.path } });
     return undefined;
   }
   const fmText = rest.slice(0, m.index);
@@ -48,7 +49,7 @@ export function parseBlock(file: SourceFile, bag: DiagnosticBag): Block | undefi
     syntaxRule: 'frontmatter',
     text: fmText,
     offset: fmStart,
-    shape: () => ({ rule: 'frontmatter', range: firstLine, message: 'notMapping', data: { file: file.path } }),
+    shape: () => ({ rule: 'frontmatter', range: firstLine(), message: 'notMapping', data: { file: file.path } }),
     subject: (raw) => `block "${typeof raw.id === 'string' ? raw.id : stem}"`,
   });
   if (!fm) return undefined;

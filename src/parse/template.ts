@@ -16,12 +16,22 @@
 import { createRequire } from 'node:module';
 import type { TemplateExpr, TemplateLoc, TemplateNode, TemplatePath } from '../bundle/template/ast.js';
 import type { Range } from '../diagnostics/diagnostic.js';
+import type {} from 'handlebars'; // the global hbs.AST types
 
 const require = createRequire(import.meta.url);
-let hbsModule: typeof import('handlebars') | undefined;
-/** Loaded on first use: a workspace of plain-text blocks never pays for it. */
-export function handlebars(): typeof import('handlebars') {
-  return (hbsModule ??= require('handlebars') as typeof import('handlebars'));
+/** What is used of Handlebars: its public `parse` (whitespace control applied). */
+interface HandlebarsParser {
+  parse(input: string): hbs.AST.Program;
+}
+let hbsModule: HandlebarsParser | undefined;
+/**
+ * Loaded on first use: a workspace of plain-text blocks never pays for it. The
+ * module is Handlebars' parser front end (`compiler/base`, whose `parse` is the
+ * very function `Handlebars.parse` is), without the compiler, the runtime and
+ * source-map that the package's main module also loads (a third of the code).
+ */
+export function handlebars(): HandlebarsParser {
+  return (hbsModule ??= require('handlebars/dist/cjs/handlebars/compiler/base') as HandlebarsParser);
 }
 
 /** Where a template sits in its file: whole-file ranges of offsets into the template. */

@@ -13,12 +13,12 @@
  * a block shared by a thousand agents is rendered and counted once.
  */
 import type { ParsedWorkspace } from '../parse/index.js';
-import type { Block, Card, JsonSchema, Tool } from '../parse/types.js';
+import type { Block, Card, JsonSchema, ModelEntry, Tool } from '../parse/types.js';
 import { isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js';
 import { TokenCounter } from '../tokenize/counter.js';
 import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
-import { runBlockMemos, type BlockDerived, type BlockMemos } from './block-memo.js';
+import { runBlockMemos, type BlockDerived, type BlockMemos, type StableRender } from './block-memo.js';
 import { RunMemo } from './run-memo.js';
 import type { PersistentAgentMemos } from './agent-memo.js';
 import { effectiveDispatch } from './dispatch.js';
@@ -173,6 +173,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
 
   const renderErrors: RenderError[] = [];
   const cohorts: Cohort[] = [];
+  const renderedCohorts: { on: string[]; rendered: RenderedBlock[] }[] = [];
   const cohortLimitExceeded = exceedsCohortLimit(flags);
   const subsets = cohortLimitExceeded ? [] : flagSubsets(flags);
   for (const on of subsets) {
@@ -197,12 +198,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
       const stable = contextDependencies(ref.block, derived).length === 0;
       let r: { text: string } | RenderError | undefined;
       if (stable) {
-        // A body that reads nothing renders the same for everyone: once per block text (kept across compiles).
-        if (!derived.stableRender) {
-          const res = renderBlock(ref.block, ctx);
-          derived.stableRender = res.ok ? { text: res.text.trim() } : { message: res.message, range: res.range, kind: res.kind };
-        }
-        const s = derived.stableRender;
+        const s = stableRender(ref.block, derived);
         r = 'text' in s ? s : { block: ref.block, ...s };
       } else {
         const key = renderKey(ref.block, card, modelId, on, derived);
@@ -220,14 +216,15 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
       if (r.text === '') continue;
       rendered.push({ block: ref.block, required: ref.required, text: r.text, tokens: 0, start: 0 });
     }
-    cohorts.push(assemble(on, rendered, encoding, tokens, memos));
+    renderedCohorts.push({ on, rendered });
   }
+  const descriptionEncoding = encodingOf(descriptionModel(p, d.id), encoding);
+  wantCounts(renderedCohorts, d.description, encoding, descriptionEncoding, tokens, memos);
+  for (const { on, rendered } of renderedCohorts) cohorts.push(assemble(on, rendered, encoding, tokens, memos));
 
   const parentIds = p.parents.get(d.id) ?? [];
   const parentCards = parentIds.map((id) => p.cards.get(id)).filter((c): c is Card => c !== undefined);
   const handoffTokens = Math.max(0, ...parentCards.map((c) => c.data.tuning.max_output_tokens ?? 0));
-  const parentModel = parentCards.map((c) => config.models[c.data.model ?? '']).find((m) => m !== undefined);
-  const descriptionEncoding: Encoding = isEncoding(parentModel?.encoding) ? parentModel.encoding : encoding;
 
   return {
     card,
@@ -245,6 +242,58 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
     descriptionTokens: tokens.count(d.description, descriptionEncoding),
     renderErrors,
   };
+}
+
+/** The model a sub-agent's description is sent to: its first parent's (by id) that is configured. */
+function descriptionModel(p: Program, id: string): ModelEntry | undefined {
+  const config = p.config.data;
+  const parentCards = (p.parents.get(id) ?? []).map((pid) => p.cards.get(pid)).filter((c): c is Card => c !== undefined);
+  return parentCards.map((c) => config.models[c.data.model ?? '']).find((m) => m !== undefined);
+}
+
+function encodingOf(model: ModelEntry | undefined, fallback: Encoding): Encoding {
+  return isEncoding(model?.encoding) ? model.encoding : fallback;
+}
+
+/**
+ * A body that reads nothing renders the same for everyone: rendered once per
+ * block text (kept across compiles with the block's derived data), against an
+ * empty context — it reads none.
+ */
+export function stableRender(block: Block, derived: BlockDerived): StableRender {
+  if (!derived.stableRender) {
+    const res = renderBlock(block, {});
+    derived.stableRender = res.ok ? { text: res.text.trim() } : { message: res.message, range: res.range, kind: res.kind };
+  }
+  return derived.stableRender;
+}
+
+/**
+ * Tells the counter every text an agent's assembly is about to count (its
+ * blocks' texts, by paragraph where the render depends on the agent, and its
+ * description), so that counts a worker makes are asked for in one batch.
+ */
+function wantCounts(
+  cohorts: readonly { rendered: readonly RenderedBlock[] }[],
+  description: string,
+  encoding: Encoding,
+  descriptionEncoding: Encoding,
+  tokens: TokenCounter,
+  memos: BlockMemos,
+): void {
+  if (!tokens.countsAhead) return;
+  const whole: string[] = [];
+  const byParagraph: string[] = [];
+  for (const { rendered } of cohorts) {
+    for (const r of rendered) {
+      const derived = memos.of(r.block);
+      if (contextDependencies(r.block, derived).length > 0) byParagraph.push(r.text + BLOCK_SEPARATOR);
+      else if (!derived.stableCounts?.has(encoding)) whole.push(r.text + BLOCK_SEPARATOR);
+    }
+  }
+  tokens.want(whole, encoding);
+  tokens.wantByParagraph(byParagraph, encoding);
+  tokens.want([description], descriptionEncoding);
 }
 
 /** Tokens of a block that reads nothing from the context: once per block text and encoding (kept across compiles with the block's derived data). */

@@ -31,6 +31,11 @@ function encoder(encoding: Encoding): Encoder {
   return (cl100k ??= require('gpt-tokenizer/cjs/encoding/cl100k_base') as Encoder);
 }
 
+/** Loads `encoding` now (it loads on first use otherwise): a counting worker does this while it waits for texts. */
+export function loadEncoding(encoding: Encoding): void {
+  encoder(encoding);
+}
+
 /** Exact token count of `text` under `encoding` (loads the encoding on first use). */
 export function countTokens(text: string, encoding: Encoding): number {
   return text.length === 0 ? 0 : encoder(encoding).countTokens(text, NO_SPECIAL);
@@ -46,18 +51,26 @@ export function countTokens(text: string, encoding: Encoding): number {
  */
 export function countTokensByParagraph(text: string, encoding: Encoding, count: (segment: string, encoding: Encoding) => number = countTokens): number {
   let total = 0;
+  for (const segment of paragraphsOf(text)) total += count(segment, encoding);
+  return total;
+}
+
+/** The segments countTokensByParagraph counts: `text` cut after each run of blank lines followed by a safe character; they join to `text`. */
+export function paragraphsOf(text: string): string[] {
+  const out: string[] = [];
   let start = 0;
   let i = text.indexOf('\n\n');
   while (i !== -1) {
     let j = i + 2;
     while (text.charCodeAt(j) === 10) j++;
     if (j < text.length && isSafeBoundary(text.charAt(j))) {
-      total += count(text.slice(start, j), encoding);
+      out.push(text.slice(start, j));
       start = j;
     }
     i = text.indexOf('\n\n', j);
   }
-  return total + count(start === 0 ? text : text.slice(start), encoding);
+  out.push(start === 0 ? text : text.slice(start));
+  return out;
 }
 
 export function encode(text: string, encoding: Encoding): number[] {

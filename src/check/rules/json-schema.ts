@@ -1,7 +1,7 @@
 import { didYouMeanHint } from '../../diagnostics/did-you-mean.js';
-import { metaSchemaErrors, type MetaSchemaError } from '../../parse/validate.js';
+import type { MetaSchemaError } from '../../parse/validate.js';
 import type { PathSegment } from '../../parse/yaml.js';
-import { contractRange, contracts, schemaPathText, type Contract } from '../contracts.js';
+import { contractRange, contracts, metaSchemaErrorsOf, schemaPathText, type Contract } from '../contracts.js';
 import type { Report, Rule } from '../rule.js';
 import { sortedCards } from '../support.js';
 
@@ -37,7 +37,7 @@ export const jsonSchema: Rule<'json-schema'> = {
   id: 'json-schema',
   run(program, report) {
     for (const c of contracts(program)) {
-      const errors = metaSchemaErrors(c.schema);
+      const errors = metaSchemaErrorsOf(program, c.schema);
       for (const e of errors) reportMeta(c, e, report);
       walk(c.schema, [], undefined, 0, c, report);
     }

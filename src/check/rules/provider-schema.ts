@@ -1,8 +1,7 @@
 import { JSON_SCHEMA_KEYWORDS, STRICT_FORMATS, toAnthropic, toOpenAIStrict, type StrictNote } from '../../contracts/openai-strict.js';
 import { didYouMeanHint } from '../../diagnostics/did-you-mean.js';
-import { metaSchemaErrors } from '../../parse/validate.js';
 import type { JsonSchema } from '../../parse/types.js';
-import { contractRange, contracts, schemaPathText, type Contract } from '../contracts.js';
+import { contractRange, contracts, metaSchemaErrorsOf, schemaPathText, type Contract } from '../contracts.js';
 import type { Report, Rule } from '../rule.js';
 
 /**
@@ -18,7 +17,7 @@ export const providerSchema: Rule<'provider-schema'> = {
   run(program, report) {
     for (const c of contracts(program)) {
       if (!c.toolShape) continue;
-      if (metaSchemaErrors(c.schema).length > 0) continue; // json-schema reports it; the shape is moot
+      if (metaSchemaErrorsOf(program, c.schema).length > 0) continue; // json-schema reports it; the shape is moot
       for (const note of notesOf(c)) reportNote(note, c, report);
     }
   },
