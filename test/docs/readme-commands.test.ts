@@ -2,8 +2,10 @@
  * Every command README.md shows works as written: the shell examples (```sh
  * blocks, and `$ ` lines of ```console blocks) run, one line at a time, in a
  * temp copy of the repository (so nothing in the repo changes), and must exit 0.
- * `agentc` / `npx agentc` run the built bin/agentc.js (run `node scripts/build.mjs`
- * first; `npm test` does). A line that needs something a test cannot have is
+ * A line that is only `agentc ARGS` / `npx agentc ARGS` runs in-process (the CLI's
+ * main() with the same argv and cwd); a line that needs a shell runs in bash, where
+ * `agentc` is the built bin/agentc.js (run `node scripts/build.mjs` first; `npm test`
+ * does). A line that needs something a test cannot have is
  * marked in the README with a trailing comment `# needs: <what>` (or a whole
  * block, with a line `<!-- needs: <what> -->` right before its fence) and
  * skipped; the reasons accepted and the number of markers are kept small below.
