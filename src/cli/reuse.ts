@@ -25,9 +25,25 @@ export interface Reusable {
   hit: StoredResult | undefined;
 }
 
-/** Reads the workspace and looks its result up; undefined when there is no cache to use (then compile as usual). */
-export async function lookupResult(root: string, env: NodeJS.ProcessEnv): Promise<Reusable | undefined> {
-  const dir = cacheDir(root, env);
+/** The workspace as read for a cache lookup: its key, and what a compile on a miss reuses. */
+export interface ReadWorkspace {
+  key: string;
+  loaded: LoadResult;
+  configText: string | undefined;
+  /** Every file read, by workspace-relative path (for code frames). */
+  files: Map<string, SourceFile>;
+  /** The cache directory (token-store.ts `cacheDir`) and the running build's id. */
+  dir: string;
+  build: string;
+}
+
+/**
+ * Reads the workspace at `root` once and computes its key (check-result.ts
+ * `workspaceKey`); undefined when there is no cache to use. `cacheRoot`: whose cache
+ * directory to use (diff's "before" tree uses the real workspace's).
+ */
+export async function readForCache(root: string, env: NodeJS.ProcessEnv, cacheRoot = root): Promise<ReadWorkspace | undefined> {
+  const dir = cacheDir(cacheRoot, env);
   const build = readBuildId();
   if (dir === undefined || build === undefined) return undefined;
   const loaded = await loadWorkspace(root);
@@ -42,9 +58,15 @@ export async function lookupResult(root: string, env: NodeJS.ProcessEnv): Promis
     configText = read.file.text;
     files.set(read.file.path, read.file);
   }
-  const key = workspaceKey(loaded, configText);
-  const cache = ResultCache.open(dir, AGENTC_VERSION, build);
-  return { cache, key, loaded, configText, files, hit: cache.lookup(key, env) };
+  return { key: workspaceKey(loaded, configText), loaded, configText, files, dir, build };
+}
+
+/** Reads the workspace and looks its result up; undefined when there is no cache to use (then compile as usual). */
+export async function lookupResult(root: string, env: NodeJS.ProcessEnv): Promise<Reusable | undefined> {
+  const read = await readForCache(root, env);
+  if (read === undefined) return undefined;
+  const cache = ResultCache.open(read.dir, AGENTC_VERSION, read.build);
+  return { cache, key: read.key, loaded: read.loaded, configText: read.configText, files: read.files, hit: cache.lookup(read.key, env) };
 }
 
 /** A full compile of the workspace already read (imports the compiler), stored for next time when it can be. */
@@ -63,7 +85,7 @@ export async function compileAndStore(reuse: Reusable | undefined, options: Comp
  * workspace was read, the config (if any) loaded and reported what it read, and the
  * config's text did not change while the compile ran.
  */
-function storable(reuse: Reusable, result: CompileResult): boolean {
+export function storable(reuse: Pick<Reusable, 'loaded' | 'configText'>, result: CompileResult): boolean {
   if (result.fatal !== undefined || result.diagnostics.some((d) => d.rule === 'config-load')) return false;
   const configPath = reuse.loaded.workspace.configPath;
   if (configPath === undefined) return true;

@@ -24,7 +24,7 @@
 import * as nodeFs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
-import { contentEquals, contentToString, sameContent, type FileContent } from './content.js';
+import { contentByteLength, contentEquals, contentToString, sameContent, type FileContent } from './content.js';
 import { BACKUP_TAG, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
 import { remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
 
@@ -143,13 +143,51 @@ export async function checkOutput(outDir: string, files: ReadonlyMap<string, Fil
   const existing = (await isDirectory(target, fs)) ? await listFiles(target, fs) : new Map<string, 'file' | 'other'>();
   const stale: string[] = [];
   const missing: string[] = [];
+  const scratch = Buffer.allocUnsafe(COMPARE_CHUNK_BYTES);
   for (const [rel, content] of files) {
     const kind = existing.get(rel);
     if (kind === undefined) missing.push(rel);
-    else if (kind !== 'file' || (await fs.readFile(join(target, rel), 'utf8')).replace(/\r\n/g, '\n') !== contentToString(content)) stale.push(rel);
+    else if (kind !== 'file' || !(await sameOnDisk(join(target, rel), content, fs, scratch))) stale.push(rel);
   }
   const extra = [...existing.keys()].filter((rel) => !files.has(rel));
   return { stale: stale.sort(compareCodeUnits), missing: missing.sort(compareCodeUnits), extra: extra.sort(compareCodeUnits) };
+}
+
+/** Bytes compared per read by `checkOutput`. */
+const COMPARE_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Whether the file holds `content` (a checkout's CRLF line ends count as LF). Streams:
+ * the file is read a megabyte at a time into one scratch buffer and compared with the
+ * content's chunks in place, so neither side is ever joined into one buffer or
+ * string. Only a file that differs is read whole, to compare it without its CRs.
+ */
+async function sameOnDisk(path: string, content: FileContent, fs: WriteFs, scratch: Buffer): Promise<boolean> {
+  const chunks = typeof content === 'string' ? [Buffer.from(content, 'utf8')] : content;
+  if (await sameBytes(path, chunks, fs, scratch)) return true;
+  const bytes = await fs.readFile(path);
+  if (!bytes.includes(0x0d)) return false;
+  return bytes.toString('utf8').replace(/\r\n/g, '\n') === contentToString(content);
+}
+
+async function sameBytes(path: string, chunks: readonly Uint8Array[], fs: WriteFs, scratch: Buffer): Promise<boolean> {
+  const handle = await fs.open(path, 'r');
+  try {
+    if ((await handle.stat()).size !== contentByteLength(chunks)) return false;
+    let position = 0;
+    for (const chunk of chunks) {
+      for (let at = 0; at < chunk.byteLength;) {
+        const n = Math.min(scratch.byteLength, chunk.byteLength - at);
+        const { bytesRead } = await handle.read(scratch, 0, n, position);
+        if (bytesRead !== n || Buffer.compare(scratch.subarray(0, n), chunk.subarray(at, at + n)) !== 0) return false;
+        at += n;
+        position += n;
+      }
+    }
+    return true;
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

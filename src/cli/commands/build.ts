@@ -9,6 +9,7 @@
  * - With `--format json` or `sarif`, stdout holds only the report; the build's own
  *   messages go to stderr.
  */
+import { createHash } from 'node:crypto';
 import { formatInt } from '../../diagnostics/format-number.js';
 import { appendFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -17,7 +18,7 @@ import type { CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { plural } from '../../diagnostics/render/common.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
-import { contentToBuffer, type FileContent } from '../../emit/content.js';
+import type { FileContent } from '../../emit/content.js';
 import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
@@ -70,19 +71,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
     return EXIT.ok;
   }
 
-  // The bundle is made here rather than by compile, with an EmitCache that emitFiles
-  // then reuses: each agent is serialized once (for the hash and for the files).
-  const [{ createBundle }, { createEmitCache }, { emitFiles }, { checkOutput, writeOutput }] = await Promise.all([
-    import('../../emit/bundle.js'),
-    import('../../emit/cache.js'),
-    import('../../emit/files.js'),
-    import('../../emit/write.js'),
-  ]);
-  const emitCache = createEmitCache();
-  const result = await compileAndStore(reuse, { root, progress });
-  progress.phase('making the bundle');
-  const clean = result.program !== undefined && result.fatal === undefined && !result.diagnostics.some((d) => d.severity === 'error');
-  const bundle = clean ? createBundle(result.program!, AGENTC_VERSION, emitCache) : undefined;
+  const { result, files } = await compileAndEmit(reuse, root, progress);
   progress.clear();
   if (result.fatal !== undefined) {
     io.stderr(`agentc: ${result.fatal}\n`);
@@ -90,7 +79,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
   }
   await printDiagnostics(result, format, root, io);
   const { errors } = countBySeverity(result.diagnostics);
-  if (errors > 0 || bundle === undefined) {
+  if (errors > 0 || files === undefined) {
     io.stderr(`agentc build: ${opts.check ? 'cannot check the output' : 'nothing written'}: fix the error${errors === 1 ? '' : 's'} above first.\n`);
     return EXIT.findings;
   }
@@ -100,8 +89,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
     io.stderr(`agentc build: refusing to use ${shown} as the output directory: ${refusal}\n`);
     return EXIT.failure;
   }
-  progress.phase('emitting files');
-  const files = emitFiles(bundle, emitCache);
+  const { checkOutput, writeOutput } = await import('../../emit/write.js');
 
   if (opts.check) {
     progress.phase(`comparing ${formatInt(files.size)} files`);
@@ -138,6 +126,32 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
   const extras = [`${formatInt(unchanged.length)} unchanged`, ...(removed.length > 0 ? [`${formatInt(removed.length)} removed`] : [])];
   say(`Wrote ${plural(written.length, 'file')} (${extras.join(', ')}) to ${shown}\n`);
   return EXIT.ok;
+}
+
+/**
+ * Compile, make the bundle, emit the files: the output files, or none when the
+ * workspace has errors. The bundle is made here rather than by compile, with an
+ * EmitCache that emitFiles then reuses (each agent is serialized once, for the hash
+ * and for the files). The Program, the bundle and the EmitCache live only in this
+ * scope: they are garbage before the output is compared or written (peak memory).
+ */
+async function compileAndEmit(
+  reuse: Awaited<ReturnType<typeof lookupResult>>,
+  root: string,
+  progress: ProgressHandle,
+): Promise<{ result: Omit<CompileResult, 'program' | 'bundle'>; files: Map<string, FileContent> | undefined }> {
+  const [{ createBundle }, { createEmitCache }, { emitFiles }] = await Promise.all([
+    import('../../emit/bundle.js'),
+    import('../../emit/cache.js'),
+    import('../../emit/files.js'),
+  ]);
+  const emitCache = createEmitCache();
+  const { program, bundle: _none, ...result } = await compileAndStore(reuse, { root, progress });
+  if (program === undefined || result.fatal !== undefined || result.diagnostics.some((d) => d.severity === 'error')) return { result, files: undefined };
+  progress.phase('making the bundle');
+  const bundle = createBundle(program, AGENTC_VERSION, emitCache);
+  progress.phase('emitting files');
+  return { result, files: emitFiles(bundle, emitCache) };
 }
 
 /**
@@ -206,6 +220,14 @@ export function displayDir(dir: string, cwd: string): string {
 /** What the result cache records of an output: each file's sha256, as written. */
 function outputHashes(files: ReadonlyMap<string, FileContent>): OutputHashes {
   const out: OutputHashes = {};
-  for (const [rel, content] of files) out[rel] = sha256(contentToBuffer(content));
+  for (const [rel, content] of files) {
+    // Chunk by chunk: a 13 MB bundle.json is never joined into one more buffer.
+    if (typeof content === 'string') out[rel] = sha256(content);
+    else {
+      const hash = createHash('sha256');
+      for (const chunk of content) hash.update(chunk);
+      out[rel] = hash.digest('hex');
+    }
+  }
   return out;
 }

@@ -7,7 +7,12 @@
  * does not compile (its errors are printed, prefixed with the side); 2 agentc
  * cannot do the job (unknown ref, no repository, unreadable workspace).
  *
- * Invariants: the materialized "before" tree is always deleted, whatever
+ * Both sides are looked up in the persistent bundle cache (src/cache/bundle-cache.ts)
+ * by their workspace key before anything is compiled; a commit's tree is kept at a
+ * stable path (node_modules/.cache/agentc-diff/before-<commit>, or under
+ * AGENTC_CACHE_DIR) and reused.
+ *
+ * Invariants: a "before" tree outside a cache directory is always deleted, whatever
  * happens; the working tree, the index and generated/ are never written; stdout
  * carries only the report (messages go to stderr).
  */
@@ -18,6 +23,8 @@ import { join, relative, resolve } from 'node:path';
 import { DEFAULT_FAN_OUT_CAP, DEFAULT_TOOL_PREFIX } from '../../bundle/defaults.js';
 import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../bundle/types.js';
 import type { Program } from '../../resolve/types.js';
+import { BundleCache } from '../../cache/bundle-cache.js';
+import { ResultCache, storedConfigInputs } from '../../cache/check-result.js';
 import { compile, type CompileResult } from '../../compile.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { renderText as renderDiagnostics } from '../../diagnostics/render/text.js';
@@ -31,6 +38,7 @@ import { CONFIG_NAMES } from '../../load/workspace.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { withProgress } from '../progress.js';
+import { readForCache, storable } from '../reuse.js';
 
 export interface DiffOptions {
   /** Workspace root (the "after" side), resolved against io.cwd. */
@@ -59,9 +67,10 @@ export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number>
     return EXIT.failure;
   }
 
-  const before = await beforeSide(root, opts.against, io);
+  const needProgram = opts.eval !== undefined;
+  const before = await beforeSide(root, opts.against, io, needProgram);
   if ('exit' in before && before.exit === EXIT.failure) return EXIT.failure;
-  const after = await compileSide(root, 'after', 'working tree', io);
+  const after = await compileSide(root, 'after', 'working tree', io, needProgram);
   if ('exit' in before || 'exit' in after) {
     return Math.max('exit' in before ? before.exit : 0, 'exit' in after ? after.exit : 0);
   }
@@ -103,10 +112,10 @@ export function failsOn(diff: BundleDiff, level: DiffOptions['failOn']): boolean
   return diff.changes.some((c) => levelRank(c.level) >= min);
 }
 
-async function beforeSide(root: string, against: string | undefined, io: CliIO): Promise<Side> {
+async function beforeSide(root: string, against: string | undefined, io: CliIO, needProgram: boolean): Promise<Side> {
   if (against !== undefined && against !== '') {
     const dir = resolve(io.cwd, against);
-    if (isDirectory(dir)) return compileSide(dir, 'before', displayDir(dir, io.cwd), io);
+    if (isDirectory(dir)) return compileSide(dir, 'before', displayDir(dir, io.cwd), io, needProgram, root);
   }
   const found = await findRepo(root);
   if ('error' in found) {
@@ -138,7 +147,9 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO):
     ({ commit, label } = base);
   }
 
-  let parent = tempParent(root, existsSync, tmpdir());
+  // An explicit cache directory (AGENTC_CACHE_DIR) holds the trees too; else node_modules/.cache/agentc-diff above the workspace.
+  const explicitCache = io.env['AGENTC_CACHE_DIR'];
+  let parent = explicitCache ? join(explicitCache, 'agentc-diff') : tempParent(root, existsSync, tmpdir());
   try {
     await mkdir(parent, { recursive: true });
     await sweepStale(parent);
@@ -167,7 +178,7 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO):
     if (!tree.exists || !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) {
       return { bundle: emptyBundle(), label: `${label}, no agentc workspace` };
     }
-    return await compileSide(dir, 'before', label, io, root);
+    return await compileSide(dir, 'before', label, io, needProgram, root);
   } finally {
     if (!keep) await rm(dir, { recursive: true, force: true });
   }
@@ -192,9 +203,23 @@ async function materializeOnce(root: string, commit: string, prefix: string, dir
   }
 }
 
-/** `cacheRoot`: the real workspace, whose persistent cache both sides share (most counts are equal). */
-async function compileSide(root: string, side: 'before' | 'after', label: string, io: CliIO, cacheRoot = root): Promise<Side> {
-  const result: CompileResult = await withProgress(io, `Compiling ${side} (${label})`, (progress) => compile({ root, bundle: true, cacheRoot, progress }));
+/**
+ * One side's bundle. Without --eval (which needs the side's Program), the side is
+ * first looked up in the persistent bundle cache by its workspace key (the same key
+ * as the result cache); on a miss it is compiled, and an error-free bundle is stored
+ * for next time — the working tree's result also goes to the result cache, so a
+ * `check` after the diff is warm. `cacheRoot`: the real workspace, whose persistent
+ * cache both sides share (most token counts are equal).
+ */
+async function compileSide(root: string, side: 'before' | 'after', label: string, io: CliIO, needProgram: boolean, cacheRoot = root): Promise<Side> {
+  const read = needProgram ? undefined : await readForCache(root, io.env, cacheRoot);
+  const bundles = read === undefined ? undefined : BundleCache.open(read.dir, AGENTC_VERSION, read.build);
+  const cached = read === undefined ? undefined : bundles?.lookup(read.key, io.env);
+  if (cached !== undefined) return { bundle: cached, label };
+
+  const result: CompileResult = await withProgress(io, `Compiling ${side} (${label})`, (progress) =>
+    compile({ root, bundle: true, cacheRoot, progress, ...(read ? { preloaded: read.loaded } : {}) }),
+  );
   if (result.fatal) {
     io.stderr(`agentc diff: ${side} side (${label}): ${result.fatal}\n`);
     return { exit: EXIT.failure };
@@ -206,6 +231,13 @@ async function compileSide(root: string, side: 'before' | 'after', label: string
     const lines = renderDiagnostics(errors, { color: false, toolVersion: AGENTC_VERSION }).split('\n').slice(0, errors.length);
     for (const line of lines) io.stderr(`${side}: ${line}\n`);
     return { exit: EXIT.findings };
+  }
+  if (read !== undefined && bundles !== undefined && storable(read, result)) {
+    const config = storedConfigInputs(result.configInputs);
+    if (config !== 'untrackable') {
+      bundles.store(read.key, config, result.bundle);
+      if (side === 'after') ResultCache.open(read.dir, AGENTC_VERSION, read.build).store(read.key, config, result.diagnostics);
+    }
   }
   return { bundle: result.bundle, label, ...(result.program ? { program: result.program } : {}) };
 }

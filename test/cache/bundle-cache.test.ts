@@ -1,0 +1,122 @@
+/**
+ * The persistent bundle cache (src/cache/bundle-cache.ts) that answers both sides
+ * of `agentc diff`: a stored bundle comes back only for its own key, from its own
+ * agentc build, with its body intact and its config inputs unchanged. A stale,
+ * damaged, truncated or foreign entry is never a bundle.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BundleCache, MAX_ENTRIES } from '../../src/cache/bundle-cache.js';
+import { sha256 } from '../../src/cache/check-result.js';
+import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../src/bundle/types.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const BUILD = 'a'.repeat(64);
+const key = (n: number): string => sha256(`workspace ${n}`);
+
+function bundle(marker: string): Bundle {
+  return {
+    formatVersion: BUNDLE_FORMAT_VERSION,
+    agentcVersion: '0.1.0',
+    hash: sha256(marker),
+    models: {},
+    flags: [marker],
+    dynamicContext: { fields: [], template: '' },
+    dynamicContextAst: [],
+    dispatchDefaults: { toolPrefix: 'ask_', fanOutCap: 3 },
+    tools: {},
+    agents: {},
+  } as Bundle;
+}
+
+function freshDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'agentc-bundle-cache-'));
+  dirs.push(d);
+  return d;
+}
+
+const entry = (dir: string, k: string): string => join(dir, 'bundles', `${k}.json`);
+
+describe('BundleCache', () => {
+  it('returns the stored bundle for its own key only', () => {
+    const dir = freshDir();
+    const cache = BundleCache.open(dir, '0.1.0', BUILD);
+    cache.store(key(1), undefined, bundle('one'));
+    expect(BundleCache.open(dir, '0.1.0', BUILD).lookup(key(1))).toEqual(bundle('one'));
+    expect(BundleCache.open(dir, '0.1.0', BUILD).lookup(key(2))).toBeUndefined();
+  });
+
+  it('never believes another agentc build or version', () => {
+    const dir = freshDir();
+    BundleCache.open(dir, '0.1.0', BUILD).store(key(1), undefined, bundle('one'));
+    expect(BundleCache.open(dir, '0.1.0', 'b'.repeat(64)).lookup(key(1))).toBeUndefined();
+    expect(BundleCache.open(dir, '0.2.0', BUILD).lookup(key(1))).toBeUndefined();
+  });
+
+  it('never believes a truncated, tampered or misfiled entry', () => {
+    const dir = freshDir();
+    const cache = BundleCache.open(dir, '0.1.0', BUILD);
+    cache.store(key(1), undefined, bundle('one'));
+    const path = entry(dir, key(1));
+    const text = readFileSync(path, 'utf8');
+
+    writeFileSync(path, text.slice(0, text.length - 10)); // truncated
+    expect(cache.lookup(key(1))).toBeUndefined();
+
+    writeFileSync(path, text.replace('"one"', '"two"')); // body edited, same length: its sha256 no longer matches
+    expect(cache.lookup(key(1))).toBeUndefined();
+
+    const [header, body] = [text.slice(0, text.indexOf('\n')), text.slice(text.indexOf('\n') + 1)];
+    const edited = body.replace('"one"', '"two"');
+    const forged = JSON.stringify({ ...JSON.parse(header), sha256: sha256(edited), key: key(2) });
+    writeFileSync(entry(dir, key(1)), `${forged}\n${edited}`); // a consistent entry filed under another key
+    expect(cache.lookup(key(1))).toBeUndefined();
+
+    writeFileSync(path, 'not json\n{}');
+    expect(cache.lookup(key(1))).toBeUndefined();
+    writeFileSync(path, '');
+    expect(cache.lookup(key(1))).toBeUndefined();
+
+    // A consistent entry whose body is not a bundle of this format.
+    const alien = JSON.stringify({ formatVersion: 'format-0', agents: {}, tools: {} });
+    writeFileSync(path, `${JSON.stringify({ ...JSON.parse(header), sha256: sha256(alien), length: alien.length })}\n${alien}`);
+    expect(cache.lookup(key(1))).toBeUndefined();
+
+    writeFileSync(path, text); // restored: believed again
+    expect(cache.lookup(key(1))).toEqual(bundle('one'));
+  });
+
+  it('is stale when a file the config read or an environment variable it read changed', () => {
+    const dir = freshDir();
+    const imported = join(dir, 'limits.json');
+    writeFileSync(imported, '{"a":1}');
+    const config = { files: { [imported]: sha256(readFileSync(imported)) }, env: { AGENTC_TEST_REGION: 'eu' } };
+    const cache = BundleCache.open(dir, '0.1.0', BUILD);
+    cache.store(key(1), config, bundle('one'));
+    expect(cache.lookup(key(1), { AGENTC_TEST_REGION: 'eu' })).toEqual(bundle('one'));
+    expect(cache.lookup(key(1), { AGENTC_TEST_REGION: 'us' })).toBeUndefined();
+    expect(cache.lookup(key(1), {})).toBeUndefined();
+    writeFileSync(imported, '{"a":2}');
+    expect(cache.lookup(key(1), { AGENTC_TEST_REGION: 'eu' })).toBeUndefined();
+  });
+
+  it(`keeps the ${MAX_ENTRIES} most recently used entries`, () => {
+    const dir = freshDir();
+    const cache = BundleCache.open(dir, '0.1.0', BUILD);
+    const t0 = Date.now() / 1000 - 1000;
+    for (let n = 1; n <= MAX_ENTRIES; n++) {
+      cache.store(key(n), undefined, bundle(`b${n}`));
+      utimesSync(entry(dir, key(n)), t0 + n, t0 + n);
+    }
+    expect(cache.lookup(key(1))).toEqual(bundle('b1')); // used now: the newest
+    cache.store(key(MAX_ENTRIES + 1), undefined, bundle('new'));
+    const kept = readdirSync(join(dir, 'bundles')).sort();
+    expect(kept).toHaveLength(MAX_ENTRIES);
+    expect(kept).toContain(`${key(1)}.json`);
+    expect(kept).not.toContain(`${key(2)}.json`);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * `agentc diff` answers both sides from the persistent bundle cache (through the
+ * built CLI: the cache is keyed by dist/build-id.json, so only a built agentc uses
+ * it). The report is the same byte for byte with the cache off, cold, warm, and
+ * with damaged entries; a damaged entry is recompiled, never believed.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createFixture, type Fixture } from './workspace-fixture.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+const bin = join(repo, 'bin', 'agentc.js');
+const cleanups: (() => void)[] = [];
+afterAll(() => cleanups.forEach((c) => c()));
+
+function diff(f: Fixture, cacheDir: string): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [bin, 'diff', '--format', 'json', '--fail-on', 'none'], {
+    cwd: f.ws,
+    encoding: 'utf8',
+    env: { ...process.env, AGENTC_CACHE_DIR: cacheDir, NO_COLOR: '1', CI: '1' },
+  });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+describe('agentc diff: both sides from the persistent cache (built CLI)', () => {
+  it('gives the same report with the cache off, cold, warm and damaged', () => {
+    const f = createFixture();
+    const cache = mkdtempSync(join(tmpdir(), 'agentc-diff-cache-'));
+    cleanups.push(f.cleanup, () => rmSync(cache, { recursive: true, force: true }));
+    f.edit('cards/shop.yaml', 'model: mini', 'model: nano');
+    f.edit('blocks/platform/persona-base.md', 'friendly, brief', 'friendly, very brief');
+
+    const uncached = diff(f, '');
+    expect(uncached.err).toBe('');
+    expect(JSON.parse(uncached.out)).toMatchObject({ changes: expect.arrayContaining([expect.objectContaining({ agent: 'shop' })]) as unknown });
+
+    const cold = diff(f, cache);
+    expect(cold.out).toBe(uncached.out);
+    const bundles = join(cache, 'bundles');
+    const entries = readdirSync(bundles).sort();
+    expect(entries).toHaveLength(2); // the base commit's tree and the working tree
+    // The working tree's result went to the result cache too: a check after the diff is warm.
+    expect(JSON.parse(readFileSync(join(cache, 'check-result.json'), 'utf8'))).toMatchObject({ result: { diagnostics: [] } });
+
+    // Warm: both sides are answered from the entries (a hit marks its entry as used).
+    const past = Date.now() / 1000 - 3600;
+    for (const e of entries) utimesSync(join(bundles, e), past, past);
+    const warm = diff(f, cache);
+    expect(warm.out).toBe(uncached.out);
+    for (const e of entries) expect(statSync(join(bundles, e)).mtimeMs / 1000).toBeGreaterThan(past + 60);
+
+    // Damaged entries (truncated; body edited) are recompiled, never believed.
+    const [a, b] = entries.map((e) => join(bundles, e));
+    writeFileSync(a!, readFileSync(a!, 'utf8').slice(0, 200));
+    writeFileSync(b!, readFileSync(b!, 'utf8').replace('"nano"', '"mini"'));
+    const damaged = diff(f, cache);
+    expect(damaged.out).toBe(uncached.out);
+    expect(damaged.code).toBe(uncached.code);
+
+    // A new edit: the working tree's key changes, the base commit's entry still serves.
+    f.edit('cards/shop.yaml', 'model: nano', 'model: mini');
+    const reverted = diff(f, cache);
+    expect(reverted.err).toBe('');
+    expect(JSON.parse(reverted.out)).not.toMatchObject({ changes: expect.arrayContaining([expect.objectContaining({ path: 'model' })]) as unknown });
+  });
+});
