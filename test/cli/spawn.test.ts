@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyExample, removeTempDirs, REPO, STACK_FRAME, tempDir } from '../robustness/workspace.js';
+import { copyExample, removeTempDirs, REPO, runCli, STACK_FRAME, tempDir } from '../robustness/workspace.js';
 import { failingWorkspace } from './fixtures.js';
 
 const BIN = join(REPO, 'bin', 'agentc.js');
@@ -61,8 +61,14 @@ describe('node bin/agentc.js', () => {
   });
 
   it('usage errors → exit 2, message on stderr, nothing on stdout', async () => {
-    for (const args of [['frobnicate'], ['check', '--nope'], ['check', '--format', 'yaml']]) {
-      const r = await agentc(args);
+    // One real process proves the exit status; the other kinds take the same path (commander's
+    // error → exit 2) and run in-process (test/cli/exit-codes.test.ts has every usage error).
+    const r = await agentc(['check', '--nope']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: /);
+    expect(r.stdout).toBe('');
+    for (const args of [['frobnicate'], ['check', '--format', 'yaml']]) {
+      const r = await runCli(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: /);
       expect(r.stdout).toBe('');
@@ -112,8 +118,15 @@ describe('node bin/agentc.js', () => {
     );
     const config = join(dir, 'agentc.config.ts');
     await writeFile(config, (await readFile(config, 'utf8')).replace('models: {', 'models: { ...(() => { throw new TypeError("bad registry"); })(),'));
-    for (const format of ['pretty', 'text', 'json', 'github', 'sarif']) {
-      const r = await agentc(['check', '--cwd', dir, '--format', format]);
+    // The real process for json (stdout must stay one JSON document); every other renderer
+    // in-process, where a crash would surface as an internal error or a thrown main().
+    const proc = await agentc(['check', '--cwd', dir, '--format', 'json']);
+    expect(proc.code).toBe(1);
+    expect(proc.stderr).not.toMatch(/internal error/);
+    expect(proc.stdout + proc.stderr).not.toMatch(STACK_FRAME);
+    expect(JSON.parse(proc.stdout)).toMatchObject({ valid: false });
+    for (const format of ['pretty', 'text', 'github', 'sarif']) {
+      const r = await runCli(['check', '--cwd', dir, '--format', format]);
       expect(r.code, format).toBe(1);
       expect(r.stderr, format).not.toMatch(/internal error/);
       expect(r.stdout + r.stderr, format).not.toMatch(STACK_FRAME);

@@ -2,8 +2,10 @@
  * Every command README.md shows works as written: the shell examples (```sh
  * blocks, and `$ ` lines of ```console blocks) run, one line at a time, in a
  * temp copy of the repository (so nothing in the repo changes), and must exit 0.
- * `agentc` / `npx agentc` run the built bin/agentc.js (run `node scripts/build.mjs`
- * first; `npm test` does). A line that needs something a test cannot have is
+ * A line that is only `agentc ARGS` / `npx agentc ARGS` runs in-process (the CLI's
+ * main() with the same argv and cwd); a line that needs a shell runs in bash, where
+ * `agentc` is the built bin/agentc.js (run `node scripts/build.mjs` first; `npm test`
+ * does). A line that needs something a test cannot have is
  * marked in the README with a trailing comment `# needs: <what>` (or a whole
  * block, with a line `<!-- needs: <what> -->` right before its fence) and
  * skipped; the reasons accepted and the number of markers are kept small below.
@@ -14,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from '../robustness/workspace.js';
+import { REPO, runCli } from '../robustness/workspace.js';
 
 const run = promisify(execFile);
 
@@ -71,6 +73,20 @@ function splitComment(line: string): { command: string; comment?: string } {
     else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return { command: line.slice(0, i).trim(), comment: line.slice(i + 1).trim() };
   }
   return { command: line.trim() };
+}
+
+/**
+ * The argv of a line that is only `agentc ARGS` (or `npx [--no-install] agentc ARGS`) with plain
+ * or quoted words; undefined when the line needs a shell (operators, expansions, escapes).
+ */
+export function agentcArgv(command: string): string[] | undefined {
+  const words: string[] = [];
+  const re = /\s*(?:"([^"$`\\]*)"|'([^']*)'|([^\s"'$`\\|&;<>()*?[\]{}~!#]+))(?=\s|$)/y;
+  let m: RegExpExecArray | null;
+  while (re.lastIndex < command.length && (m = re.exec(command)) !== null) words.push(m[1] ?? m[2] ?? m[3]!);
+  if (re.lastIndex !== command.length && command.slice(re.lastIndex).trim() !== '') return undefined;
+  if (words[0] === 'npx') words.splice(0, words[1] === '--no-install' ? 2 : 1);
+  return words[0] === 'agentc' ? words.slice(1) : undefined;
 }
 
 /** What may be skipped, and why: anything else marked `# needs:` fails the test. */
@@ -138,7 +154,26 @@ describe('README.md commands', () => {
     ]);
   });
 
+  it('reads plain agentc lines as argv, and leaves shell syntax to a shell', () => {
+    expect(agentcArgv('npx --no-install agentc run a "b, c?" --x y')).toEqual(['run', 'a', 'b, c?', '--x', 'y']);
+    expect(agentcArgv("agentc explain 'x y'")).toEqual(['explain', 'x y']);
+    expect(agentcArgv('npx agentc check')).toEqual(['check']);
+    expect(agentcArgv('npx --no-install agentc init a && npx --no-install agentc check --cwd a')).toBeUndefined();
+    expect(agentcArgv('agentc check > out.txt')).toBeUndefined();
+    expect(agentcArgv('agentc prompt "$NAME"')).toBeUndefined();
+    expect(agentcArgv('npm run build')).toBeUndefined();
+  });
+
+  // A line that is just `agentc ARGS` runs in-process (main() with the same argv, cwd and
+  // NO_COLOR); anything needing a shell runs in bash with the built CLI. test/cli/spawn.test.ts
+  // covers the built binary itself (exit codes, stdout purity, signals).
   it.each(runnable.map((c) => [`README.md:${c.line}: ${c.command}`, c] as const))('%s', async (_name, c) => {
+    const argv = agentcArgv(c.command);
+    if (argv !== undefined) {
+      const r = await runCli(argv, { cwd: copy, env: { NO_COLOR: '1' } });
+      if (r.code !== 0) expect.fail(`README.md:${c.line} exited ${r.code}:\n$ ${c.command}\n${r.stderr.slice(0, 2000)}${r.stdout.slice(0, 1000)}`);
+      return;
+    }
     const env = { ...process.env, AGENTC_BIN: join(REPO, 'bin', 'agentc.js'), NO_COLOR: '1' };
     delete env.GITHUB_STEP_SUMMARY;
     try {
