@@ -21,7 +21,8 @@ import type {} from 'handlebars'; // the global hbs.AST types
 const require = createRequire(import.meta.url);
 /** What is used of Handlebars: its public `parse` (whitespace control applied). */
 interface HandlebarsParser {
-  parse(input: string): hbs.AST.Program;
+  // Written through import(): the declaration file keeps it, so a service's tsc finds the global hbs types too.
+  parse(input: string): ReturnType<typeof import('handlebars').parse>;
 }
 let hbsModule: HandlebarsParser | undefined;
 /**
