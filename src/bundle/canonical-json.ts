@@ -94,9 +94,10 @@ export function canonicalJsonLine(value: unknown): string {
   return JSON.stringify(sortValue(value, [], false)) ?? 'null';
 }
 
-/** Lowercase hex SHA-256 of the UTF-8 bytes of `text`, or of the bytes of `chunks` in order. */
-export function sha256Hex(text: string | readonly Uint8Array[]): string {
+/** Lowercase hex SHA-256 of the UTF-8 bytes of `text`, of `bytes`, or of the bytes of `chunks` in order. */
+export function sha256Hex(text: string | Uint8Array | readonly Uint8Array[]): string {
   if (typeof text === 'string') return createHash('sha256').update(text, 'utf8').digest('hex');
+  if (text instanceof Uint8Array) return createHash('sha256').update(text).digest('hex');
   const hash = createHash('sha256');
   for (const chunk of text) hash.update(chunk);
   return hash.digest('hex');

@@ -18,7 +18,8 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, 
 import { join } from 'node:path';
 import { BUNDLE_FORMAT_VERSION, type Bundle } from '../bundle/types.js';
 import { configInputsUnchanged } from '../load/config-inputs.js';
-import { sha256, type StoredResult } from './check-result.js';
+import { sha256Hex } from '../bundle/canonical-json.js';
+import type { StoredResult } from './check-result.js';
 
 const DIR = 'bundles';
 const BUNDLE_CACHE_FORMAT = 1;
@@ -63,7 +64,7 @@ export class BundleCache {
     if (header === undefined) return undefined;
     if (header.format !== BUNDLE_CACHE_FORMAT || header.agentc !== this.version || header.build !== this.build || header.key !== key) return undefined;
     const body = bytes.subarray(nl + 1);
-    if (body.byteLength !== header.length || sha256(body) !== header.sha256) return undefined;
+    if (body.byteLength !== header.length || sha256Hex(body) !== header.sha256) return undefined;
     if (header.config !== undefined && !configInputsUnchanged(header.config, env)) return undefined;
     let bundle: unknown;
     try {
@@ -85,7 +86,15 @@ export class BundleCache {
   store(key: string, config: StoredResult['config'], bundle: Bundle): void {
     if (!/^[0-9a-f]{64}$/.test(key)) return;
     const body = Buffer.from(JSON.stringify(bundle), 'utf8');
-    const header: Header = { format: BUNDLE_CACHE_FORMAT, agentc: this.version, build: this.build, key, config, sha256: sha256(body), length: body.byteLength };
+    const header: Header = {
+      format: BUNDLE_CACHE_FORMAT,
+      agentc: this.version,
+      build: this.build,
+      key,
+      config,
+      sha256: sha256Hex(body),
+      length: body.byteLength,
+    };
     const path = join(this.dir, `${key}.json`);
     const tmp = `${path}.${process.pid}.tmp`;
     try {

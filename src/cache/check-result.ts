@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256Hex } from '../bundle/canonical-json.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { configInputsUnchanged, fileSha256, snapshotConfigInputs } from '../load/config-inputs.js';
 import type { ConfigInputs } from '../load/config-value.js';
@@ -51,10 +52,6 @@ interface ResultFile {
   result: StoredResult;
 }
 
-export function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
 /**
  * What the load phase saw, as one hash: every file's path and text, the findings of
  * the load phase (a file refused as too large is a finding, not a file), and the
@@ -66,7 +63,7 @@ export function workspaceKey(loaded: LoadResult, configText: string | undefined)
   const read = workspaceFiles(ws);
   const files = read.map((f) => f.path).sort();
   const texts = new Map(read.map((f) => [f.path, f.text]));
-  for (const path of files) hash.update(`${path}\0${sha256(texts.get(path)!)}\0`);
+  for (const path of files) hash.update(`${path}\0${sha256Hex(texts.get(path)!)}\0`);
   hash.update(
     JSON.stringify({
       load: loaded.diagnostics.items,
@@ -74,7 +71,7 @@ export function workspaceKey(loaded: LoadResult, configText: string | undefined)
       configLookalike: ws.configLookalike ?? null,
       unreadDirs: ws.unreadDirs ?? [],
       notFiles: ws.notFiles ?? [],
-      config: configText === undefined ? null : sha256(configText),
+      config: configText === undefined ? null : sha256Hex(configText),
     }),
   );
   return hash.digest('hex');
@@ -144,7 +141,7 @@ export class ResultCache {
       format: RESULT_FORMAT,
       agentc: this.version,
       build: this.build,
-      sha256: sha256(JSON.stringify(this.stored)),
+      sha256: sha256Hex(JSON.stringify(this.stored)),
       result: this.stored,
     };
     const path = join(this.dir, FILE);
@@ -177,7 +174,7 @@ function readStored(path: string, version: string, build: string): StoredResult 
   if (typeof r !== 'object' || r === null || typeof r.key !== 'string' || !Array.isArray(r.diagnostics) || typeof r.outputs !== 'object' || r.outputs === null)
     return undefined;
   // The body's own hash: a truncated or hand-edited file is never a result.
-  if (sha256(JSON.stringify(r)) !== f.sha256) return undefined;
+  if (sha256Hex(JSON.stringify(r)) !== f.sha256) return undefined;
   return r;
 }
 

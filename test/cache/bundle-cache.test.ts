@@ -9,20 +9,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BundleCache, MAX_ENTRIES } from '../../src/cache/bundle-cache.js';
-import { sha256 } from '../../src/cache/check-result.js';
+import { sha256Hex } from '../../src/bundle/canonical-json.js';
 import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../src/bundle/types.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const BUILD = 'a'.repeat(64);
-const key = (n: number): string => sha256(`workspace ${n}`);
+const key = (n: number): string => sha256Hex(`workspace ${n}`);
 
 function bundle(marker: string): Bundle {
   return {
     formatVersion: BUNDLE_FORMAT_VERSION,
     agentcVersion: '0.1.0',
-    hash: sha256(marker),
+    hash: sha256Hex(marker),
     models: {},
     flags: [marker],
     dynamicContext: { fields: [], template: '' },
@@ -72,7 +72,7 @@ describe('BundleCache', () => {
 
     const [header, body] = [text.slice(0, text.indexOf('\n')), text.slice(text.indexOf('\n') + 1)];
     const edited = body.replace('"one"', '"two"');
-    const forged = JSON.stringify({ ...JSON.parse(header), sha256: sha256(edited), key: key(2) });
+    const forged = JSON.stringify({ ...JSON.parse(header), sha256: sha256Hex(edited), key: key(2) });
     writeFileSync(entry(dir, key(1)), `${forged}\n${edited}`); // a consistent entry filed under another key
     expect(cache.lookup(key(1))).toBeUndefined();
 
@@ -83,7 +83,7 @@ describe('BundleCache', () => {
 
     // A consistent entry whose body is not a bundle of this format.
     const alien = JSON.stringify({ formatVersion: 'format-0', agents: {}, tools: {} });
-    writeFileSync(path, `${JSON.stringify({ ...JSON.parse(header), sha256: sha256(alien), length: alien.length })}\n${alien}`);
+    writeFileSync(path, `${JSON.stringify({ ...JSON.parse(header), sha256: sha256Hex(alien), length: alien.length })}\n${alien}`);
     expect(cache.lookup(key(1))).toBeUndefined();
 
     writeFileSync(path, text); // restored: believed again
@@ -94,7 +94,7 @@ describe('BundleCache', () => {
     const dir = freshDir();
     const imported = join(dir, 'limits.json');
     writeFileSync(imported, '{"a":1}');
-    const config = { files: { [imported]: sha256(readFileSync(imported)) }, env: { AGENTC_TEST_REGION: 'eu' } };
+    const config = { files: { [imported]: sha256Hex(readFileSync(imported)) }, env: { AGENTC_TEST_REGION: 'eu' } };
     const cache = BundleCache.open(dir, '0.1.0', BUILD);
     cache.store(key(1), config, bundle('one'));
     expect(cache.lookup(key(1), { AGENTC_TEST_REGION: 'eu' })).toEqual(bundle('one'));
