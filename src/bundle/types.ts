@@ -203,17 +203,8 @@ export interface BundleDispatch {
  * "\n\n", in order; its `sha256` is checked once, on first use (or by
  * `verifyBundle`).
  */
-export interface StoredBundle {
-  formatVersion: typeof BUNDLE_FORMAT_VERSION;
-  agentcVersion: string;
-  hash: string;
-  models: Record<string, BundleModel>;
-  flags: string[];
-  dynamicContext: { fields: string[]; template: string };
-  /** `dynamicContext.template` as the template language's AST, stored once: the loader gives it to every agent that stores none. */
-  dynamicContextAst: TemplateNode[];
-  dispatchDefaults: { toolPrefix: string; fanOutCap: number };
-  tools: Record<string, BundleToolContract>;
+export interface StoredBundle extends Omit<Bundle, 'agents'> {
+  /** Each agent with its prompts and tools as keys into `texts`, `blocks` and `toolShapes`. */
   agents: Record<string, StoredAgent>;
   /** Per block id: what every use of the block shares. */
   blocks: Record<string, StoredBlockInfo>;
