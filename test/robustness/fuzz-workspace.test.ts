@@ -23,7 +23,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic, Range } from '../../src/diagnostics/diagnostic.js';
-import { copyExample, REPO, removeTempDirs, runCli, type JsonReport } from './workspace.js';
+import { copyExample, keyedLines, REPO, removeTempDirs, retype, RETYPE_VALUES, runCli, type JsonReport } from './workspace.js';
 
 const CASES = Number(process.env.AGENTC_FUZZ_CASES ?? 12);
 const SEED = Number(process.env.AGENTC_FUZZ_SEED ?? 9_2026);
@@ -129,29 +129,7 @@ const SNIPPETS = [
   ';',
   'process.exit(0);',
 ];
-const VALUES = [
-  '[]',
-  '{}',
-  '0',
-  '-1',
-  '123',
-  '1e309',
-  'true',
-  'null',
-  '~',
-  '"text"',
-  "'q'",
-  '- x',
-  '.nan',
-  '[a, [b]]',
-  '{ a: 1 }',
-  '|',
-  '>-',
-  '&x 1',
-  '*x',
-  '',
-  'strng',
-];
+const VALUES = [...RETYPE_VALUES, 'strng'];
 
 type Mutator = (text: string, r: Random, ctx: { ids: string[] }) => string;
 
@@ -194,10 +172,10 @@ const MUTATORS: Record<string, Mutator> = {
   },
   retypeValue(t, r) {
     const ls = lines(t);
-    const keyed = ls.map((l, i) => [l, i] as const).filter(([l]) => /^\s*(- )?[A-Za-z_][\w-]*:/.test(l));
+    const keyed = keyedLines(ls);
     if (keyed.length === 0) return t;
     const [l, i] = r.pick(keyed);
-    ls[i] = l.replace(/^(\s*(?:- )?[A-Za-z_][\w-]*:).*$/, `$1 ${r.pick(VALUES)}`);
+    ls[i] = retype(l, r.pick(VALUES));
     return ls.join('\n');
   },
   renameKey(t, r) {

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile, createCompileCache, type CompileCache, type CompileResult } from '../../src/compile.js';
 import { CATALOG, isRuleId } from '../../src/diagnostics/catalog.js';
 import { compareDiagnostics, type Diagnostic, type Range } from '../../src/diagnostics/diagnostic.js';
-import { copyExample, removeTempDirs, summarize } from './workspace.js';
+import { copyExample, keyedLines, removeTempDirs, retype, RETYPE_VALUES, summarize } from './workspace.js';
 
 const SEED = Number(process.env.AGENTC_FUZZ_SEED ?? 20261121);
 const RUNS = Number(process.env.AGENTC_FUZZ_RUNS ?? 60);
@@ -93,28 +93,6 @@ const SNIPPETS = [
   '\uFEFF',
   '\u0000\u0001',
 ];
-const VALUES = [
-  '[]',
-  '{}',
-  '0',
-  '-1',
-  '123',
-  '1e309',
-  'true',
-  'null',
-  '~',
-  '"text"',
-  "'q'",
-  '- x',
-  '.nan',
-  '[a, [b]]',
-  '{ a: 1 }',
-  '|',
-  '>-',
-  '&x 1',
-  '*x',
-  '',
-];
 
 type Mutation =
   | { kind: 'delete'; line: number }
@@ -133,7 +111,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('insert' as const), at: position, text: fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }) }),
   fc.record({ kind: fc.constant('insert' as const), at: position, text: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 4 }) }),
   fc.record({ kind: fc.constant('truncate' as const), at: position }),
-  fc.record({ kind: fc.constant('retype' as const), line: position, value: fc.constantFrom(...VALUES) }),
+  fc.record({ kind: fc.constant('retype' as const), line: position, value: fc.constantFrom(...RETYPE_VALUES) }),
 );
 
 function apply(text: string, m: Mutation): string {
@@ -159,10 +137,10 @@ function apply(text: string, m: Mutation): string {
       return text.slice(0, m.at % (text.length + 1));
     case 'retype': {
       // The value of the n-th `key: value` line (any indentation) becomes one of another type.
-      const keyed = lines.map((l, i) => [l, i] as const).filter(([l]) => /^\s*(- )?[A-Za-z_][\w-]*:/.test(l));
+      const keyed = keyedLines(lines);
       if (keyed.length === 0) return text;
       const [l, i] = keyed[m.line % keyed.length]!;
-      lines[i] = l.replace(/^(\s*(?:- )?[A-Za-z_][\w-]*:).*$/, `$1 ${m.value}`);
+      lines[i] = retype(l, m.value);
       return lines.join('\n');
     }
   }

@@ -109,3 +109,39 @@ export function summarize(ds: readonly Diagnostic[]): string {
     })
     .join('\n');
 }
+
+/** Values of other types that the fuzz tests put in place of a `key: value` line's value. */
+export const RETYPE_VALUES = [
+  '[]',
+  '{}',
+  '0',
+  '-1',
+  '123',
+  '1e309',
+  'true',
+  'null',
+  '~',
+  '"text"',
+  "'q'",
+  '- x',
+  '.nan',
+  '[a, [b]]',
+  '{ a: 1 }',
+  '|',
+  '>-',
+  '&x 1',
+  '*x',
+  '',
+];
+
+const KEYED_LINE = /^(\s*(?:- )?[A-Za-z_][\w-]*:).*$/;
+
+/** The `key: value` lines (any indentation, list items too) with their indexes. */
+export function keyedLines(lines: readonly string[]): (readonly [string, number])[] {
+  return lines.map((l, i) => [l, i] as const).filter(([l]) => KEYED_LINE.test(l));
+}
+
+/** A `key: value` line with its value replaced. */
+export function retype(line: string, value: string): string {
+  return line.replace(KEYED_LINE, `$1 ${value}`);
+}
