@@ -12,6 +12,11 @@ export interface CliIO {
   isTTY: boolean;
   /** True once the reader of stdout went away (EPIPE): the rest of the output is dropped and the exit code is 0. */
   stdoutClosed?: () => boolean;
+  /**
+   * The running build's id for the persistent result cache; by default dist/build-id.json's
+   * (none when agentc runs from its sources). A seam for in-process tests of the cache.
+   */
+  buildId?: string;
 }
 
 export function processIO(): CliIO {

@@ -212,7 +212,7 @@ async function materializeOnce(root: string, commit: string, prefix: string, dir
  * cache both sides share (most token counts are equal).
  */
 async function compileSide(root: string, side: 'before' | 'after', label: string, io: CliIO, needProgram: boolean, cacheRoot = root): Promise<Side> {
-  const read = needProgram ? undefined : await readForCache(root, io.env, cacheRoot);
+  const read = needProgram ? undefined : await readForCache(root, io.env, cacheRoot, io.buildId);
   const bundles = read === undefined ? undefined : BundleCache.open(read.dir, AGENTC_VERSION, read.build);
   const cached = read === undefined ? undefined : bundles?.lookup(read.key, io.env);
   if (cached !== undefined) return { bundle: cached, label };
