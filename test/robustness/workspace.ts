@@ -62,8 +62,14 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `agentc <argv>` in-process with captured output; cwd defaults to the repo. */
-export async function runCli(argv: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; isTTY?: boolean } = {}): Promise<CliRun> {
+/**
+ * Runs `agentc <argv>` in-process with captured output; cwd defaults to the repo. `buildId` (CliIO's)
+ * lets the persistent result cache work in-process (with AGENTC_CACHE_DIR in `env`).
+ */
+export async function runCli(
+  argv: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined>; isTTY?: boolean; buildId?: string } = {},
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
@@ -72,6 +78,7 @@ export async function runCli(argv: string[], opts: { cwd?: string; env?: Record<
     cwd: opts.cwd ?? REPO,
     env: opts.env ?? {},
     isTTY: opts.isTTY ?? false,
+    ...(opts.buildId !== undefined ? { buildId: opts.buildId } : {}),
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };
