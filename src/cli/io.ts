@@ -1,3 +1,5 @@
+import type { CompileCache } from '../compile.js';
+
 /**
  * What a command may touch of the outside world. Commands take an `io` rather
  * than using `process` directly, so tests run them in-process and capture output.
@@ -17,6 +19,12 @@ export interface CliIO {
    * (none when agentc runs from its sources). A seam for in-process tests of the cache.
    */
   buildId?: string;
+  /**
+   * A test seam: the compile cache `check` compiles the workspace at `root` with, so in-process
+   * runs reuse an evaluated config while its text and inputs are unchanged (as a watch session
+   * does). None by default: each run evaluates the config.
+   */
+  compileCache?: (root: string) => CompileCache;
 }
 
 export function processIO(): CliIO {

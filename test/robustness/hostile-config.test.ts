@@ -81,7 +81,7 @@ async function inProcessCheck(dir: string, bound: string): Promise<{ code: numbe
   const saved = process.env.AGENTC_CONFIG_TIMEOUT_MS;
   process.env.AGENTC_CONFIG_TIMEOUT_MS = bound;
   try {
-    return await runCli(['check', '--cwd', dir, '--format', 'json']);
+    return await runCli(['check', '--cwd', dir, '--format', 'json'], { freshConfig: true });
   } finally {
     if (saved === undefined) delete process.env.AGENTC_CONFIG_TIMEOUT_MS;
     else process.env.AGENTC_CONFIG_TIMEOUT_MS = saved;
@@ -266,7 +266,7 @@ describe('a hostile agentc.config.ts: agentc check in-process', () => {
       const dir = await copyExample('hostile');
       await edit(dir, CONFIG, (t) => t.replace(/from '(@agentc\/cli|agentc)'/, `from '${name}'`).replace('export default', '// alias\nexport default'));
       expect(await readFile(join(dir, CONFIG), 'utf8')).toContain(`from '${name}'`);
-      const r = await runCli(['check', '--cwd', dir, '--format', 'json']);
+      const r = await runCli(['check', '--cwd', dir, '--format', 'json'], { freshConfig: true });
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ errorCount: 0, warningCount: 0 });
     }
