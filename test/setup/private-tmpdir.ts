@@ -6,7 +6,7 @@
  * behind is listed on stderr first: a test should remove what it makes
  * (test/helpers/temp-dirs.ts), so the list is a bug report, not noise.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -16,6 +16,8 @@ const EXPECTED = new Set(['jiti']);
 export default function setup(): () => void {
   const before = process.env['TMPDIR'];
   const dir = mkdtempSync(join(tmpdir(), 'agentc-suite-'));
+  // As the OS temp dir is (sticky, everyone may create): tests run the CLI as an unprivileged user on copies made here.
+  chmodSync(dir, 0o1777);
   process.env['TMPDIR'] = dir;
   return () => {
     if (before === undefined) delete process.env['TMPDIR'];
