@@ -23,12 +23,17 @@ import { join, relative, resolve } from 'node:path';
 import { DEFAULT_FAN_OUT_CAP, DEFAULT_TOOL_PREFIX } from '../../bundle/defaults.js';
 import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../bundle/types.js';
 import type { Program } from '../../resolve/types.js';
+import { loadBundleJson } from '../../runtime/load-bundle.js';
 import { BundleCache } from '../../cache/bundle-cache.js';
 import { ResultCache, storedConfigInputs } from '../../cache/check-result.js';
 import { compile, type CompileResult } from '../../compile.js';
+import { createBundle } from '../../emit/bundle.js';
+import { createEmitCache, type EmitCache } from '../../emit/cache.js';
+import { jsonChunks, layoutOf } from '../../emit/fragments.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { renderText as renderDiagnostics } from '../../diagnostics/render/text.js';
 import { diffBundles } from '../../diff/compare.js';
+import { unchangedAgents } from '../../diff/same-agents.js';
 import { defaultBase, findRepo, materializeTree, refNames, resolveCommit, tempParent } from '../../diff/git.js';
 import { renderJson } from '../../diff/render-json.js';
 import { renderMarkdown } from '../../diff/render-markdown.js';
@@ -53,8 +58,8 @@ export interface DiffOptions {
   eval?: { suite: string; script?: string; endpoint?: string };
 }
 
-/** A side that compiled, or the exit code to stop with. */
-type Side = { bundle: Bundle; label: string; program?: Program } | { exit: number };
+/** A side that compiled (with its bundle.json bytes, unless it is the empty side), or the exit code to stop with. */
+type Side = { bundle: Bundle; label: string; program?: Program; json?: Buffer } | { exit: number };
 
 export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);
@@ -75,7 +80,9 @@ export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number>
     return Math.max('exit' in before ? before.exit : 0, 'exit' in after ? after.exit : 0);
   }
 
-  const diff = diffBundles(before.bundle, after.bundle);
+  // Agents whose bundle.json bytes (and all they refer to) are the same on both sides are not read: a cached side's prompts stay unjoined.
+  const unchanged = before.json !== undefined && after.json !== undefined ? unchangedAgents(before.json, after.json) : undefined;
+  const diff = diffBundles(before.bundle, after.bundle, unchanged ? { unchanged } : {});
   const labels = { beforeLabel: before.label, afterLabel: after.label };
   const toFile = opts.output !== undefined;
   let evalSection = '';
@@ -215,31 +222,55 @@ async function compileSide(root: string, side: 'before' | 'after', label: string
   const read = needProgram ? undefined : await readForCache(root, io.env, cacheRoot);
   const bundles = read === undefined ? undefined : BundleCache.open(read.dir, AGENTC_VERSION, read.build);
   const cached = read === undefined ? undefined : bundles?.lookup(read.key, io.env);
-  if (cached !== undefined) return { bundle: cached, label };
+  const loaded = cached === undefined ? undefined : loadCached(cached);
+  if (loaded !== undefined) return { bundle: loaded, json: cached, label };
 
   const result: CompileResult = await withProgress(io, `Compiling ${side} (${label})`, (progress) =>
-    compile({ root, bundle: true, cacheRoot, progress, ...(read ? { preloaded: read.loaded } : {}) }),
+    compile({ root, cacheRoot, progress, ...(read ? { preloaded: read.loaded } : {}) }),
   );
   if (result.fatal) {
     io.stderr(`agentc diff: ${side} side (${label}): ${result.fatal}\n`);
     return { exit: EXIT.failure };
   }
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0 || result.bundle === undefined) {
+  if (errors.length > 0 || result.program === undefined) {
     io.stderr(`agentc diff: the ${side} side (${label}) does not compile:\n`);
     // One line per diagnostic; the reporter's closing summary line is left out.
     const lines = renderDiagnostics(errors, { color: false, toolVersion: AGENTC_VERSION }).split('\n').slice(0, errors.length);
     for (const line of lines) io.stderr(`${side}: ${line}\n`);
     return { exit: EXIT.findings };
   }
+  // The bundle is made here (as compile would) with an EmitCache of our own, so its bundle.json bytes come from emit's layout.
+  const emit = createEmitCache();
+  const bundle = createBundle(result.program, AGENTC_VERSION, emit);
+  const json = bundleJson(bundle, emit);
   if (read !== undefined && bundles !== undefined && storable(read, result)) {
     const config = storedConfigInputs(result.configInputs);
     if (config !== 'untrackable') {
-      bundles.store(read.key, config, result.bundle);
+      bundles.store(read.key, config, json);
       if (side === 'after') ResultCache.open(read.dir, AGENTC_VERSION, read.build).store(read.key, config, result.diagnostics);
     }
   }
-  return { bundle: result.bundle, label, ...(result.program ? { program: result.program } : {}) };
+  return { bundle, json, label, ...(needProgram ? { program: result.program } : {}) };
+}
+
+/**
+ * A cached side's bundle.json, loaded lazily by the runtime's loader: the format
+ * and top-level tables checked now, an agent read (and its prompts joined and
+ * their sha256 checked) when first used. Unreadable: undefined (then it is compiled).
+ */
+function loadCached(json: Buffer): Bundle | undefined {
+  try {
+    return loadBundleJson(json.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** bundle.json's bytes for a bundle createBundle made with this EmitCache (its layout is already there). */
+function bundleJson(bundle: Bundle, emit: EmitCache): Buffer {
+  const layout = layoutOf(bundle, emit);
+  return Buffer.concat(jsonChunks(layout.frame, layout.pieces));
 }
 
 /** Trees of commits not diffed against for a day, and staging left by an interrupted run (a kill skips `finally`): removed. */
