@@ -44,6 +44,8 @@ import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { withProgress } from '../progress.js';
 import { readForCache, storable } from '../reuse.js';
+import { readBuildId } from '../../cache/build-id.js';
+import { cacheDir } from '../../cache/token-store.js';
 
 export interface DiffOptions {
   /** Workspace root (the "after" side), resolved against io.cwd. */
@@ -171,9 +173,9 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO, 
   const dir = keep ? join(parent, `before-${commit}`) : await mkdtemp(join(parent, 'before-'));
   const done = `${dir}.done`;
   try {
-    let tree: { exists: boolean } | { error: string };
+    let tree: TreeMarker | { error: string };
     if (!keep) tree = await materializeTree(root, commit, found.repo.prefix, dir);
-    else if (existsSync(done) && existsSync(dir)) tree = JSON.parse(await readFile(done, 'utf8').catch(() => '{"exists":false}')) as { exists: boolean };
+    else if (existsSync(done) && existsSync(dir)) tree = await readMarker(done);
     else tree = await materializeOnce(root, commit, found.repo.prefix, dir, done);
     if ('error' in tree) {
       io.stderr(`agentc diff: cannot read ${label} from git: ${tree.error}\n`);
@@ -185,14 +187,49 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO, 
     if (!tree.exists || !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) {
       return { bundle: emptyBundle(), label: `${label}, no agentc workspace` };
     }
-    return await compileSide(dir, 'before', label, io, needProgram, root);
+    const known = keep ? { marker: done, tree, key: tree.key } : undefined;
+    return await compileSide(dir, 'before', label, io, needProgram, root, known);
   } finally {
     if (!keep) await rm(dir, { recursive: true, force: true });
   }
 }
 
+/**
+ * What `before-<commit>.done` records of a kept tree: whether it holds a workspace,
+ * and (once known) its workspace key as computed by one agentc build — the tree of
+ * a commit never changes, so a later diff by the same build looks its bundle up
+ * without reading the tree again.
+ */
+interface TreeMarker {
+  exists: boolean;
+  key?: { build: string; key: string };
+}
+
+/** The marker of a kept tree; an unreadable one says the tree holds no workspace only when it cannot be parsed at all. */
+async function readMarker(done: string): Promise<TreeMarker> {
+  try {
+    const m = JSON.parse(await readFile(done, 'utf8')) as Partial<TreeMarker>;
+    const k = m.key;
+    const key = k !== undefined && typeof k.build === 'string' && typeof k.key === 'string' ? { key: { build: k.build, key: k.key } } : {};
+    return { exists: m.exists === true, ...key };
+  } catch {
+    return { exists: false };
+  }
+}
+
+/** Rewrites the marker whole (a temp file renamed over it): a reader sees the old or the new one. */
+async function writeMarker(done: string, marker: TreeMarker): Promise<void> {
+  const tmp = `${done}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, `${JSON.stringify(marker)}\n`);
+    await rename(tmp, done);
+  } catch {
+    await rm(tmp, { force: true }).catch(() => undefined);
+  }
+}
+
 /** Writes the commit's tree to a private directory, then renames it to `dir` (another diff may have won the race: then its copy is used). */
-async function materializeOnce(root: string, commit: string, prefix: string, dir: string, done: string): Promise<{ exists: boolean } | { error: string }> {
+async function materializeOnce(root: string, commit: string, prefix: string, dir: string, done: string): Promise<TreeMarker | { error: string }> {
   const staging = await mkdtemp(`${dir}.tmp-`);
   try {
     const tree = await materializeTree(root, commit, prefix, staging);
@@ -218,8 +255,27 @@ async function materializeOnce(root: string, commit: string, prefix: string, dir
  * `check` after the diff is warm. `cacheRoot`: the real workspace, whose persistent
  * cache both sides share (most token counts are equal).
  */
-async function compileSide(root: string, side: 'before' | 'after', label: string, io: CliIO, needProgram: boolean, cacheRoot = root): Promise<Side> {
+async function compileSide(
+  root: string,
+  side: 'before' | 'after',
+  label: string,
+  io: CliIO,
+  needProgram: boolean,
+  cacheRoot = root,
+  known?: { marker: string; tree: TreeMarker; key: TreeMarker['key'] },
+): Promise<Side> {
+  // A kept commit tree whose key this build computed before: looked up without reading the tree.
+  const build = known?.key === undefined || needProgram ? undefined : readBuildId();
+  const dir = build === undefined ? undefined : cacheDir(cacheRoot, io.env);
+  if (build !== undefined && dir !== undefined && known?.key?.build === build) {
+    const json = BundleCache.open(dir, AGENTC_VERSION, build).lookup(known.key.key, io.env);
+    const loaded = json === undefined ? undefined : loadCached(json);
+    if (loaded !== undefined) return { bundle: loaded, json: json!, label };
+  }
   const read = needProgram ? undefined : await readForCache(root, io.env, cacheRoot);
+  if (known !== undefined && read !== undefined && (known.key?.build !== read.build || known.key.key !== read.key)) {
+    await writeMarker(known.marker, { ...known.tree, key: { build: read.build, key: read.key } });
+  }
   const bundles = read === undefined ? undefined : BundleCache.open(read.dir, AGENTC_VERSION, read.build);
   const cached = read === undefined ? undefined : bundles?.lookup(read.key, io.env);
   const loaded = cached === undefined ? undefined : loadCached(cached);
