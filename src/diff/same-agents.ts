@@ -17,8 +17,8 @@ type Table = (typeof TABLES)[number];
 const TABLE_CLOSE = Buffer.from('\n  }', 'utf8');
 const ENTRY_START = Buffer.from('\n    "', 'utf8');
 const HASH_MEMBER = /\n {2}"hash": "[0-9a-f]*",\n/;
-/** A variant text's first element (stored.ts `variantText`): a text's lines are JSON strings, so no other line starts with `{`. */
-const BASE_ELEMENT = Buffer.from('\n      {"base":"', 'utf8');
+/** After a variant text's key, its first element (stored.ts `variantText`: `[{ base }, ...runs]`, one element per line). */
+const BASE_ELEMENT = Buffer.from('": [\n      {"base":"', 'utf8');
 /** Past this many changed keys, an unchanged entry's references are read by parsing it, not by searching its bytes. */
 const SEARCH_LIMIT = 32;
 
@@ -56,8 +56,9 @@ export function unchangedAgents(before: Buffer, after: Buffer): Set<string> {
 
 /** The raw key of the text a variant is stored against; '' when the entry is not a variant; undefined when unreadable. */
 function baseKey(entry: Buffer): string | undefined {
-  const at = entry.indexOf(BASE_ELEMENT);
-  if (at === -1) return '';
+  const at = closingQuote(entry, 1, entry.length);
+  if (at === -1) return undefined;
+  if (!entry.subarray(at, at + BASE_ELEMENT.length).equals(BASE_ELEMENT)) return '';
   const from = at + BASE_ELEMENT.length;
   const end = closingQuote(entry, from, entry.length);
   return end === -1 ? undefined : entry.toString('latin1', from, end);
@@ -115,17 +116,20 @@ function decodeKey(raw: string): string {
  * further), and closes at the first line `  }`. Undefined for any other layout.
  */
 function split(bytes: Buffer): Split | undefined {
+  // Top-level members are in key order, so the tables come in TABLES' order: each is looked for after the last.
   const spans: { name: Table; open: number; close: number }[] = [];
+  let after = 0;
   for (const name of TABLES) {
     const opener = Buffer.from(`\n  ${JSON.stringify(name)}: {`, 'utf8');
-    const at = bytes.indexOf(opener);
+    const at = bytes.indexOf(opener, after);
     if (at === -1) return undefined;
     const open = at + opener.length; // after the `{`
-    const close = bytes.indexOf(TABLE_CLOSE, open); // the newline before `  }`
+    // The newline before `  }`; an empty table (`{}`) is closed where it opens.
+    const close = bytes[open] === 0x7d ? open : bytes.indexOf(TABLE_CLOSE, open);
     if (close === -1) return undefined;
     spans.push({ name, open, close });
+    after = close;
   }
-  spans.sort((x, y) => x.open - y.open);
   let rest = '';
   let from = 0;
   const tables = {} as Record<Table, Map<string, Buffer>>;
