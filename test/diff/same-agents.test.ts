@@ -77,7 +77,11 @@ describe('unchangedAgents', () => {
       .filter((a) => a.id === 'play' || a.sub_agents.includes('play'))
       .map((a) => a.id);
     expect(compared.length).toBeGreaterThan(1);
-    expect(Object.keys(after.bundle.agents).filter((id) => !unchanged.has(id)).sort()).toEqual(compared.sort());
+    expect(
+      Object.keys(after.bundle.agents)
+        .filter((id) => !unchanged.has(id))
+        .sort(),
+    ).toEqual(compared.sort());
   });
 
   it('compares every agent when a block they all hold changes', async () => {
