@@ -1,15 +1,15 @@
 import * as fs from 'node:fs/promises';
-import { mkdtemp, readdir, readFile, stat, utimes, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, utimes, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { checkOutput, writeOutput, type WriteFs } from '../../src/emit/write.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 let parent: string;
 let out: string;
 
 beforeEach(async () => {
-  parent = await mkdtemp(join(tmpdir(), 'agentc-write-'));
+  parent = tempDir('agentc-write-');
   out = join(parent, 'generated');
 });
 

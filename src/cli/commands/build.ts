@@ -52,7 +52,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
   const machine = format === 'json' || format === 'sarif';
   const say = (text: string): void => (machine ? io.stderr(text) : io.stdout(text));
 
-  const reuse = await lookupResult(root, io.env);
+  const reuse = await lookupResult(root, io.env, io.buildId);
   const outDir = resolve(root, opts.out ?? DEFAULT_OUT_DIR);
   const shown = displayDir(outDir, io.cwd);
   const outKey = relative(root, outDir).split(sep).join('/');
