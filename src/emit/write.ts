@@ -25,7 +25,7 @@ import * as nodeFs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentByteLength, contentEquals, contentToString, sameContent, type FileContent, type OutputFiles } from './content.js';
-import { BACKUP_TAG, forEachConcurrently, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
+import { BACKUP_TAG, forEachConcurrently, pauses, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
 import { remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
 
 export type { WriteFs } from './write-files.js';
@@ -82,7 +82,9 @@ export async function writeOutput(outDir: string, files: OutputFiles, fs: WriteF
   try {
     if (!exists || removed.length > 0) await stage();
     // Several files in flight: creating and filling a file is mostly the kernel's work, which the thread pool overlaps.
+    const pause = pauses();
     await forEachConcurrently(paths, WRITE_CONCURRENCY, async (rel) => {
+      await pause();
       const content = files.get(rel)!;
       if (existing.get(rel) === 'file' && contentEquals(content, await fs.readFile(join(target, rel)))) {
         unchanged.push(rel);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { OutputFiles } from '../../src/emit/content.js';
+import { forEachConcurrently, pauses } from '../../src/emit/write-files.js';
 import { checkOutput, writeOutput, type WriteFs } from '../../src/emit/write.js';
 
 let parent: string;
@@ -232,5 +233,30 @@ describe('writeOutput and checkOutput with files made on demand', () => {
     expect(await tree(out)).toEqual(Object.fromEntries(next));
     expect((await stat(join(out, 'bundle.ts'))).ino).toBe(kept);
     expect(await siblings()).toEqual(['generated']);
+  });
+});
+
+describe('pauses (synchronous writes keep the progress line moving)', () => {
+  it('lets timers run between items of work that never waits, across concurrent workers', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const busy = (ms: number) => {
+      for (const end = performance.now() + ms; performance.now() < end;);
+    };
+    try {
+      const pause = pauses(20);
+      await forEachConcurrently(
+        Array.from({ length: 40 }, (_, i) => i),
+        8,
+        async () => {
+          await pause();
+          busy(5);
+        },
+      );
+    } finally {
+      clearInterval(timer);
+    }
+    // 200 ms of work: about one tick per 20 ms pause; none at all without the pauses.
+    expect(ticks).toBeGreaterThanOrEqual(4);
   });
 });
