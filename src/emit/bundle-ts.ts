@@ -122,17 +122,26 @@ export interface AnthropicToolOf<N extends string> {
 
 `;
 
-/** A JSON value's literal type, readonly at every depth, on one line. */
+/** A JSON value's literal type, readonly at every depth, on one line (built by appending: bundle.ts has one per agent field). */
 function literalType(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
   if (typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return `readonly [${value.map((v) => literalType(v)).join(', ')}]`;
+  if (Array.isArray(value)) {
+    let out = 'readonly [';
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ', ' : ''}${literalType(value[i])}`;
+    return `${out}]`;
+  }
   if (typeof value === 'object') {
     const keys = Object.keys(value);
     if (keys.length === 0) return '{}';
     if (!isSorted(keys)) keys.sort(compareCodeUnits);
-    return `{ ${keys.map((k) => `readonly ${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k])}`).join('; ')} }`;
+    let out = '{ ';
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      out += `${i > 0 ? '; ' : ''}readonly ${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k])}`;
+    }
+    return `${out} }`;
   }
   return 'unknown';
 }
