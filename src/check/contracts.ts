@@ -11,14 +11,39 @@ import { memoSlot } from '../resolve/run-memo.js';
 import { metaSchemaErrors, type MetaSchemaError } from '../parse/validate.js';
 import { sortedCards, sortedTools } from './support.js';
 
-const META_ERRORS = memoSlot<Map<unknown, MetaSchemaError[]>>('meta-schema errors by contract schema');
+const META_ERRORS = memoSlot<Map<string, MetaSchemaError[]>>('meta-schema errors by contract schema content');
 
-/** A contract schema's errors against the JSON Schema meta-schema, validated once per run (json-schema and provider-schema both ask). */
+/**
+ * A contract schema's errors against the JSON Schema meta-schema, validated once per
+ * run for each distinct schema (json-schema and provider-schema both ask, and many
+ * cards declare the same handoff fields).
+ */
 export function metaSchemaErrorsOf(program: Program, schema: unknown): MetaSchemaError[] {
   const bySchema = program.memo.map(META_ERRORS);
-  let errors = bySchema.get(schema);
-  if (!errors) bySchema.set(schema, (errors = metaSchemaErrors(schema)));
+  const key = schemaKey(schema);
+  if (key === undefined) return metaSchemaErrors(schema);
+  let errors = bySchema.get(key);
+  if (!errors) bySchema.set(key, (errors = metaSchemaErrors(schema)));
   return errors;
+}
+
+/**
+ * An exact content key of a parsed schema value (equal keys ⇔ equal values, key
+ * order included): JSON, with every string tagged `s` and every number JSON cannot
+ * spell (±Infinity, NaN, -0) written as a tagged string `n…`, so no two values share a key.
+ * Undefined for a value JSON cannot hold (a cycle, built by YAML aliases): then nothing is shared.
+ */
+export function schemaKey(schema: unknown): string | undefined {
+  if (schema === undefined) return 'u';
+  try {
+    return JSON.stringify(schema, (_k, v: unknown) => {
+      if (typeof v === 'string') return `s${v}`;
+      if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return `n${Object.is(v, -0) ? '-0' : String(v)}`;
+      return v;
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 export interface Contract {

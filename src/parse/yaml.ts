@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, Parser, visit, parseDocument, type Document, ty
 import { YAML_MESSAGES, type MessageRef } from '../diagnostics/catalog.js';
 import type { Range } from '../diagnostics/diagnostic.js';
 import { fillTemplate } from '../diagnostics/template.js';
+import { fastYaml } from './fast-yaml.js';
 import type { SourceFile } from '../load/source.js';
 
 export type PathSegment = string | number;
@@ -78,6 +79,9 @@ export function parseYaml(file: SourceFile, text: string = file.text, baseOffset
     const range = at(tooDeepBlock, tooDeepBlock + 1);
     return { value: undefined, errors: [yamlError({ message: 'blockTooDeep', data: { max: MAX_FLOW_DEPTH } }, range)], ...unparsed(range) };
   }
+  // Clean text in the subset both parsers agree on: plain data without a syntax tree (./fast-yaml.ts).
+  const fast = fastYaml(text);
+  if (fast) return { value: fast.value, errors: [], ...treeLocator(undefined, text, at) };
   // No closure created here may reference `doc`: a clean file's locator must not
   // keep its syntax tree alive (see treeLocator).
   const doc = parseDocument(text, PARSE_OPTIONS);
