@@ -29,18 +29,22 @@ export function metaSchemaErrorsOf(program: Program, schema: unknown): MetaSchem
 
 /**
  * An exact content key of a parsed schema value (equal keys ⇔ equal values, key
- * order included): JSON, with every string tagged `s` and every number JSON cannot
- * spell (±Infinity, NaN, -0) written as a tagged string `n…`, so no two values share a key.
+ * order included): `p` + its JSON when that holds no `null` and no `0` (so no
+ * number JSON cannot spell, ±Infinity, NaN or -0, was written as one); else `t` +
+ * JSON with every string value tagged `s` and each such number written as a tagged string `n…`.
  * Undefined for a value JSON cannot hold (a cycle, built by YAML aliases): then nothing is shared.
  */
 export function schemaKey(schema: unknown): string | undefined {
   if (schema === undefined) return 'u';
   try {
-    return JSON.stringify(schema, (_k, v: unknown) => {
+    // Plain JSON is exact unless a number JSON cannot spell is written as null or 0: only then are values tagged.
+    const plain = JSON.stringify(schema);
+    if (!/null|(?:^|[^0-9.])0(?:$|[^0-9.eE])/.test(plain)) return `p${plain}`;
+    return `t${JSON.stringify(schema, (_k, v: unknown) => {
       if (typeof v === 'string') return `s${v}`;
       if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return `n${Object.is(v, -0) ? '-0' : String(v)}`;
       return v;
-    });
+    })}`;
   } catch {
     return undefined;
   }
@@ -64,8 +68,14 @@ export interface Contract {
   root: unknown;
 }
 
-/** Every contract schema, tools first, each group sorted by file. */
-export function contracts(program: Program): Contract[] {
+/** Every contract schema, tools first, each group sorted by file (once per run: json-schema and provider-schema both ask). */
+export function contracts(program: Program): readonly Contract[] {
+  return program.memo.get(CONTRACTS, () => findContracts(program));
+}
+
+const CONTRACTS = memoSlot<readonly Contract[]>('contracts');
+
+function findContracts(program: Program): Contract[] {
   const out: Contract[] = [];
   for (const tool of sortedTools(program)) {
     out.push({

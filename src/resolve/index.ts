@@ -177,17 +177,20 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
   const cohortLimitExceeded = exceedsCohortLimit(flags);
   const subsets = cohortLimitExceeded ? [] : flagSubsets(flags);
   for (const on of subsets) {
-    const ctx = buildRenderContext({
-      card: d,
-      subAgents: subAgents.map((s) => s.data),
-      tools: ownTools,
-      config,
-      modelId,
-      model,
-      encoding,
-      flagsOn: on,
-      dispatch,
-    });
+    // Built only when some block of this cohort reads the context and is not rendered yet.
+    let ctx: Record<string, unknown> | undefined;
+    const context = () =>
+      (ctx ??= buildRenderContext({
+        card: d,
+        subAgents: subAgents.map((s) => s.data),
+        tools: ownTools,
+        config,
+        modelId,
+        model,
+        encoding,
+        flagsOn: on,
+        dispatch,
+      }));
     const rendered: RenderedBlock[] = [];
     for (const ref of blocks) {
       const flag = ref.block.data.feature_flag;
@@ -204,7 +207,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
         const key = renderKey(ref.block, card, modelId, on, derived);
         r = renderCache.get(key);
         if (!r) {
-          const res = renderBlock(ref.block, ctx);
+          const res = renderBlock(ref.block, context());
           r = res.ok ? { text: res.text.trim() } : { block: ref.block, message: res.message, range: res.range, kind: res.kind };
           renderCache.set(key, r);
         }
