@@ -8,7 +8,6 @@ import { runChecks } from './check/index.js';
 import { unrenderedBlocks } from './check/render-guard.js';
 import { isConfigurable, isDefaultOff, isRuleId } from './diagnostics/catalog.js';
 import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
-import { createBundle } from './emit/bundle.js';
 import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './load/config.js';
 import { normalizeNewlines, SourceFile } from './load/source.js';
 import { configInputsUnchanged, snapshotConfigInputs, type ConfigInputsSnapshot } from './load/config-inputs.js';
@@ -263,7 +262,8 @@ async function compileLoaded(
   settled.push(...unrenderedBlocks(program, settled).map((d) => insideFiles(d, files)));
   const diagnostics = sortDiagnostics(dedupeDiagnostics(settled));
   const hasError = diagnostics.some((d) => d.severity === 'error');
-  const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION, options.cache?.emit) : undefined;
+  // The emitter is loaded only when a bundle is asked for (`check` never loads it).
+  const bundle = options.bundle && !hasError ? (await import('./emit/bundle.js')).createBundle(program, AGENTC_VERSION, options.cache?.emit) : undefined;
   return { diagnostics, files, program, bundle, fatal: undefined, ...(config?.inputs ? { configInputs: config.inputs } : {}) };
 }
 

@@ -13,7 +13,8 @@
  * features beyond plain block/flow mappings, lists and scalars (tabs, anchors,
  * aliases, tags, directives, document markers, complex or merge keys, a flow
  * collection over several lines), and data whose keys the two would spell
- * differently. test/parse/fast-yaml.test.ts checks the invariant differentially.
+ * differently. A document that is one flow collection (a `.json` contract) is
+ * read with JSON.parse when it is JSON both read alike (fastJson). test/parse/fast-yaml.test.ts checks the invariant differentially.
  */
 import { FAILSAFE_SCHEMA, load, Type } from 'js-yaml';
 
@@ -65,6 +66,7 @@ const DECLINE = /[\t&*!]|^%|^---|^\.\.\.|^[ \t-]*\?(?:[ \t]|$)|<<|__proto__/m;
 
 /** The value of `text` when it lies in the subset both parsers agree on; undefined to parse it with `yaml`. */
 export function fastYaml(text: string): { value: unknown } | undefined {
+  if (/^\s*[[{]/.test(text)) return fastJson(text);
   if (DECLINE.test(text) || !flowOnOneLine(text) || compactSequence(text)) return undefined;
   let value: unknown;
   try {
@@ -75,6 +77,51 @@ export function fastYaml(text: string): { value: unknown } | undefined {
   if (!plainData(value)) return undefined;
   // An empty document: `yaml` gives null.
   return { value: value === undefined ? null : value };
+}
+
+/**
+ * A document that is one flow collection: read as JSON when it is plain JSON that
+ * YAML 1.2 reads alike (JSON is YAML 1.2's flow subset). Declined: not JSON, a
+ * duplicate key (JSON.parse keeps the last, `yaml` reports it), tabs, a key
+ * and its colon on different lines, very long lines (`yaml` limits implicit keys
+ * to 1024 characters), integers of 16 digits or more (parsed by `yaml` digit by
+ * digit), and `__proto__`.
+ */
+function fastJson(text: string): { value: unknown } | undefined {
+  if (/\t|__proto__|"\s*\n\s*:|\d{16}|[^\n]{1000}/.test(text)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return duplicateKey(text) ? undefined : { value };
+}
+
+/** Whether some object of `text` (valid JSON) has a key twice. */
+function duplicateKey(text: string): boolean {
+  const keys: (Set<string> | undefined)[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123) keys.push(new Set());
+    else if (c === 91) keys.push(undefined);
+    else if (c === 125 || c === 93) keys.pop();
+    else if (c === 34) {
+      let end = i + 1;
+      while (text.charCodeAt(end) !== 34) end += text.charCodeAt(end) === 92 ? 2 : 1;
+      const top = keys[keys.length - 1];
+      // A string is a key when the next token is a colon.
+      let next = end + 1;
+      while (/\s/.test(text.charAt(next))) next++;
+      if (top !== undefined && text.charCodeAt(next) === 58) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (top.has(key)) return true;
+        top.add(key);
+      }
+      i = end;
+    }
+  }
+  return false;
 }
 
 /**

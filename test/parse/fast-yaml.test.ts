@@ -2,7 +2,7 @@
  * The YAML fast path (src/parse/fast-yaml.ts) against the `yaml` package it stands
  * in for: whenever fastYaml returns a value, `yaml` (the options of
  * src/parse/yaml.ts) reports no error for that text and converts it to an equal
- * value. Checked on every YAML document of this repository (cards, tool
+ * value. Checked on every YAML and JSON document of this repository (cards, tool
  * contracts, block front matter, eval suites, fixtures) and on seeded mutations of
  * them, and on the scalar spellings where YAML 1.2 core and js-yaml's own schema differ.
  */
@@ -32,7 +32,7 @@ function corpus(): string[] {
       if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.ya?ml$/.test(e.name)) out.push(readFileSync(p, 'utf8'));
+      else if (/\.(?:ya?ml|json)$/.test(e.name)) out.push(readFileSync(p, 'utf8'));
       else if (e.name.endsWith('.md')) {
         const m = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*$/m.exec(readFileSync(p, 'utf8'));
         if (m) out.push(m[1]!);
@@ -226,8 +226,26 @@ describe('fastYaml agrees with the yaml package', () => {
       'a: [1,\n  2]\n', // a flow collection over two lines
       'a: 1\na: 2\n', // duplicate keys (js-yaml refuses them: yaml reports them)
       'a: b: c\n', // a syntax error
+      '{"a": 1, "a": 2}', // a duplicate JSON key (JSON.parse keeps the last)
+      '{"a": {"b": 1, "c": {"b": 2}, "b": 3}}',
+      '{"a"\n: 1}', // a key and its colon on two lines
+      `{"a": 1, "a"${' '.repeat(60)}: 2}`,
+      '{"a": 12345678901234567890}', // an integer yaml reads digit by digit
+      '{"a":\t1}',
     ];
     for (const text of declined) expect(fastYaml(text), text).toBeUndefined();
+  });
+
+  it('reads JSON documents, nested keys and escapes included', () => {
+    for (const text of [
+      '{"a": {"b": 1}, "c": [{"b": 2}, {"b": 3}], "d": "\\"x\\" \\u00e9 \\ud83d\\ude00"}',
+      '[1, -0, 1e5, 1.5, true, null, "s"]',
+      '{\n  "k": [\n    1,\n    2\n  ]\n}\n',
+    ]) {
+      const fast = fastYaml(text);
+      expect(fast, text).toBeDefined();
+      expect(fast!.value, text).toStrictEqual(reference(text));
+    }
   });
 
   it('reads an empty document as null, as yaml does', () => {
