@@ -13,7 +13,8 @@ import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './l
 import { normalizeNewlines, SourceFile } from './load/source.js';
 import { configInputsUnchanged, snapshotConfigInputs, type ConfigInputsSnapshot } from './load/config-inputs.js';
 import type { ConfigInputs } from './load/config-value.js';
-import { CONFIG_NAMES, findConfigPath, loadWorkspace, workspaceFiles, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
+import { CONFIG_NAMES, findConfigPath, loadWorkspace, workspaceFiles, type FileCache, type LoadResult, type Overlay, type Workspace } from './load/workspace.js';
+import { reloadChanged, trustedListing } from './load/reload.js';
 import { memorySource } from './load/workspace-source.js';
 import { parseBlocksFirst, type ParseCache, type ParsedWorkspace } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
@@ -43,6 +44,12 @@ export interface CompileOptions extends CommonOptions {
   cacheRoot?: string;
   /** The workspace as already read by the caller (the CLI reads it once to look up the result cache). */
   preloaded?: LoadResult;
+  /**
+   * With `cache`: every workspace-relative path that changed since the last compile with this
+   * cache (watch mode's file events). Only these files are stamped and read; the rest of the last
+   * listing is trusted (src/load/reload.ts says when it is not, and the load is then in full).
+   */
+  changed?: readonly string[];
 }
 
 interface CommonOptions {
@@ -80,6 +87,7 @@ export interface ProgressSink {
  * lives on its Program (`program.memo`). Each store names its key, and a
  * compile with a cache equals a fresh compile (test/compile-cache.test.ts):
  * - `files`: by path, valid while size, mtime, ctime and inode are unchanged;
+ * - `listing`: the last load's file list, trusted only for a compile given `changed`;
  * - `parsed`: by path, valid while the file's text is unchanged (parsing reads no config);
  * - `config`: by the config's text and a snapshot of what it read while loading
  *   (each file's SHA-256, each environment variable's value; src/load/config-inputs.ts);
@@ -96,6 +104,8 @@ export interface CompileCache {
   files: FileCache;
   parsed: ParseCache;
   config?: CachedConfig;
+  /** The last load's listing, when it reported nothing (src/load/reload.ts): what `changed` is applied to. */
+  listing?: Workspace;
   blocks: PersistentBlockMemos;
   agents: PersistentAgentMemos;
   emit: EmitCache;
@@ -129,6 +139,7 @@ export function createCompileCache(): CompileCache {
     invalidate(paths) {
       if (!paths) {
         cache.files.clear();
+        cache.listing = undefined;
         cache.parsed.clear();
         cache.blocks.invalidate();
         cache.agents.invalidate();
@@ -182,8 +193,10 @@ async function loadDisk(options: CompileOptions): Promise<Loaded> {
   // The config is evaluated in a worker thread (tens of ms to start): started first, it runs while the files are read.
   const configPath = findConfigPath(root);
   const configLoad = configPath ? loadConfigCached(root, configPath, options.cache) : Promise.resolve(undefined);
-  const reading = options.preloaded ? Promise.resolve(options.preloaded) : loadWorkspace(root, options.cache?.files, options.overlay);
+  const reading = options.preloaded ? Promise.resolve(options.preloaded) : loadCached(options);
   const [loaded] = await Promise.all([reading, loadValidators()]);
+  // Taken before the compile adds its own diagnostics to the load's bag.
+  if (options.cache) options.cache.listing = trustedListing(loaded);
   if (loaded.fatal) {
     await configLoad;
     return { fatal: loaded.fatal };
@@ -193,6 +206,14 @@ async function loadDisk(options: CompileOptions): Promise<Loaded> {
   // Awaited by compileLoaded; a rejection meanwhile is not "unhandled" (the await still sees it).
   config.catch(() => undefined);
   return { fatal: undefined, loaded, config };
+}
+
+/** The workspace through the cache: only the changed files when the caller names them and the last listing holds. */
+async function loadCached(options: CompileOptions): Promise<LoadResult> {
+  const { cache, changed, root } = options;
+  const last = cache?.listing;
+  const quick = cache && last && changed && !options.overlay ? await reloadChanged(root, last, changed, cache.files) : undefined;
+  return quick ?? loadWorkspace(root, cache?.files, options.overlay);
 }
 
 /** The same load from memory: the config's value is taken as given (it was evaluated by the caller). */

@@ -62,10 +62,11 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   const cache = createCompileCache();
   const debounceMs = opts.debounceMs ?? 10;
 
-  const build = async (reason: string): Promise<void> => {
+  /** `changed`: the paths the watchers reported since the last build (none for the first: everything is read). */
+  const build = async (reason: string, changed?: readonly string[]): Promise<void> => {
     const t0 = performance.now();
     // The bundle is made here, with the emit cache (compile would make it from scratch).
-    const result = await compile({ root, cache });
+    const result = await compile({ root, cache, ...(changed ? { changed } : {}) });
     // The files the config imports (it may have new ones now) are watched like the config itself.
     imports.set(configImports(cache));
     if (result.fatal !== undefined) {
@@ -112,7 +113,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     const changed = [...pending].sort();
     pending = undefined;
     const reason = changed.length === 1 ? `${changed[0]} changed` : `${formatInt(changed.length)} files changed`;
-    running = build(reason).finally(() => {
+    running = build(reason, changed).finally(() => {
       running = undefined;
       if (pending) flush();
     });
