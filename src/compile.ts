@@ -4,7 +4,8 @@
  * of throwing; a thrown error here is an agentc bug.
  */
 import type { Bundle } from './bundle/types.js';
-import { runChecks } from './check/index.js';
+import { RULES, runChecks } from './check/index.js';
+import { PersistentRuleMemos } from './check/rule-memo.js';
 import { unrenderedBlocks } from './check/render-guard.js';
 import { isConfigurable, isDefaultOff, isRuleId } from './diagnostics/catalog.js';
 import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
@@ -95,6 +96,8 @@ export interface ProgressSink {
  *   render and counts) by path + SHA-256 of the text (reads no config);
  * - `agents`: resolved agents by card id, under a key naming the config's value and the
  *   identities of the card and of every block, tool and card it names (src/resolve/agent-memo.ts);
+ * - `rules`: the reports of each rule that declares what it reads, under a key naming the
+ *   config and the identities of those parts (src/check/rule-memo.ts);
  * - `emit`: bundle entries by their inputs' identities under one config key
  *   (the resolved config + agentc version, src/emit/cache.ts);
  * - `tokens`: counts by (encoding, text), backed by the persistent store.
@@ -108,6 +111,7 @@ export interface CompileCache {
   listing?: Workspace;
   blocks: PersistentBlockMemos;
   agents: PersistentAgentMemos;
+  rules: PersistentRuleMemos;
   emit: EmitCache;
   /** The session's token counter and its persistent store, made by the first compile. */
   tokens?: { counter: TokenCounter; store: PersistentTokenStore | undefined };
@@ -135,6 +139,7 @@ export function createCompileCache(): CompileCache {
     parsed: new Map(),
     blocks: new PersistentBlockMemos(),
     agents: new PersistentAgentMemos(),
+    rules: new PersistentRuleMemos(),
     emit: createEmitCache(),
     invalidate(paths) {
       if (!paths) {
@@ -143,6 +148,7 @@ export function createCompileCache(): CompileCache {
         cache.parsed.clear();
         cache.blocks.invalidate();
         cache.agents.invalidate();
+        cache.rules.invalidate();
         cache.config = undefined;
         cache.emit = createEmitCache();
         cache.tokens = undefined;
@@ -288,7 +294,7 @@ async function compileLoaded(
   if (options.cache) tokens.counter.endRun();
   await yieldToEventLoop();
   progress?.phase('checking');
-  bag.pushAll(runChecks(program));
+  bag.pushAll(runChecks(program, RULES, options.cache?.rules));
 
   const settled = applyRuleSettings(
     bag.items.map((d) => insideFiles(d, files)),

@@ -4,6 +4,8 @@
  * CompileCache yields the same diagnostics and bundle as a fresh compile, and
  * the generated files made through its emit cache (as watch mode writes them:
  * per-agent pieces, chunked tables, variants' runs) have the same bytes. The
+ * cached compile is told the changed paths, as watch mode tells it (only those
+ * are read; check rules that declare `reads` are replayed while those are unchanged). The
  * files are made from the program whatever its diagnostics (createBundle takes
  * an incomplete program), so every step exercises the emit cache.
  */
@@ -91,42 +93,45 @@ function seedReads(root: string): void {
   writeFileSync(path, `${readFileSync(path, 'utf8')}\nAnswer in {{locale}} for a {{tier}} member near {{location}}.\n`);
 }
 
-function apply(root: string, e: Edit, model: ConfigModel): ConfigModel {
+/** Applies the edit; returns the new config model and the paths it wrote or removed (what a watcher would report). */
+function apply(root: string, e: Edit, model: ConfigModel): { model: ConfigModel; touched: string[] } {
+  const touched: string[] = [];
   const edit = (path: string, f: (text: string) => string): void => {
     const abs = join(root, path);
     if (existsSync(abs)) writeFileSync(abs, f(readFileSync(abs, 'utf8')));
+    touched.push(path);
   };
   switch (e.kind) {
     case 'card-description':
       edit(`cards/${e.card}.yaml`, (t) => t.replace(/^description: .*$/m, `description: ${e.text}`));
-      return model;
+      return { model, touched };
     case 'card-tool':
       edit(`cards/${e.card}.yaml`, (t) => t.replace(/^tools: \[/m, `tools: [${e.tool}, `));
-      return model;
+      return { model, touched };
     case 'block-append':
       edit(e.block, (t) => `${t}\nAlso ${e.text}.\n`);
-      return model;
+      return { model, touched };
     case 'block-remove':
       if (existsSync(join(root, e.block))) unlinkSync(join(root, e.block));
-      return model;
+      return { model, touched: [e.block] };
     case 'block-add':
       writeFileSync(join(root, `blocks/shared/extra-${e.n}.md`), `---\ncategory: context\nowner: platform\nreusable: true\n---\nExtra ${e.text}\n`);
-      return model;
+      return { model, touched: [`blocks/shared/extra-${e.n}.md`] };
     case 'tool-description':
       edit(e.tool, (t) => t.replace(/^description: .*$/m, `description: ${e.text}`));
-      return model;
+      return { model, touched };
     case 'tool-break':
       edit(e.tool, (t) => `${t}\n: [unclosed\n`);
-      return model;
+      return { model, touched };
     case 'config': {
       const next = { ...model, ...e.change };
       writeConfig(root, next);
-      return next;
+      return { model: next, touched: ['agentc.config.ts', 'config-fields.ts'] };
     }
     case 'config-import': {
       const next = { ...model, imported: e.imported };
       writeConfig(root, next);
-      return next;
+      return { model: next, touched: ['agentc.config.ts', 'config-fields.ts'] };
     }
   }
 }
@@ -141,8 +146,10 @@ test('a compile reusing one CompileCache equals a fresh compile after any sequen
       let model = BASE_MODEL;
       generated(await compile({ root, cache, bundle: true, cacheRoot }), cache);
       for (const e of edits) {
-        model = apply(root, e, model);
-        const cached = await compile({ root, cache, bundle: true, cacheRoot });
+        const applied = apply(root, e, model);
+        model = applied.model;
+        // As watch mode compiles: told which paths changed (src/load/reload.ts trusts the rest of the listing).
+        const cached = await compile({ root, cache, bundle: true, cacheRoot, changed: applied.touched });
         const fresh = await compile({ root, bundle: true, cacheRoot });
         expect(cached.diagnostics).toEqual(fresh.diagnostics);
         expect(cached.bundle).toEqual(fresh.bundle);

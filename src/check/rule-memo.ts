@@ -1,0 +1,85 @@
+/**
+ * Check results kept across compiles (watch mode, the language server), owned by
+ * `CompileCache.rules` (src/compile.ts); a compile without one runs every rule.
+ *
+ * A rule that declares `reads` (src/check/rule.ts) is a pure function of those
+ * parts of the program, so its reports are replayed while each part is the same:
+ * - `cards` / `tools`: the id → parsed object table, compared by object identity
+ *   (parsed objects are never mutated; a changed file parses into a new object);
+ * - `unparsed`: the stems of files that did not parse;
+ * - always: the config's status, file text and resolved value (`configKey`).
+ * A rule without `reads` runs on every compile.
+ */
+import type { ReportInput } from '../diagnostics/diagnostic.js';
+import type { RuleId } from '../diagnostics/catalog.js';
+import type { Program } from '../resolve/types.js';
+import type { ProgramPart, Rule } from './rule.js';
+
+/** One compile's view: the stored reports of a rule whose parts are unchanged, and `set` after a run. */
+export interface RuleMemoRun {
+  get(rule: Rule): readonly ReportInput<RuleId>[] | undefined;
+  set(rule: Rule, reports: readonly ReportInput<RuleId>[]): void;
+}
+
+export class PersistentRuleMemos {
+  private entries = new Map<RuleId, { key: string; reports: readonly ReportInput<RuleId>[] }>();
+  private readonly ids = new WeakMap<object, number>();
+  private last = 0;
+
+  forRun(program: Program): RuleMemoRun {
+    const parts = new Map<ProgramPart, string>();
+    const config = program.config;
+    const configKey = `${program.configStatus}\u0000${config.file?.path ?? ''}\u0000${config.file?.text ?? ''}\u0000${JSON.stringify(config.data)}\u0000${invalidModels(config.invalidModels)}`;
+    const part = (p: ProgramPart): string => {
+      let k = parts.get(p);
+      if (k === undefined) parts.set(p, (k = this.partKey(program, p)));
+      return k;
+    };
+    const keyOf = (rule: Rule): string | undefined => (rule.reads ? [configKey, ...rule.reads.map(part)].join('\u0001') : undefined);
+    return {
+      get: (rule) => {
+        const key = keyOf(rule);
+        const hit = key === undefined ? undefined : this.entries.get(rule.id);
+        return hit !== undefined && hit.key === key ? hit.reports : undefined;
+      },
+      set: (rule, reports) => {
+        const key = keyOf(rule);
+        if (key === undefined) this.entries.delete(rule.id);
+        else this.entries.set(rule.id, { key, reports });
+      },
+    };
+  }
+
+  invalidate(): void {
+    this.entries.clear();
+  }
+
+  private id(o: object): number {
+    let n = this.ids.get(o);
+    if (n === undefined) this.ids.set(o, (n = ++this.last));
+    return n;
+  }
+
+  private partKey(program: Program, p: ProgramPart): string {
+    switch (p) {
+      case 'cards':
+        return this.table(program.cards);
+      case 'tools':
+        return this.table(program.tools);
+      case 'unparsed': {
+        const u = program.unparsed;
+        return JSON.stringify([[...u.cards].sort(), [...u.blocks].sort(), [...u.tools].sort(), u.someBlocksUnread === true]);
+      }
+    }
+  }
+
+  private table(map: ReadonlyMap<string, object>): string {
+    let key = '';
+    for (const [id, o] of map) key += `${id}\u0000${this.id(o)}\u0000`;
+    return key;
+  }
+}
+
+function invalidModels(v: ReadonlySet<string> | 'all' | undefined): string {
+  return v === undefined ? '' : v === 'all' ? 'all' : JSON.stringify([...v].sort());
+}
