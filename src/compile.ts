@@ -27,6 +27,7 @@ import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
 import { createEmitCache, type EmitCache } from './emit/cache.js';
 import { PersistentBlockMemos, runBlockMemos } from './resolve/block-memo.js';
 import { PersistentAgentMemos } from './resolve/agent-memo.js';
+import { LastingMemos } from './resolve/run-memo.js';
 import { prefetchStableCounts, startCountingEarly } from './resolve/prefetch.js';
 import { TokenCounter } from './tokenize/counter.js';
 import { RemoteCounter, spareCore } from './tokenize/remote.js';
@@ -98,6 +99,7 @@ export interface ProgressSink {
  *   identities of the card and of every block, tool and card it names (src/resolve/agent-memo.ts);
  * - `rules`: the reports of each rule that declares what it reads, under a key naming the
  *   config and the identities of those parts (src/check/rule-memo.ts);
+ * - `objects`: derived data of one parsed object each, by the object (src/resolve/run-memo.ts);
  * - `emit`: bundle entries by their inputs' identities under one config key
  *   (the resolved config + agentc version, src/emit/cache.ts);
  * - `tokens`: counts by (encoding, text), backed by the persistent store.
@@ -112,6 +114,7 @@ export interface CompileCache {
   blocks: PersistentBlockMemos;
   agents: PersistentAgentMemos;
   rules: PersistentRuleMemos;
+  objects: LastingMemos;
   emit: EmitCache;
   /** The session's token counter and its persistent store, made by the first compile. */
   tokens?: { counter: TokenCounter; store: PersistentTokenStore | undefined };
@@ -140,6 +143,7 @@ export function createCompileCache(): CompileCache {
     blocks: new PersistentBlockMemos(),
     agents: new PersistentAgentMemos(),
     rules: new PersistentRuleMemos(),
+    objects: new LastingMemos(),
     emit: createEmitCache(),
     invalidate(paths) {
       if (!paths) {
@@ -149,6 +153,7 @@ export function createCompileCache(): CompileCache {
         cache.blocks.invalidate();
         cache.agents.invalidate();
         cache.rules.invalidate();
+        cache.objects = new LastingMemos();
         cache.config = undefined;
         cache.emit = createEmitCache();
         cache.tokens = undefined;
@@ -282,7 +287,7 @@ async function compileLoaded(
       root,
       parsed,
       files,
-      { tokens: tokens.counter, blocks, ...(options.cache ? { agents: options.cache.agents } : {}) },
+      { tokens: tokens.counter, blocks, ...(options.cache ? { agents: options.cache.agents, lasting: options.cache.objects } : {}) },
       progress ? () => progress.add('agents compiled') : undefined,
     );
   } finally {

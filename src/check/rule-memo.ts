@@ -6,12 +6,18 @@
  * parts of the program, so its reports are replayed while each part is the same:
  * - `cards` / `tools`: the id → parsed object table, compared by object identity
  *   (parsed objects are never mutated; a changed file parses into a new object);
+ *   what is derived from the cards alone (`program.parents`, the sub-agent graph) goes with `cards`;
+ * - `blockHeads`: each block's id, path, data and front matter text — everything of a
+ *   block but its body (an edit to a block's prose keeps it; rules reading it must not
+ *   read `body` or `template`);
  * - `unparsed`: the stems of files that did not parse;
+ * - `duplicates`: the ids given twice, with both files and the range;
  * - always: the config's status, file text and resolved value (`configKey`).
  * A rule without `reads` runs on every compile.
  */
 import type { ReportInput } from '../diagnostics/diagnostic.js';
 import type { RuleId } from '../diagnostics/catalog.js';
+import type { Block } from '../parse/types.js';
 import type { Program } from '../resolve/types.js';
 import type { ProgramPart, Rule } from './rule.js';
 
@@ -24,6 +30,7 @@ export interface RuleMemoRun {
 export class PersistentRuleMemos {
   private entries = new Map<RuleId, { key: string; reports: readonly ReportInput<RuleId>[] }>();
   private readonly ids = new WeakMap<object, number>();
+  private readonly heads = new WeakMap<Block, string>();
   private last = 0;
 
   forRun(program: Program): RuleMemoRun {
@@ -66,11 +73,28 @@ export class PersistentRuleMemos {
         return this.table(program.cards);
       case 'tools':
         return this.table(program.tools);
+      case 'blockHeads': {
+        let key = '';
+        for (const [id, block] of program.blocks) key += `${id}\u0000${this.head(block)}\u0000`;
+        return key;
+      }
+      case 'duplicates':
+        return JSON.stringify(program.duplicates.map((d) => [d.kind, d.id, d.first.path, d.file.path, d.range]));
       case 'unparsed': {
         const u = program.unparsed;
         return JSON.stringify([[...u.cards].sort(), [...u.blocks].sort(), [...u.tools].sort(), u.someBlocksUnread === true]);
       }
     }
+  }
+
+  /** A block without its body, made once per block object. */
+  private head(block: Block): string {
+    let h = this.heads.get(block);
+    if (h === undefined) {
+      h = JSON.stringify([block.file.path, block.data, block.file.text.slice(0, block.bodyOffset)]);
+      this.heads.set(block, h);
+    }
+    return h;
   }
 
   private table(map: ReadonlyMap<string, object>): string {

@@ -1,0 +1,90 @@
+/**
+ * What watch mode trusts and what it replays, pinned (equality with a fresh
+ * compile after random edits is cached-equals-fresh.property.test.ts's):
+ * - a compile told `changed` paths reads only those files and trusts the rest
+ *   of the last listing; a path it cannot place (a new file, a folder) gets a full scan;
+ * - a check rule that declares `reads` runs again only when one of those parts
+ *   changed: a block's prose edit keeps `blockHeads`, its front matter does not.
+ */
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { compile, createCompileCache } from '../../src/compile.js';
+import { runChecks } from '../../src/check/index.js';
+import { PersistentRuleMemos } from '../../src/check/rule-memo.js';
+import type { ProgramPart, Rule } from '../../src/check/rule.js';
+import type { Program } from '../../src/resolve/types.js';
+import { makeWorkspace } from './workspace.js';
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
+function workspace(): string {
+  const root = makeWorkspace();
+  roots.push(root);
+  return root;
+}
+
+const BLOCK = 'blocks/shop/instructions-shop.md';
+const blockText = (program: Program | undefined): string | undefined =>
+  [...(program?.blocks.values() ?? [])].find((b) => b.file.path === BLOCK)?.body;
+
+test('told the changed paths, a compile reads only them; an unknown path gets a full scan', async () => {
+  const root = workspace();
+  const cache = createCompileCache();
+  await compile({ root, cache, persistentCache: false });
+
+  // Not named: the edit is not seen (the listing and every other file are trusted).
+  appendFileSync(join(root, BLOCK), '\nFirst note.\n');
+  const trusted = await compile({ root, cache, persistentCache: false, changed: ['cards/shop.yaml'] });
+  expect(blockText(trusted.program)).not.toContain('First note.');
+
+  // Named (with an editor's backup and a hidden temp file beside it): read.
+  writeFileSync(join(root, `${BLOCK}~`), 'backup');
+  const named = await compile({ root, cache, persistentCache: false, changed: [BLOCK, `${BLOCK}~`, 'blocks/shop/.instructions-shop.md.swp'] });
+  expect(blockText(named.program)).toContain('First note.');
+
+  // A new folder with a new block: not in the listing, so the whole workspace is scanned (and the edit seen too).
+  mkdirSync(join(root, 'blocks/extra'));
+  writeFileSync(join(root, 'blocks/extra/extra-note.md'), '---\ncategory: context\nowner: platform\nreusable: true\n---\nExtra.\n');
+  appendFileSync(join(root, BLOCK), '\nSecond note.\n');
+  const scanned = await compile({ root, cache, persistentCache: false, changed: ['blocks/extra'] });
+  expect(scanned.program?.blocks.has('extra-note')).toBe(true);
+  expect(blockText(scanned.program)).toContain('Second note.');
+
+  // A removed file: named, it no longer exists, so the whole workspace is scanned.
+  rmSync(join(root, 'blocks/extra/extra-note.md'));
+  const removed = await compile({ root, cache, persistentCache: false, changed: ['blocks/extra/extra-note.md'] });
+  expect(removed.program?.blocks.has('extra-note')).toBe(false);
+  const fresh = await compile({ root, persistentCache: false });
+  expect(removed.diagnostics).toEqual(fresh.diagnostics);
+}, 60_000);
+
+test('a rule that declares what it reads runs again only when that changed', async () => {
+  const root = workspace();
+  const cache = createCompileCache();
+  const runs = new Map<string, number>();
+  const spy = (id: string, reads: readonly ProgramPart[]): Rule =>
+    ({ id: 'unused-tool', reads, run: () => runs.set(id, (runs.get(id) ?? 0) + 1) }) as unknown as Rule;
+  // Each spy under its own memo (a memo holds one entry per rule id).
+  const spies = [spy('cards', ['cards']), spy('tools', ['tools']), spy('blockHeads', ['blockHeads']), spy('always', undefined as never)];
+  const memos = spies.map(() => new PersistentRuleMemos());
+  const check = async (changed?: string[]) => {
+    const { program } = await compile({ root, cache, persistentCache: false, ...(changed ? { changed } : {}) });
+    spies.forEach((rule, i) => runChecks(program!, [rule], memos[i]));
+  };
+  const counts = () => Object.fromEntries(runs);
+
+  await check();
+  expect(counts()).toEqual({ cards: 1, tools: 1, blockHeads: 1, always: 1 });
+  appendFileSync(join(root, BLOCK), '\nProse only.\n');
+  await check([BLOCK]);
+  expect(counts()).toEqual({ cards: 1, tools: 1, blockHeads: 1, always: 2 });
+  const text = readFileSync(join(root, BLOCK), 'utf8');
+  writeFileSync(join(root, BLOCK), text.replace(/^owner: .*$/m, 'owner: someone_else'));
+  await check([BLOCK]);
+  expect(counts()).toEqual({ cards: 1, tools: 1, blockHeads: 2, always: 3 });
+  appendFileSync(join(root, 'cards/shop.yaml'), '\n# a comment\n');
+  await check(['cards/shop.yaml']);
+  expect(counts()).toEqual({ cards: 2, tools: 1, blockHeads: 2, always: 4 });
+}, 60_000);
