@@ -31,18 +31,20 @@ export class PersistentRuleMemos {
   private entries = new Map<RuleId, { key: string; reports: readonly ReportInput<RuleId>[] }>();
   private readonly ids = new WeakMap<object, number>();
   private readonly heads = new WeakMap<Block, string>();
+  private readonly versions = new Map<ProgramPart | 'config', { key: string; n: number }>();
+  private lastVersion = 0;
   private last = 0;
 
   forRun(program: Program): RuleMemoRun {
-    const parts = new Map<ProgramPart, string>();
     const config = program.config;
     const configKey = `${program.configStatus}\u0000${config.file?.path ?? ''}\u0000${config.file?.text ?? ''}\u0000${JSON.stringify(config.data)}\u0000${invalidModels(config.invalidModels)}`;
-    const part = (p: ProgramPart): string => {
-      let k = parts.get(p);
-      if (k === undefined) parts.set(p, (k = this.partKey(program, p)));
-      return k;
+    const parts = new Map<ProgramPart | 'config', number>([['config', this.version('config', configKey)]]);
+    const part = (p: ProgramPart): number => {
+      let n = parts.get(p);
+      if (n === undefined) parts.set(p, (n = this.version(p, this.partKey(program, p))));
+      return n;
     };
-    const keyOf = (rule: Rule): string | undefined => (rule.reads ? [configKey, ...rule.reads.map(part)].join('\u0001') : undefined);
+    const keyOf = (rule: Rule): string | undefined => (rule.reads ? [parts.get('config'), ...rule.reads.map((p) => `${p}=${part(p)}`)].join(',') : undefined);
     return {
       get: (rule) => {
         const key = keyOf(rule);
@@ -57,8 +59,18 @@ export class PersistentRuleMemos {
     };
   }
 
+  /** A number per part that changes whenever the part's key does (each key compared once per run, not once per rule). */
+  private version(part: ProgramPart | 'config', key: string): number {
+    const last = this.versions.get(part);
+    if (last !== undefined && last.key === key) return last.n;
+    const n = ++this.lastVersion;
+    this.versions.set(part, { key, n });
+    return n;
+  }
+
   invalidate(): void {
     this.entries.clear();
+    this.versions.clear();
   }
 
   private id(o: object): number {
