@@ -29,16 +29,14 @@ export interface RuleMemoRun {
 
 export class PersistentRuleMemos {
   private entries = new Map<RuleId, { key: string; reports: readonly ReportInput<RuleId>[] }>();
-  private readonly ids = new WeakMap<object, number>();
   private readonly heads = new WeakMap<Block, string>();
-  private readonly versions = new Map<ProgramPart | 'config', { key: string; n: number }>();
+  private readonly versions = new Map<ProgramPart | 'config', { key: readonly unknown[]; n: number }>();
   private lastVersion = 0;
-  private last = 0;
 
   forRun(program: Program): RuleMemoRun {
     const config = program.config;
     const configKey = `${program.configStatus}\u0000${config.file?.path ?? ''}\u0000${config.file?.text ?? ''}\u0000${JSON.stringify(config.data)}\u0000${invalidModels(config.invalidModels)}`;
-    const parts = new Map<ProgramPart | 'config', number>([['config', this.version('config', configKey)]]);
+    const parts = new Map<ProgramPart | 'config', number>([['config', this.version('config', [configKey])]]);
     const part = (p: ProgramPart): number => {
       let n = parts.get(p);
       if (n === undefined) parts.set(p, (n = this.version(p, this.partKey(program, p))));
@@ -59,10 +57,10 @@ export class PersistentRuleMemos {
     };
   }
 
-  /** A number per part that changes whenever the part's key does (each key compared once per run, not once per rule). */
-  private version(part: ProgramPart | 'config', key: string): number {
+  /** A number per part that changes whenever the part's key does (each key compared once per run, not once per rule; items by ===). */
+  private version(part: ProgramPart | 'config', key: readonly unknown[]): number {
     const last = this.versions.get(part);
-    if (last !== undefined && last.key === key) return last.n;
+    if (last !== undefined && last.key.length === key.length && last.key.every((x, i) => x === key[i])) return last.n;
     const n = ++this.lastVersion;
     this.versions.set(part, { key, n });
     return n;
@@ -73,33 +71,25 @@ export class PersistentRuleMemos {
     this.versions.clear();
   }
 
-  private id(o: object): number {
-    let n = this.ids.get(o);
-    if (n === undefined) this.ids.set(o, (n = ++this.last));
-    return n;
-  }
-
-  private partKey(program: Program, p: ProgramPart): string {
+  /** The part as a list whose items are compared by ===: ids, parsed objects, and strings made once per object. */
+  private partKey(program: Program, p: ProgramPart): unknown[] {
     switch (p) {
       case 'cards':
-        return this.table(program.cards);
+        return table(program.cards, (card) => card);
       case 'tools':
-        return this.table(program.tools);
-      case 'blockHeads': {
-        let key = '';
-        for (const [id, block] of program.blocks) key += `${id}\u0000${this.head(block)}\u0000`;
-        return key;
-      }
+        return table(program.tools, (tool) => tool);
+      case 'blockHeads':
+        return table(program.blocks, (block) => this.head(block));
       case 'duplicates':
-        return JSON.stringify(program.duplicates.map((d) => [d.kind, d.id, d.first.path, d.file.path, d.range]));
+        return [JSON.stringify(program.duplicates.map((d) => [d.kind, d.id, d.first.path, d.file.path, d.range]))];
       case 'unparsed': {
         const u = program.unparsed;
-        return JSON.stringify([[...u.cards].sort(), [...u.blocks].sort(), [...u.tools].sort(), u.someBlocksUnread === true]);
+        return [JSON.stringify([[...u.cards].sort(), [...u.blocks].sort(), [...u.tools].sort(), u.someBlocksUnread === true])];
       }
     }
   }
 
-  /** A block without its body, made once per block object. */
+  /** A block without its body, made once per block object (an unchanged block gives the same string object). */
   private head(block: Block): string {
     let h = this.heads.get(block);
     if (h === undefined) {
@@ -108,12 +98,13 @@ export class PersistentRuleMemos {
     }
     return h;
   }
+}
 
-  private table(map: ReadonlyMap<string, object>): string {
-    let key = '';
-    for (const [id, o] of map) key += `${id}\u0000${this.id(o)}\u0000`;
-    return key;
-  }
+/** id, item, id, item… in the table's order. */
+function table<T>(map: ReadonlyMap<string, T>, item: (t: T) => unknown): unknown[] {
+  const out: unknown[] = [];
+  for (const [id, t] of map) out.push(id, item(t));
+  return out;
 }
 
 function invalidModels(v: ReadonlySet<string> | 'all' | undefined): string {
