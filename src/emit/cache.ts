@@ -24,7 +24,7 @@ import type {
   StoredText,
   StoredToolShape,
 } from '../bundle/types.js';
-import type { BlockUse } from './stored.js';
+import type { BlockUse, DispatchFacts } from './stored.js';
 import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
 import type { HashCheckpoints } from './bundle-hash.js';
@@ -33,8 +33,8 @@ import { createWriteCache, type WriteCache } from './write-in-place.js';
 export interface EmitCache {
   /** The config and agentc version the entries below were made under. */
   configKey: string | undefined;
-  /** By agent id: the key of the agent's inputs and the (key-sorted) entry made from them. */
-  entries: Map<string, { key: string; entry: BundleAgent }>;
+  /** By agent id: the key of the agent's inputs, the (key-sorted) entry made from them, and the resolved agent it was made for (never mutated: the same object, the same inputs). */
+  entries: Map<string, { key: string; entry: BundleAgent; agent: Agent }>;
   /** By model id, valid while configKey holds. */
   models: Map<string, BundleModel>;
   /** Key-sorted contract per parsed tool. */
@@ -110,8 +110,8 @@ export interface AgentFragments {
   entry: BundleAgent;
   /** `    "<id>": {…}`: the agent's member of bundle.json's `agents`, UTF-8. */
   json?: Buffer;
-  /** The text and tool-shape keys (as JSON) and the config's suffix `json` was made with. */
-  jsonKeys?: { keys: string; template: string; astJson: string };
+  /** The text and tool-shape keys (as JSON, and as given) and the config's suffix `json` was made with. */
+  jsonKeys?: { keys: string; template: string; astJson: string; inputs?: { blockKeys: readonly (readonly string[])[]; toolKeys: readonly string[]; facts: DispatchFacts } };
   /** Tool-shape keys and shapes of the entry (stored.ts). */
   toolKeys?: { keys: string[]; shapes: StoredToolShape[] };
   /** Canonical JSON of each neutral tool's parameters, in tool order. */

@@ -62,14 +62,38 @@ export function jsonPiece(
   suffix: ConfigSuffix,
   facts: DispatchFacts,
 ): Buffer {
-  const keys = JSON.stringify([blockKeys, toolKeys, facts]);
   const made = f.jsonKeys;
-  if (f.json === undefined || made === undefined || made.keys !== keys || made.template !== suffix.template || made.astJson !== suffix.astJson) {
+  // Compared item by item first (a watch rebuild hands most agents the same strings and objects); else as JSON.
+  const sameSuffix = made !== undefined && made.template === suffix.template && made.astJson === suffix.astJson;
+  if (f.json !== undefined && sameSuffix && made.inputs !== undefined && sameKeys(made.inputs, blockKeys, toolKeys, facts)) return f.json;
+  const keys = JSON.stringify([blockKeys, toolKeys, facts]);
+  if (f.json === undefined || !sameSuffix || made.keys !== keys) {
     const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
-    f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson };
   }
+  f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson, inputs: { blockKeys, toolKeys, facts } };
   return f.json;
+}
+
+/** Whether the keys and facts a piece was made with are these, item by item (===); false says "compare as JSON". */
+function sameKeys(
+  made: { blockKeys: readonly (readonly string[])[]; toolKeys: readonly string[]; facts: DispatchFacts },
+  blockKeys: readonly (readonly string[])[],
+  toolKeys: readonly string[],
+  facts: DispatchFacts,
+): boolean {
+  const sameList = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+  const sameRecord = (a: Record<string, unknown>, b: Record<string, unknown>): boolean => {
+    const keys = Object.keys(a);
+    return sameList(keys, Object.keys(b)) && keys.every((k) => a[k] === b[k]);
+  };
+  return (
+    made.blockKeys.length === blockKeys.length &&
+    made.blockKeys.every((prefix, i) => sameList(prefix, blockKeys[i]!)) &&
+    sameList(made.toolKeys, toolKeys) &&
+    sameRecord(made.facts.policies, facts.policies) &&
+    sameRecord(made.facts.envelopes, facts.envelopes)
+  );
 }
 
 /** The tool-shape keys of an agent's entry, memoized with its fragments. */
