@@ -3,9 +3,8 @@
  * report only their own rule id; a rule that throws is an agentc bug, rethrown
  * with the rule's id so that the crash report names it.
  */
-import { createDiagnostic, sortDiagnostics, type Diagnostic, type DiagnosticInput, type ReportInput } from '../diagnostics/diagnostic.js';
+import { createDiagnostic, sortDiagnostics, type Diagnostic, type DiagnosticInput } from '../diagnostics/diagnostic.js';
 import type { PersistentRuleMemos } from './rule-memo.js';
-import type { RuleId } from '../diagnostics/catalog.js';
 import type { Program } from '../resolve/types.js';
 import type { Rule } from './rule.js';
 import { RULES } from './rules/index.js';
@@ -26,14 +25,14 @@ export function runChecks(program: Program, rules: readonly Rule[] = RULES, memo
   for (const rule of rules) {
     if (noConfig && rule.needsConfig) continue;
     try {
-      let reports = memo?.get(rule);
-      if (!reports) {
-        const made: ReportInput<RuleId>[] = [];
-        rule.run(program, (d) => made.push(d));
+      let found = memo?.get(rule);
+      if (!found) {
+        const made: Diagnostic[] = [];
+        rule.run(program, (d) => made.push(createDiagnostic({ ...d, rule: rule.id } as DiagnosticInput)));
         memo?.set(rule, made);
-        reports = made;
+        found = made;
       }
-      for (const d of reports) out.push(createDiagnostic({ ...d, rule: rule.id } as DiagnosticInput));
+      for (const d of found) out.push(d);
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       throw new Error(`agentc bug: check rule "${rule.id}" threw: ${detail}`, { cause: e });

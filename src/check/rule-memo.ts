@@ -3,7 +3,8 @@
  * `CompileCache.rules` (src/compile.ts); a compile without one runs every rule.
  *
  * A rule that declares `reads` (src/check/rule.ts) is a pure function of those
- * parts of the program, so its reports are replayed while each part is the same:
+ * parts of the program, so its diagnostics (never mutated once made) are replayed
+ * while each part is the same:
  * - `cards` / `tools`: the id → parsed object table, compared by object identity
  *   (parsed objects are never mutated; a changed file parses into a new object);
  *   what is derived from the cards alone (`program.parents`, the sub-agent graph) goes with `cards`;
@@ -15,20 +16,20 @@
  * - always: the config's status, file text and resolved value (`configKey`).
  * A rule without `reads` runs on every compile.
  */
-import type { ReportInput } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RuleId } from '../diagnostics/catalog.js';
 import type { Block } from '../parse/types.js';
 import type { Program } from '../resolve/types.js';
 import type { ProgramPart, Rule } from './rule.js';
 
-/** One compile's view: the stored reports of a rule whose parts are unchanged, and `set` after a run. */
+/** One compile's view: the stored diagnostics of a rule whose parts are unchanged, and `set` after a run. */
 export interface RuleMemoRun {
-  get(rule: Rule): readonly ReportInput<RuleId>[] | undefined;
-  set(rule: Rule, reports: readonly ReportInput<RuleId>[]): void;
+  get(rule: Rule): readonly Diagnostic[] | undefined;
+  set(rule: Rule, diagnostics: readonly Diagnostic[]): void;
 }
 
 export class PersistentRuleMemos {
-  private entries = new Map<RuleId, { key: string; reports: readonly ReportInput<RuleId>[] }>();
+  private entries = new Map<RuleId, { key: string; diagnostics: readonly Diagnostic[] }>();
   private readonly heads = new WeakMap<Block, string>();
   private readonly versions = new Map<ProgramPart | 'config', { key: readonly unknown[]; n: number }>();
   private lastVersion = 0;
@@ -47,12 +48,12 @@ export class PersistentRuleMemos {
       get: (rule) => {
         const key = keyOf(rule);
         const hit = key === undefined ? undefined : this.entries.get(rule.id);
-        return hit !== undefined && hit.key === key ? hit.reports : undefined;
+        return hit !== undefined && hit.key === key ? hit.diagnostics : undefined;
       },
-      set: (rule, reports) => {
+      set: (rule, diagnostics) => {
         const key = keyOf(rule);
         if (key === undefined) this.entries.delete(rule.id);
-        else this.entries.set(rule.id, { key, reports });
+        else this.entries.set(rule.id, { key, diagnostics });
       },
     };
   }
