@@ -4,12 +4,14 @@
  * - a compile told `changed` paths reads only those files and trusts the rest
  *   of the last listing; a path it cannot place (a new file, a folder) gets a full scan;
  * - a check rule that declares `reads` runs again only when one of those parts
- *   changed: a block's prose edit keeps `blockHeads`, its front matter does not.
+ *   changed: a block's prose edit keeps `blockHeads`, its front matter does not;
+ * - a rule's per-agent share (agentReports) is made again only for agents resolved again.
  */
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { compile, createCompileCache } from '../../src/compile.js';
+import { agentReports, agentReportsSlot } from '../../src/check/agent-reports.js';
 import { runChecks } from '../../src/check/index.js';
 import { PersistentRuleMemos } from '../../src/check/rule-memo.js';
 import type { ProgramPart, Rule } from '../../src/check/rule.js';
@@ -87,4 +89,20 @@ test('a rule that declares what it reads runs again only when that changed', asy
   appendFileSync(join(root, 'cards/shop.yaml'), '\n# a comment\n');
   await check(['cards/shop.yaml']);
   expect(counts()).toEqual({ cards: 2, tools: 1, blockHeads: 2, always: 4 });
+}, 60_000);
+
+test("an agent's share of a rule is made again only for the agents resolved again", async () => {
+  const root = workspace();
+  const cache = createCompileCache();
+  const slot = agentReportsSlot('tool-name');
+  let made: string[] = [];
+  const sweep = (program: Program | undefined): void => {
+    made = [];
+    for (const agent of program?.agents.values() ?? []) agentReports(program!, slot, agent, () => {}, () => made.push(agent.card.data.id));
+  };
+  sweep((await compile({ root, cache, persistentCache: false })).program);
+  expect(made.length).toBeGreaterThan(5);
+  appendFileSync(join(root, BLOCK), '\nAgain.\n');
+  sweep((await compile({ root, cache, persistentCache: false, changed: [BLOCK] })).program);
+  expect(made).toEqual(['shop']);
 }, 60_000);
