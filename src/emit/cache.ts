@@ -25,6 +25,7 @@ import type {
   StoredToolShape,
 } from '../bundle/types.js';
 import type { BlockUse, DispatchFacts } from './stored.js';
+import type { StoreKeysState } from './store-keys-memo.js';
 import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
 import type { HashCheckpoints } from './bundle-hash.js';
@@ -47,6 +48,8 @@ export interface EmitCache {
   shapes: WeakMap<object, string>;
   /** bundle.json as frame and per-agent pieces, per bundle (see fragments.ts). */
   frames: WeakMap<Bundle, StoredLayout>;
+  /** What the last bundle's text keys were made from (store-keys-memo.ts). */
+  storeKeys: StoreKeysState | undefined;
   /** The frame's tail chunks of the last build (see fragments.ts). */
   tail: TailMemo;
   /** Hash states in front of every 16th piece of the last bundle (see bundle-hash.ts). */
@@ -111,7 +114,12 @@ export interface AgentFragments {
   /** `    "<id>": {…}`: the agent's member of bundle.json's `agents`, UTF-8. */
   json?: Buffer;
   /** The text and tool-shape keys (as JSON, and as given) and the config's suffix `json` was made with. */
-  jsonKeys?: { keys: string; template: string; astJson: string; inputs?: { blockKeys: readonly (readonly string[])[]; toolKeys: readonly string[]; facts: DispatchFacts } };
+  jsonKeys?: {
+    keys: string;
+    template: string;
+    astJson: string;
+    inputs?: { blockKeys: readonly (readonly string[])[]; toolKeys: readonly string[]; facts: DispatchFacts };
+  };
   /** Tool-shape keys and shapes of the entry (stored.ts). */
   toolKeys?: { keys: string[]; shapes: StoredToolShape[] };
   /** Canonical JSON of each neutral tool's parameters, in tool order. */
@@ -139,6 +147,7 @@ export function createEmitCache(): EmitCache {
     toolShapes: new WeakMap(),
     shapes: new WeakMap(),
     frames: new WeakMap(),
+    storeKeys: undefined,
     tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },
     hashCheckpoints: undefined,
     tsDeclarations: undefined,

@@ -11,6 +11,7 @@
 import type { Bundle, BundleAgent, StoredBlockInfo, StoredBundle } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache, StoredLayout, TailMemo } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
+import { storeKeysIncremental } from './store-keys-memo.js';
 import {
   agentBlockUses,
   agentToolKeys,
@@ -20,7 +21,6 @@ import {
   storedJson,
   storedTop,
   storedValue,
-  storeKeys,
   variantText,
   type ConfigSuffix,
   type DispatchFacts,
@@ -115,30 +115,36 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const lines = new Map<string, string[]>();
     const interned = new Map<string, string>();
     const intern = (text: string): string => interned.get(text) ?? cache.tail.interned.get(text) ?? text;
-    const keys = storeKeys(bundle, {
-      toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)),
-      usesOf: (id, entry) => {
-        const f = fragmentsOf(cache, id, entry);
-        // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
-        f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
-        for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
-        return f.uses;
+    const stored = storeKeysIncremental(
+      bundle,
+      {
+        toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)),
+        usesOf: (id, entry) => {
+          const f = fragmentsOf(cache, id, entry);
+          // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
+          f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
+          for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
+          return f.uses;
+        },
+        linesOf: (text) => {
+          let l = lines.get(text) ?? cache.tail.lines.get(text);
+          if (l === undefined) l = text.split('\n');
+          lines.set(text, l);
+          return l;
+        },
+        // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
+        variantOf: (base, variant) => {
+          const hit = cache.tail.variants.get(variant);
+          if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
+          const stored = variantText(base, variant);
+          cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
+          return stored;
+        },
       },
-      linesOf: (text) => {
-        let l = lines.get(text) ?? cache.tail.lines.get(text);
-        if (l === undefined) l = text.split('\n');
-        lines.set(text, l);
-        return l;
-      },
-      // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
-      variantOf: (base, variant) => {
-        const hit = cache.tail.variants.get(variant);
-        if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
-        const stored = variantText(base, variant);
-        cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
-        return stored;
-      },
-    });
+      cache.storeKeys,
+    );
+    const keys = stored.keys;
+    cache.storeKeys = stored.state;
     cache.tail.lines = lines;
     cache.tail.interned = interned;
     const top = storedTop(bundle, keys);

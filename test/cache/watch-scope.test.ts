@@ -5,7 +5,8 @@
  *   of the last listing; a path it cannot place (a new file, a folder) gets a full scan;
  * - a check rule that declares `reads` runs again only when one of those parts
  *   changed: a block's prose edit keeps `blockHeads`, its front matter does not;
- * - a rule's per-agent share (agentReports) is made again only for agents resolved again.
+ * - a rule's per-agent share (agentReports) is made again only for agents resolved again;
+ * - bundle.json's text keys, remade per block (src/emit/store-keys-memo.ts), equal storeKeys' from scratch.
  */
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,11 @@ import { runChecks } from '../../src/check/index.js';
 import { PersistentRuleMemos } from '../../src/check/rule-memo.js';
 import type { ProgramPart, Rule } from '../../src/check/rule.js';
 import type { Program } from '../../src/resolve/types.js';
+import { contentToString } from '../../src/emit/content.js';
+import { createBundle } from '../../src/emit/bundle.js';
+import { emitFiles } from '../../src/emit/files.js';
+import { storeBundle, storedJson } from '../../src/emit/stored.js';
+import { AGENTC_VERSION } from '../../src/version.js';
 import { makeWorkspace } from './workspace.js';
 
 const roots: string[] = [];
@@ -105,4 +111,23 @@ test("an agent's share of a rule is made again only for the agents resolved agai
   appendFileSync(join(root, BLOCK), '\nAgain.\n');
   sweep((await compile({ root, cache, persistentCache: false, changed: [BLOCK] })).program);
   expect(made).toEqual(['shop']);
+}, 60_000);
+
+test("bundle.json's text keys follow a shared block's first user when only another agent changed", async () => {
+  const root = workspace();
+  // Each model renders the platform block differently: its texts are keyed by the first agent (in id order) with that model.
+  const shared = join(root, 'blocks/platform/safety-base.md');
+  writeFileSync(shared, `${readFileSync(shared, 'utf8')}\nYou run on {{model.id}}.\n`);
+  const cache = createCompileCache();
+  const stored = async (): Promise<void> => {
+    const { program } = await compile({ root, cache, persistentCache: false });
+    const bundle = createBundle(program!, AGENTC_VERSION, cache.emit);
+    const json = contentToString(emitFiles(bundle, cache.emit).get('bundle.json')!);
+    expect(json).toBe(storedJson(storeBundle(bundle)));
+  };
+  await stored();
+  // ereceipts is first in id order: its model's text was keyed by it, and is keyed by the next agent with that model now.
+  const card = join(root, 'cards/ereceipts.yaml');
+  writeFileSync(card, readFileSync(card, 'utf8').replace(/^model: .*$/m, 'model: gpt-5.4-nano'));
+  await stored();
 }, 60_000);
