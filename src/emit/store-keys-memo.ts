@@ -20,12 +20,18 @@ import { storeKeys, type BlockUse, type StoreKeys, type StoreKeysMemo } from './
 
 /** What the last bundle's keys were made from, per agent and per block. */
 export interface StoreKeysState {
-  /** By agent id: its uses (the memoized object) and its block keys. */
-  agents: Map<string, { uses: BlockUse[][]; blockKeys: string[][] }>;
+  /** By agent id: its uses (the memoized object), its prefixes' cohort keys and its block keys. */
+  agents: Map<string, AgentKeys>;
   /** By block id: the agents that use it, and what was made from their uses. */
   blocks: Map<string, BlockKeys>;
   /** The block ids, sorted. */
   order: string[];
+}
+
+interface AgentKeys {
+  uses: BlockUse[][];
+  cohorts: string[];
+  blockKeys: string[][];
 }
 
 interface BlockKeys {
@@ -49,27 +55,29 @@ export function storeKeysIncremental(
   const uses = new Map<string, BlockUse[][]>();
   for (const id of ids) uses.set(id, memo.usesOf(id, bundle.agents[id]!));
 
-  const agents = new Map<string, { uses: BlockUse[][]; blockKeys: string[][] }>();
+  const agents = new Map<string, AgentKeys>();
   const blocks = new Map<string, BlockKeys>(last?.blocks ?? []);
-  // Blocks to key again: those used (before or now) by an agent whose uses changed, or that came or went.
+  // Blocks to key again: those an agent now uses differently (other texts, prefixes or facts), starts or stops using.
   const affected = new Set<string>();
-  const usedBy = (perPrefix: BlockUse[][]): Set<string> => new Set(perPrefix.flatMap((prefix) => prefix.map((u) => u.id)));
   const changed = new Set<string>();
   for (const id of ids) {
     const before = last?.agents.get(id);
-    if (before !== undefined && before.uses === uses.get(id)) continue;
+    const now = uses.get(id)!;
+    if (before !== undefined && before.uses === now) continue;
     changed.add(id);
-    for (const b of before ? usedBy(before.uses) : []) affected.add(b);
-    for (const b of usedBy(uses.get(id)!)) {
+    const was = before ? useLists(before.uses, before.cohorts) : new Map<string, unknown[]>();
+    for (const [b, list] of useLists(now, cohortKeys(bundle.agents[id]!))) {
       // Checked for every block when it is first used (the last state exists only if all passed).
       if (b.includes('@') || b.includes('#')) return { keys: storeKeys(bundle, memo), state: undefined };
-      affected.add(b);
+      if (!sameItems(was.get(b), list)) affected.add(b);
+      was.delete(b);
     }
+    for (const b of was.keys()) affected.add(b);
   }
-  for (const id of last?.agents.keys() ?? []) {
+  for (const [id, before] of last?.agents ?? []) {
     if (uses.has(id)) continue;
     changed.add(id);
-    for (const b of usedBy(last!.agents.get(id)!.uses)) affected.add(b);
+    for (const b of useLists(before.uses, before.cohorts).keys()) affected.add(b);
   }
   // Who uses each affected block now (agents whose uses are unchanged still use it).
   const users = new Map<string, Set<string>>();
@@ -77,7 +85,7 @@ export function storeKeysIncremental(
   for (const id of changed) {
     const perPrefix = uses.get(id);
     if (perPrefix === undefined) continue;
-    for (const b of usedBy(perPrefix)) users.get(b)!.add(id);
+    for (const prefix of perPrefix) for (const u of prefix) users.get(u.id)?.add(id);
   }
   const rekeyed = new Set<string>();
   let order = last?.order;
@@ -96,9 +104,9 @@ export function storeKeysIncremental(
   for (const id of ids) {
     const perPrefix = uses.get(id)!;
     const before = last?.agents.get(id);
-    const keep = before !== undefined && !changed.has(id) && !perPrefix.some((prefix) => prefix.some((u) => rekeyed.has(u.id)));
+    const keep = before !== undefined && !changed.has(id) && (rekeyed.size === 0 || !perPrefix.some((prefix) => prefix.some((u) => rekeyed.has(u.id))));
     const keys = keep ? before.blockKeys : perPrefix.map((prefix) => prefix.map((u) => blocks.get(u.id)!.keys.get(u.text)!));
-    agents.set(id, { uses: perPrefix, blockKeys: keys });
+    agents.set(id, { uses: perPrefix, cohorts: keep ? before.cohorts : cohortKeys(bundle.agents[id]!), blockKeys: keys });
     blockKeys.set(id, keys);
     const tools = memo.toolKeysOf(id, bundle.agents[id]!);
     toolKeys.set(id, tools.keys);
@@ -159,6 +167,27 @@ function keyBlock(
     } else texts.push([key, memo.variantOf(base, l)]);
   }
   return { users: new Set(users), info, keys, texts, lines };
+}
+
+function cohortKeys(entry: BundleAgent): string[] {
+  return entry.prefixes.map((p) => p.key);
+}
+
+/** Per block id, what storeKeys reads of the agent's uses of it, flat: prefix index, cohort key, text and facts per use. */
+function useLists(perPrefix: BlockUse[][], cohorts: readonly string[]): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  perPrefix.forEach((prefix, i) => {
+    for (const u of prefix) {
+      let list = out.get(u.id);
+      if (list === undefined) out.set(u.id, (list = []));
+      list.push(i, cohorts[i], u.text, u.info.category, u.info.file, u.info.owner, u.info.required);
+    }
+  });
+  return out;
+}
+
+function sameItems(a: readonly unknown[] | undefined, b: readonly unknown[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function sameKeys(a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<string, string> | undefined): boolean {
