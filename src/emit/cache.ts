@@ -54,6 +54,8 @@ export interface EmitCache {
   tail: TailMemo;
   /** Hash states in front of every 16th piece of the last bundle (see bundle-hash.ts). */
   hashCheckpoints: HashCheckpoints | undefined;
+  /** bundle.ts's literal type of a model or tool contract, by the object (see bundle-ts.ts). */
+  literalTypes: WeakMap<object, string>;
   /** bundle.ts declarations (see bundle-ts.ts). */
   tsDeclarations: TsDeclarationsMemo | undefined;
   /** What writeOutput last wrote. */
@@ -150,6 +152,7 @@ export function createEmitCache(): EmitCache {
     storeKeys: undefined,
     tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },
     hashCheckpoints: undefined,
+    literalTypes: new WeakMap(),
     tsDeclarations: undefined,
     written: createWriteCache(),
     identities: { of: new WeakMap(), last: 0 },
