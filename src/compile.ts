@@ -14,7 +14,16 @@ import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './l
 import { normalizeNewlines, SourceFile } from './load/source.js';
 import { configInputsUnchanged, snapshotConfigInputs, type ConfigInputsSnapshot } from './load/config-inputs.js';
 import type { ConfigInputs } from './load/config-value.js';
-import { CONFIG_NAMES, findConfigPath, loadWorkspace, workspaceFiles, type FileCache, type LoadResult, type Overlay, type Workspace } from './load/workspace.js';
+import {
+  CONFIG_NAMES,
+  findConfigPath,
+  loadWorkspace,
+  workspaceFiles,
+  type FileCache,
+  type LoadResult,
+  type Overlay,
+  type Workspace,
+} from './load/workspace.js';
 import { reloadChanged, trustedListing } from './load/reload.js';
 import { memorySource } from './load/workspace-source.js';
 import { parseBlocksFirst, type ParseCache, type ParsedWorkspace } from './parse/index.js';

@@ -62,7 +62,11 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('card-tool' as const), card: fc.constantFrom(...CARDS), tool: fc.constantFrom('get_user_points', 'get_user_pionts') }),
   // With {{model.id}} in a shared block, a card's model decides which agent first uses each of the block's texts (its keys in bundle.json).
-  fc.record({ kind: fc.constant('card-model' as const), card: fc.constantFrom('ereceipts', 'fetch_assistant', ...CARDS), model: fc.constantFrom('gpt-5.4-nano', 'gpt-5.4-mini-low') }),
+  fc.record({
+    kind: fc.constant('card-model' as const),
+    card: fc.constantFrom('ereceipts', 'fetch_assistant', ...CARDS),
+    model: fc.constantFrom('gpt-5.4-nano', 'gpt-5.4-mini-low'),
+  }),
   fc.record({ kind: fc.constant('block-append' as const), block: fc.constantFrom(...BLOCKS), text: fc.constantFrom(...READS) }),
   fc.record({ kind: fc.constant('block-remove' as const), block: fc.constantFrom(...BLOCKS) }),
   fc.record({ kind: fc.constant('block-add' as const), n: fc.integer({ min: 1, max: 2 }), text: fc.constantFrom(...READS) }),

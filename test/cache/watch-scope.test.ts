@@ -34,8 +34,7 @@ function workspace(): string {
 }
 
 const BLOCK = 'blocks/shop/instructions-shop.md';
-const blockText = (program: Program | undefined): string | undefined =>
-  [...(program?.blocks.values() ?? [])].find((b) => b.file.path === BLOCK)?.body;
+const blockText = (program: Program | undefined): string | undefined => [...(program?.blocks.values() ?? [])].find((b) => b.file.path === BLOCK)?.body;
 
 test('told the changed paths, a compile reads only them; an unknown path gets a full scan', async () => {
   const root = workspace();
@@ -104,7 +103,14 @@ test("an agent's share of a rule is made again only for the agents resolved agai
   let made: string[] = [];
   const sweep = (program: Program | undefined): void => {
     made = [];
-    for (const agent of program?.agents.values() ?? []) agentReports(program!, slot, agent, () => {}, () => made.push(agent.card.data.id));
+    for (const agent of program?.agents.values() ?? [])
+      agentReports(
+        program!,
+        slot,
+        agent,
+        () => {},
+        () => made.push(agent.card.data.id),
+      );
   };
   sweep((await compile({ root, cache, persistentCache: false })).program);
   expect(made.length).toBeGreaterThan(5);
