@@ -5,9 +5,9 @@
  * A rule that declares `reads` (src/check/rule.ts) is a pure function of those
  * parts of the program, so its diagnostics (never mutated once made) are replayed
  * while each part is the same:
- * - `cards` / `tools`: the id → parsed object table, compared by object identity
+ * - `cardTable` / `toolTable`: the id → parsed object table, compared by object identity
  *   (parsed objects are never mutated; a changed file parses into a new object);
- *   what is derived from the cards alone (`program.parents`, the sub-agent graph) goes with `cards`;
+ *   what is derived from the cards alone (`program.parents`, the sub-agent graph) goes with `cardTable`;
  * - `blockHeads`: each block's id, path, data and front matter text — everything of a
  *   block but its body (an edit to a block's prose keeps it; rules reading it must not
  *   read `body` or `template`);
@@ -75,9 +75,9 @@ export class PersistentRuleMemos {
   /** The part as a list whose items are compared by ===: ids, parsed objects, and strings made once per object. */
   private partKey(program: Program, p: ProgramPart): unknown[] {
     switch (p) {
-      case 'cards':
+      case 'cardTable':
         return table(program.cards, (card) => card);
-      case 'tools':
+      case 'toolTable':
         return table(program.tools, (tool) => tool);
       case 'blockHeads':
         return table(program.blocks, (block) => this.head(block));

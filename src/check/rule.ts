@@ -29,4 +29,4 @@ export interface Rule<R extends RuleId = RuleId> {
 }
 
 /** Parts of a program a rule can declare it reads (`Rule.reads`); the config is always part of the key. */
-export type ProgramPart = 'cards' | 'tools' | 'blockHeads' | 'unparsed' | 'duplicates';
+export type ProgramPart = 'cardTable' | 'toolTable' | 'blockHeads' | 'unparsed' | 'duplicates';

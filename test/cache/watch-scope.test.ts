@@ -74,7 +74,7 @@ test('a rule that declares what it reads runs again only when that changed', asy
   const spy = (id: string, reads: readonly ProgramPart[]): Rule =>
     ({ id: 'unused-tool', reads, run: () => runs.set(id, (runs.get(id) ?? 0) + 1) }) as unknown as Rule;
   // Each spy under its own memo (a memo holds one entry per rule id).
-  const spies = [spy('cards', ['cards']), spy('tools', ['tools']), spy('blockHeads', ['blockHeads']), spy('always', undefined as never)];
+  const spies = [spy('cardTable', ['cardTable']), spy('toolTable', ['toolTable']), spy('blockHeads', ['blockHeads']), spy('always', undefined as never)];
   const memos = spies.map(() => new PersistentRuleMemos());
   const check = async (changed?: string[]) => {
     const { program } = await compile({ root, cache, persistentCache: false, ...(changed ? { changed } : {}) });
@@ -83,17 +83,17 @@ test('a rule that declares what it reads runs again only when that changed', asy
   const counts = () => Object.fromEntries(runs);
 
   await check();
-  expect(counts()).toEqual({ cards: 1, tools: 1, blockHeads: 1, always: 1 });
+  expect(counts()).toEqual({ cardTable: 1, toolTable: 1, blockHeads: 1, always: 1 });
   appendFileSync(join(root, BLOCK), '\nProse only.\n');
   await check([BLOCK]);
-  expect(counts()).toEqual({ cards: 1, tools: 1, blockHeads: 1, always: 2 });
+  expect(counts()).toEqual({ cardTable: 1, toolTable: 1, blockHeads: 1, always: 2 });
   const text = readFileSync(join(root, BLOCK), 'utf8');
   writeFileSync(join(root, BLOCK), text.replace(/^owner: .*$/m, 'owner: someone_else'));
   await check([BLOCK]);
-  expect(counts()).toEqual({ cards: 1, tools: 1, blockHeads: 2, always: 3 });
+  expect(counts()).toEqual({ cardTable: 1, toolTable: 1, blockHeads: 2, always: 3 });
   appendFileSync(join(root, 'cards/shop.yaml'), '\n# a comment\n');
   await check(['cards/shop.yaml']);
-  expect(counts()).toEqual({ cards: 2, tools: 1, blockHeads: 2, always: 4 });
+  expect(counts()).toEqual({ cardTable: 2, toolTable: 1, blockHeads: 2, always: 4 });
 }, 60_000);
 
 test("an agent's share of a rule is made again only for the agents resolved again", async () => {

@@ -35,7 +35,7 @@ const MAX_DEPTH = 64;
  */
 export const jsonSchema: Rule<'json-schema'> = {
   id: 'json-schema',
-  reads: ['cards', 'tools'],
+  reads: ['cardTable', 'toolTable'],
   run(program, report) {
     for (const c of contracts(program)) {
       const errors = metaSchemaErrorsOf(program, c.schema);

@@ -14,7 +14,7 @@ import type { Report, Rule } from '../rule.js';
  */
 export const providerSchema: Rule<'provider-schema'> = {
   id: 'provider-schema',
-  reads: ['cards', 'tools'],
+  reads: ['cardTable', 'toolTable'],
   run(program, report) {
     for (const c of contracts(program)) {
       if (!c.toolShape) continue;

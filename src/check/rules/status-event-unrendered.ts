@@ -5,7 +5,7 @@ import { emittableEvents, sortedCards } from '../support.js';
 /** Every status event a sub-agent (or one of its tools) can emit has a status_rendering entry in its orchestrator. */
 export const statusEventUnrendered: Rule<'status-event-unrendered'> = {
   id: 'status-event-unrendered',
-  reads: ['cards', 'tools'],
+  reads: ['cardTable', 'toolTable'],
   run(program, report) {
     for (const card of sortedCards(program)) {
       // The agent's dispatch in effect (Agent.dispatch), made here from the card and the config alone.
