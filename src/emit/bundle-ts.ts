@@ -50,7 +50,7 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
   const agentIds = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
   const declarations = declarationsBytes(bundle, agents, cache);
-  const type = bundleType(bundle, agents);
+  const type = bundleType(bundle, agents, cache);
   let out = type.tail;
   out += `/** The bundle, read from bundle.json beside this module; each prefix is joined and checked against its sha256 on first use (\`verifyBundle\` checks all). */\n`;
   out += `export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;\n\n`;
@@ -64,13 +64,14 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
  * their arguments are typed once, in ToolArgsByName; the schemas themselves are
  * plain JSON objects, so the type does not grow with every agent's copy of them.
  */
-function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): { head: string; members: Buffer[]; tail: string } {
+function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): { head: string; members: Buffer[]; tail: string } {
   let out = TOOL_TYPES;
   out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, suffix syntax trees as \`TemplateNode[]\`, tools by name. */\n`;
   out += `export interface Bundle {\n`;
   const { agents: _agents, hash: _hash, ...top } = bundle;
   for (const key of Object.keys(top).sort(compareCodeUnits)) {
-    out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : literalType((top as Record<string, unknown>)[key])};\n`;
+    const value = (top as Record<string, unknown>)[key];
+    out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : TABLES.has(key) ? tableType(value as Record<string, object>, cache) : literalType(value)};\n`;
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
@@ -90,6 +91,21 @@ function agentTypeMember(a: AgentFragments): string {
   const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
   out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
   return `${out}    };\n`;
+}
+
+/** Top-level tables whose entries (models, tool contracts) the EmitCache hands out again unchanged: typed once per entry object. */
+const TABLES: ReadonlySet<string> = new Set(['models', 'tools']);
+
+/** literalType of a table, each entry's type kept by the entry object (bundle entries are never mutated). */
+function tableType(table: Record<string, object>, cache: EmitCache): string {
+  const keys = Object.keys(table).sort(compareCodeUnits);
+  if (keys.length === 0) return '{}';
+  const entryType = (v: object): string => {
+    let t = cache.literalTypes.get(v);
+    if (t === undefined) cache.literalTypes.set(v, (t = literalType(v)));
+    return t;
+  };
+  return `{ ${keys.map((k) => `readonly ${JSON.stringify(k)}: ${entryType(table[k]!)}`).join('; ')} }`;
 }
 
 /** The suffix template's AST is typed by its node type, not its literal value (the template's text already is). */

@@ -11,6 +11,7 @@
 import type { Bundle, BundleAgent, StoredBlockInfo, StoredBundle } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache, StoredLayout, TailMemo } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
+import { storeKeysIncremental } from './store-keys-memo.js';
 import {
   agentBlockUses,
   agentToolKeys,
@@ -21,7 +22,6 @@ import {
   storedTool,
   storedTop,
   storedValue,
-  storeKeys,
   variantText,
   type ConfigSuffix,
   type DispatchFacts,
@@ -63,14 +63,38 @@ export function jsonPiece(
   suffix: ConfigSuffix,
   facts: DispatchFacts,
 ): Buffer {
-  const keys = JSON.stringify([blockKeys, toolKeys, facts]);
   const made = f.jsonKeys;
-  if (f.json === undefined || made === undefined || made.keys !== keys || made.template !== suffix.template || made.astJson !== suffix.astJson) {
+  // Compared item by item first (a watch rebuild hands most agents the same strings and objects); else as JSON.
+  const sameSuffix = made !== undefined && made.template === suffix.template && made.astJson === suffix.astJson;
+  if (f.json !== undefined && sameSuffix && made.inputs !== undefined && sameKeys(made.inputs, blockKeys, toolKeys, facts)) return f.json;
+  const keys = JSON.stringify([blockKeys, toolKeys, facts]);
+  if (f.json === undefined || !sameSuffix || made.keys !== keys) {
     const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
-    f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson };
   }
+  f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson, inputs: { blockKeys, toolKeys, facts } };
   return f.json;
+}
+
+/** Whether the keys and facts a piece was made with are these, item by item (===); false says "compare as JSON". */
+function sameKeys(
+  made: { blockKeys: readonly (readonly string[])[]; toolKeys: readonly string[]; facts: DispatchFacts },
+  blockKeys: readonly (readonly string[])[],
+  toolKeys: readonly string[],
+  facts: DispatchFacts,
+): boolean {
+  const sameList = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+  const sameRecord = (a: Record<string, unknown>, b: Record<string, unknown>): boolean => {
+    const keys = Object.keys(a);
+    return sameList(keys, Object.keys(b)) && keys.every((k) => a[k] === b[k]);
+  };
+  return (
+    made.blockKeys.length === blockKeys.length &&
+    made.blockKeys.every((prefix, i) => sameList(prefix, blockKeys[i]!)) &&
+    sameList(made.toolKeys, toolKeys) &&
+    sameRecord(made.facts.policies, facts.policies) &&
+    sameRecord(made.facts.envelopes, facts.envelopes)
+  );
 }
 
 /** The tool-shape keys of an agent's entry, memoized with its fragments. */
@@ -99,30 +123,36 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const lines = new Map<string, string[]>();
     const interned = new Map<string, string>();
     const intern = (text: string): string => interned.get(text) ?? cache.tail.interned.get(text) ?? text;
-    const keys = storeKeys(bundle, {
-      toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache),
-      usesOf: (id, entry) => {
-        const f = fragmentsOf(cache, id, entry);
-        // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
-        f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
-        for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
-        return f.uses;
+    const stored = storeKeysIncremental(
+      bundle,
+      {
+        toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache),
+        usesOf: (id, entry) => {
+          const f = fragmentsOf(cache, id, entry);
+          // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
+          f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
+          for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
+          return f.uses;
+        },
+        linesOf: (text) => {
+          let l = lines.get(text) ?? cache.tail.lines.get(text);
+          if (l === undefined) l = text.split('\n');
+          lines.set(text, l);
+          return l;
+        },
+        // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
+        variantOf: (base, variant) => {
+          const hit = cache.tail.variants.get(variant);
+          if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
+          const stored = variantText(base, variant);
+          cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
+          return stored;
+        },
       },
-      linesOf: (text) => {
-        let l = lines.get(text) ?? cache.tail.lines.get(text);
-        if (l === undefined) l = text.split('\n');
-        lines.set(text, l);
-        return l;
-      },
-      // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
-      variantOf: (base, variant) => {
-        const hit = cache.tail.variants.get(variant);
-        if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
-        const stored = variantText(base, variant);
-        cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
-        return stored;
-      },
-    });
+      cache.storeKeys,
+    );
+    const keys = stored.keys;
+    cache.storeKeys = stored.state;
     cache.tail.lines = lines;
     cache.tail.interned = interned;
     const top = storedTop(bundle, keys);
