@@ -12,19 +12,25 @@
  * compiled as usual. Deleting the directory is always safe.
  *
  * File layout: one header line (JSON: format, agentc, build, key, config, sha256 of
- * the body's bytes, their number), then the body: the bundle as JSON (UTF-8).
+ * the body's bytes, their number), then the body: the bundle's bundle.json text
+ * (the stored form, src/emit/stored.ts — each block's text once, ~12 MB at 1,000
+ * cards where the whole Bundle as JSON is ~30 MB). The caller loads a hit lazily
+ * with the runtime's loader (an agent is read, and its prompts joined, only when
+ * used), so diff reads only the agents whose bytes differ (src/diff/same-agents.ts).
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUNDLE_FORMAT_VERSION, type Bundle } from '../bundle/types.js';
+import { BUNDLE_FORMAT_VERSION } from '../bundle/types.js';
 import { configInputsUnchanged } from '../load/config-inputs.js';
 import { sha256Hex } from '../bundle/canonical-json.js';
 import type { StoredResult } from './check-result.js';
 
 const DIR = 'bundles';
-const BUNDLE_CACHE_FORMAT = 1;
-/** Bundles kept: enough for a base commit or two and the working tree; at 1,000 cards each is ~30 MB. */
+const BUNDLE_CACHE_FORMAT = 2;
+/** Bundles kept: enough for a base commit or two and the working tree; at 1,000 cards each is ~12 MB. */
 export const MAX_ENTRIES = 4;
+/** The line naming the format in bundle.json's canonical layout (src/emit/stored.ts). */
+const FORMAT_LINE = Buffer.from(`\n  "formatVersion": ${JSON.stringify(BUNDLE_FORMAT_VERSION)},\n`, 'utf8');
 
 interface Header {
   format: number;
@@ -48,8 +54,12 @@ export class BundleCache {
     return new BundleCache(join(dir, DIR), version, build);
   }
 
-  /** The bundle stored for this workspace key, or undefined (absent, foreign, damaged, or its config inputs changed). */
-  lookup(key: string, env: NodeJS.ProcessEnv = process.env): Bundle | undefined {
+  /**
+   * The bundle.json bytes stored for this workspace key (this bundle format's, in
+   * the canonical layout), or undefined (absent, foreign, damaged, or its config
+   * inputs changed).
+   */
+  lookup(key: string, env: NodeJS.ProcessEnv = process.env): Buffer | undefined {
     if (!/^[0-9a-f]{64}$/.test(key)) return undefined;
     const path = join(this.dir, `${key}.json`);
     let bytes: Buffer;
@@ -66,34 +76,30 @@ export class BundleCache {
     const body = bytes.subarray(nl + 1);
     if (body.byteLength !== header.length || sha256Hex(body) !== header.sha256) return undefined;
     if (header.config !== undefined && !configInputsUnchanged(header.config, env)) return undefined;
-    let bundle: unknown;
-    try {
-      bundle = JSON.parse(body.toString('utf8'));
-    } catch {
-      return undefined;
-    }
-    if (!isBundleShape(bundle)) return undefined;
+    if (!body.includes(FORMAT_LINE)) return undefined;
     try {
       const now = new Date();
       utimesSync(path, now, now); // most recently used: kept longest
     } catch {
       // read-only cache: still a hit
     }
-    return bundle;
+    return body;
   }
 
-  /** Stores the bundle compiled from these inputs; failures to write are not errors (the cache is optional). */
-  store(key: string, config: StoredResult['config'], bundle: Bundle): void {
+  /**
+   * Stores the bundle compiled from these inputs as its bundle.json bytes;
+   * failures to write are not errors (the cache is optional).
+   */
+  store(key: string, config: StoredResult['config'], json: Uint8Array): void {
     if (!/^[0-9a-f]{64}$/.test(key)) return;
-    const body = Buffer.from(JSON.stringify(bundle), 'utf8');
     const header: Header = {
       format: BUNDLE_CACHE_FORMAT,
       agentc: this.version,
       build: this.build,
       key,
       config,
-      sha256: sha256Hex(body),
-      length: body.byteLength,
+      sha256: sha256Hex(json),
+      length: json.byteLength,
     };
     const path = join(this.dir, `${key}.json`);
     const tmp = `${path}.${process.pid}.tmp`;
@@ -102,7 +108,7 @@ export class BundleCache {
       const fd = openSync(tmp, 'w');
       try {
         writeFileSync(fd, `${JSON.stringify(header)}\n`);
-        writeFileSync(fd, body);
+        writeFileSync(fd, json);
       } finally {
         closeSync(fd);
       }
@@ -153,11 +159,4 @@ function parseHeader(line: string): Header | undefined {
   if (typeof x.sha256 !== 'string' || typeof x.length !== 'number') return undefined;
   if (x.config !== undefined && (typeof x.config !== 'object' || x.config === null)) return undefined;
   return x as Header;
-}
-
-/** The top-level shape diff reads; the body's hash already vouches for the rest. */
-function isBundleShape(b: unknown): b is Bundle {
-  if (typeof b !== 'object' || b === null) return false;
-  const x = b as Partial<Bundle>;
-  return x.formatVersion === BUNDLE_FORMAT_VERSION && typeof x.agents === 'object' && x.agents !== null && typeof x.tools === 'object' && x.tools !== null;
 }

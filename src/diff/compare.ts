@@ -13,12 +13,22 @@ import { compareTools } from './tools.js';
 import type { Bundle, BundleAgent } from '../bundle/types.js';
 import type { AgentDiff, BundleDiff, Change, CohortDiff } from './types.js';
 
-export function diffBundles(before: Bundle, after: Bundle): BundleDiff {
+export interface DiffOptions {
+  /**
+   * Agents known to be equal on both sides (same-agents.ts `unchangedAgents`):
+   * not read at all. Comparing them would find nothing, so the result is the same.
+   */
+  unchanged?: ReadonlySet<string>;
+}
+
+export function diffBundles(before: Bundle, after: Bundle, options: DiffOptions = {}): BundleDiff {
   const ids = [...new Set([...Object.keys(before.agents), ...Object.keys(after.agents)])].sort();
+  const unchanged = options.unchanged ?? new Set<string>();
   const changes: Change[] = [];
   const agents: Record<string, AgentDiff> = {};
 
   for (const id of ids) {
+    if (unchanged.has(id)) continue;
     const b = before.agents[id];
     const a = after.agents[id];
     const { cohorts, changes: promptChanges } = comparePrompts(id, b, a);

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BundleCache, MAX_ENTRIES } from '../../src/cache/bundle-cache.js';
 import { sha256Hex } from '../../src/bundle/canonical-json.js';
 import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../src/bundle/types.js';
+import { storeBundle, storedJson } from '../../src/emit/stored.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -33,6 +34,9 @@ function bundle(marker: string): Bundle {
   } as Bundle;
 }
 
+/** The bundle's bundle.json bytes: what the cache stores. */
+const json = (marker: string): Buffer => Buffer.from(storedJson(storeBundle(bundle(marker))), 'utf8');
+
 function freshDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'agentc-bundle-cache-'));
   dirs.push(d);
@@ -45,14 +49,14 @@ describe('BundleCache', () => {
   it('returns the stored bundle for its own key only', () => {
     const dir = freshDir();
     const cache = BundleCache.open(dir, '0.1.0', BUILD);
-    cache.store(key(1), undefined, bundle('one'));
-    expect(BundleCache.open(dir, '0.1.0', BUILD).lookup(key(1))).toEqual(bundle('one'));
+    cache.store(key(1), undefined, json('one'));
+    expect(BundleCache.open(dir, '0.1.0', BUILD).lookup(key(1))).toEqual(json('one'));
     expect(BundleCache.open(dir, '0.1.0', BUILD).lookup(key(2))).toBeUndefined();
   });
 
   it('never believes another agentc build or version', () => {
     const dir = freshDir();
-    BundleCache.open(dir, '0.1.0', BUILD).store(key(1), undefined, bundle('one'));
+    BundleCache.open(dir, '0.1.0', BUILD).store(key(1), undefined, json('one'));
     expect(BundleCache.open(dir, '0.1.0', 'b'.repeat(64)).lookup(key(1))).toBeUndefined();
     expect(BundleCache.open(dir, '0.2.0', BUILD).lookup(key(1))).toBeUndefined();
   });
@@ -60,7 +64,7 @@ describe('BundleCache', () => {
   it('never believes a truncated, tampered or misfiled entry', () => {
     const dir = freshDir();
     const cache = BundleCache.open(dir, '0.1.0', BUILD);
-    cache.store(key(1), undefined, bundle('one'));
+    cache.store(key(1), undefined, json('one'));
     const path = entry(dir, key(1));
     const text = readFileSync(path, 'utf8');
 
@@ -87,7 +91,7 @@ describe('BundleCache', () => {
     expect(cache.lookup(key(1))).toBeUndefined();
 
     writeFileSync(path, text); // restored: believed again
-    expect(cache.lookup(key(1))).toEqual(bundle('one'));
+    expect(cache.lookup(key(1))).toEqual(json('one'));
   });
 
   it('is stale when a file the config read or an environment variable it read changed', () => {
@@ -96,8 +100,8 @@ describe('BundleCache', () => {
     writeFileSync(imported, '{"a":1}');
     const config = { files: { [imported]: sha256Hex(readFileSync(imported)) }, env: { AGENTC_TEST_REGION: 'eu' } };
     const cache = BundleCache.open(dir, '0.1.0', BUILD);
-    cache.store(key(1), config, bundle('one'));
-    expect(cache.lookup(key(1), { AGENTC_TEST_REGION: 'eu' })).toEqual(bundle('one'));
+    cache.store(key(1), config, json('one'));
+    expect(cache.lookup(key(1), { AGENTC_TEST_REGION: 'eu' })).toEqual(json('one'));
     expect(cache.lookup(key(1), { AGENTC_TEST_REGION: 'us' })).toBeUndefined();
     expect(cache.lookup(key(1), {})).toBeUndefined();
     writeFileSync(imported, '{"a":2}');
@@ -109,11 +113,11 @@ describe('BundleCache', () => {
     const cache = BundleCache.open(dir, '0.1.0', BUILD);
     const t0 = Date.now() / 1000 - 1000;
     for (let n = 1; n <= MAX_ENTRIES; n++) {
-      cache.store(key(n), undefined, bundle(`b${n}`));
+      cache.store(key(n), undefined, json(`b${n}`));
       utimesSync(entry(dir, key(n)), t0 + n, t0 + n);
     }
-    expect(cache.lookup(key(1))).toEqual(bundle('b1')); // used now: the newest
-    cache.store(key(MAX_ENTRIES + 1), undefined, bundle('new'));
+    expect(cache.lookup(key(1))).toEqual(json('b1')); // used now: the newest
+    cache.store(key(MAX_ENTRIES + 1), undefined, json('new'));
     const kept = readdirSync(join(dir, 'bundles')).sort();
     expect(kept).toHaveLength(MAX_ENTRIES);
     expect(kept).toContain(`${key(1)}.json`);

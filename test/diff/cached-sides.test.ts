@@ -45,6 +45,12 @@ describe('agentc diff: both sides from the persistent cache (built CLI)', () => 
     // The working tree's result went to the result cache too: a check after the diff is warm.
     expect(JSON.parse(readFileSync(join(cache, 'check-result.json'), 'utf8'))).toMatchObject({ result: { diagnostics: [] } });
 
+    // The base commit's kept tree records its key (for this build), so a warm diff does not read the tree again.
+    const trees = join(cache, 'agentc-diff');
+    const marker = readdirSync(trees).find((n) => n.endsWith('.done'))!;
+    const recorded = (JSON.parse(readFileSync(join(trees, marker), 'utf8')) as { key: { key: string } }).key.key;
+    expect(entries).toContain(`${recorded}.json`);
+
     // Warm: both sides are answered from the entries (a hit marks its entry as used).
     const past = Date.now() / 1000 - 3600;
     for (const e of entries) utimesSync(join(bundles, e), past, past);

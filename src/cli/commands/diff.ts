@@ -23,12 +23,17 @@ import { join, relative, resolve } from 'node:path';
 import { DEFAULT_FAN_OUT_CAP, DEFAULT_TOOL_PREFIX } from '../../bundle/defaults.js';
 import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../bundle/types.js';
 import type { Program } from '../../resolve/types.js';
+import { loadBundleJson } from '../../runtime/load-bundle.js';
 import { BundleCache } from '../../cache/bundle-cache.js';
 import { ResultCache, storedConfigInputs } from '../../cache/check-result.js';
 import { compile, type CompileResult } from '../../compile.js';
+import { createBundle } from '../../emit/bundle.js';
+import { createEmitCache, type EmitCache } from '../../emit/cache.js';
+import { jsonChunks, layoutOf } from '../../emit/fragments.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { renderText as renderDiagnostics } from '../../diagnostics/render/text.js';
 import { diffBundles } from '../../diff/compare.js';
+import { unchangedAgents } from '../../diff/same-agents.js';
 import { defaultBase, findRepo, materializeTree, refNames, resolveCommit, tempParent } from '../../diff/git.js';
 import { renderJson } from '../../diff/render-json.js';
 import { renderMarkdown } from '../../diff/render-markdown.js';
@@ -39,6 +44,8 @@ import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
 import { withProgress } from '../progress.js';
 import { readForCache, storable } from '../reuse.js';
+import { readBuildId } from '../../cache/build-id.js';
+import { cacheDir } from '../../cache/token-store.js';
 
 export interface DiffOptions {
   /** Workspace root (the "after" side), resolved against io.cwd. */
@@ -53,8 +60,8 @@ export interface DiffOptions {
   eval?: { suite: string; script?: string; endpoint?: string };
 }
 
-/** A side that compiled, or the exit code to stop with. */
-type Side = { bundle: Bundle; label: string; program?: Program } | { exit: number };
+/** A side that compiled (with its bundle.json bytes, unless it is the empty side), or the exit code to stop with. */
+type Side = { bundle: Bundle; label: string; program?: Program; json?: Buffer } | { exit: number };
 
 export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);
@@ -75,7 +82,9 @@ export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number>
     return Math.max('exit' in before ? before.exit : 0, 'exit' in after ? after.exit : 0);
   }
 
-  const diff = diffBundles(before.bundle, after.bundle);
+  // Agents whose bundle.json bytes (and all they refer to) are the same on both sides are not read: a cached side's prompts stay unjoined.
+  const unchanged = before.json !== undefined && after.json !== undefined ? unchangedAgents(before.json, after.json) : undefined;
+  const diff = diffBundles(before.bundle, after.bundle, unchanged ? { unchanged } : {});
   const labels = { beforeLabel: before.label, afterLabel: after.label };
   const toFile = opts.output !== undefined;
   let evalSection = '';
@@ -164,9 +173,9 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO, 
   const dir = keep ? join(parent, `before-${commit}`) : await mkdtemp(join(parent, 'before-'));
   const done = `${dir}.done`;
   try {
-    let tree: { exists: boolean } | { error: string };
+    let tree: TreeMarker | { error: string };
     if (!keep) tree = await materializeTree(root, commit, found.repo.prefix, dir);
-    else if (existsSync(done) && existsSync(dir)) tree = JSON.parse(await readFile(done, 'utf8').catch(() => '{"exists":false}')) as { exists: boolean };
+    else if (existsSync(done) && existsSync(dir)) tree = await readMarker(done);
     else tree = await materializeOnce(root, commit, found.repo.prefix, dir, done);
     if ('error' in tree) {
       io.stderr(`agentc diff: cannot read ${label} from git: ${tree.error}\n`);
@@ -178,14 +187,49 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO, 
     if (!tree.exists || !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) {
       return { bundle: emptyBundle(), label: `${label}, no agentc workspace` };
     }
-    return await compileSide(dir, 'before', label, io, needProgram, root);
+    const known = keep ? { marker: done, tree, key: tree.key } : undefined;
+    return await compileSide(dir, 'before', label, io, needProgram, root, known);
   } finally {
     if (!keep) await rm(dir, { recursive: true, force: true });
   }
 }
 
+/**
+ * What `before-<commit>.done` records of a kept tree: whether it holds a workspace,
+ * and (once known) its workspace key as computed by one agentc build — the tree of
+ * a commit never changes, so a later diff by the same build looks its bundle up
+ * without reading the tree again.
+ */
+interface TreeMarker {
+  exists: boolean;
+  key?: { build: string; key: string };
+}
+
+/** The marker of a kept tree; an unreadable one says the tree holds no workspace only when it cannot be parsed at all. */
+async function readMarker(done: string): Promise<TreeMarker> {
+  try {
+    const m = JSON.parse(await readFile(done, 'utf8')) as Partial<TreeMarker>;
+    const k = m.key;
+    const key = k !== undefined && typeof k.build === 'string' && typeof k.key === 'string' ? { key: { build: k.build, key: k.key } } : {};
+    return { exists: m.exists === true, ...key };
+  } catch {
+    return { exists: false };
+  }
+}
+
+/** Rewrites the marker whole (a temp file renamed over it): a reader sees the old or the new one. */
+async function writeMarker(done: string, marker: TreeMarker): Promise<void> {
+  const tmp = `${done}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, `${JSON.stringify(marker)}\n`);
+    await rename(tmp, done);
+  } catch {
+    await rm(tmp, { force: true }).catch(() => undefined);
+  }
+}
+
 /** Writes the commit's tree to a private directory, then renames it to `dir` (another diff may have won the race: then its copy is used). */
-async function materializeOnce(root: string, commit: string, prefix: string, dir: string, done: string): Promise<{ exists: boolean } | { error: string }> {
+async function materializeOnce(root: string, commit: string, prefix: string, dir: string, done: string): Promise<TreeMarker | { error: string }> {
   const staging = await mkdtemp(`${dir}.tmp-`);
   try {
     const tree = await materializeTree(root, commit, prefix, staging);
@@ -211,35 +255,78 @@ async function materializeOnce(root: string, commit: string, prefix: string, dir
  * `check` after the diff is warm. `cacheRoot`: the real workspace, whose persistent
  * cache both sides share (most token counts are equal).
  */
-async function compileSide(root: string, side: 'before' | 'after', label: string, io: CliIO, needProgram: boolean, cacheRoot = root): Promise<Side> {
+async function compileSide(
+  root: string,
+  side: 'before' | 'after',
+  label: string,
+  io: CliIO,
+  needProgram: boolean,
+  cacheRoot = root,
+  known?: { marker: string; tree: TreeMarker; key: TreeMarker['key'] },
+): Promise<Side> {
+  // A kept commit tree whose key this build computed before: looked up without reading the tree.
+  const build = known?.key === undefined || needProgram ? undefined : readBuildId();
+  const dir = build === undefined ? undefined : cacheDir(cacheRoot, io.env);
+  if (build !== undefined && dir !== undefined && known?.key?.build === build) {
+    const json = BundleCache.open(dir, AGENTC_VERSION, build).lookup(known.key.key, io.env);
+    const loaded = json === undefined ? undefined : loadCached(json);
+    if (loaded !== undefined) return { bundle: loaded, json: json!, label };
+  }
   const read = needProgram ? undefined : await readForCache(root, io.env, cacheRoot);
+  if (known !== undefined && read !== undefined && (known.key?.build !== read.build || known.key.key !== read.key)) {
+    await writeMarker(known.marker, { ...known.tree, key: { build: read.build, key: read.key } });
+  }
   const bundles = read === undefined ? undefined : BundleCache.open(read.dir, AGENTC_VERSION, read.build);
   const cached = read === undefined ? undefined : bundles?.lookup(read.key, io.env);
-  if (cached !== undefined) return { bundle: cached, label };
+  const loaded = cached === undefined ? undefined : loadCached(cached);
+  if (loaded !== undefined) return { bundle: loaded, json: cached, label };
 
   const result: CompileResult = await withProgress(io, `Compiling ${side} (${label})`, (progress) =>
-    compile({ root, bundle: true, cacheRoot, progress, ...(read ? { preloaded: read.loaded } : {}) }),
+    compile({ root, cacheRoot, progress, ...(read ? { preloaded: read.loaded } : {}) }),
   );
   if (result.fatal) {
     io.stderr(`agentc diff: ${side} side (${label}): ${result.fatal}\n`);
     return { exit: EXIT.failure };
   }
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0 || result.bundle === undefined) {
+  if (errors.length > 0 || result.program === undefined) {
     io.stderr(`agentc diff: the ${side} side (${label}) does not compile:\n`);
     // One line per diagnostic; the reporter's closing summary line is left out.
     const lines = renderDiagnostics(errors, { color: false, toolVersion: AGENTC_VERSION }).split('\n').slice(0, errors.length);
     for (const line of lines) io.stderr(`${side}: ${line}\n`);
     return { exit: EXIT.findings };
   }
+  // The bundle is made here (as compile would) with an EmitCache of our own, so its bundle.json bytes come from emit's layout.
+  const emit = createEmitCache();
+  const bundle = createBundle(result.program, AGENTC_VERSION, emit);
+  const json = bundleJson(bundle, emit);
   if (read !== undefined && bundles !== undefined && storable(read, result)) {
     const config = storedConfigInputs(result.configInputs);
     if (config !== 'untrackable') {
-      bundles.store(read.key, config, result.bundle);
+      bundles.store(read.key, config, json);
       if (side === 'after') ResultCache.open(read.dir, AGENTC_VERSION, read.build).store(read.key, config, result.diagnostics);
     }
   }
-  return { bundle: result.bundle, label, ...(result.program ? { program: result.program } : {}) };
+  return { bundle, json, label, ...(needProgram ? { program: result.program } : {}) };
+}
+
+/**
+ * A cached side's bundle.json, loaded lazily by the runtime's loader: the format
+ * and top-level tables checked now, an agent read (and its prompts joined and
+ * their sha256 checked) when first used. Unreadable: undefined (then it is compiled).
+ */
+function loadCached(json: Buffer): Bundle | undefined {
+  try {
+    return loadBundleJson(json.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** bundle.json's bytes for a bundle createBundle made with this EmitCache (its layout is already there). */
+function bundleJson(bundle: Bundle, emit: EmitCache): Buffer {
+  const layout = layoutOf(bundle, emit);
+  return Buffer.concat(jsonChunks(layout.frame, layout.pieces));
 }
 
 /** Trees of commits not diffed against for a day, and staging left by an interrupted run (a kill skips `finally`): removed. */
