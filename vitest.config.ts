@@ -8,6 +8,10 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The suite's temp files live in a private TMPDIR removed at the end (and leaks are listed);
+    // temp dirs made through test/helpers/temp-dirs.ts are removed after each file.
+    globalSetup: ['test/setup/private-tmpdir.ts'],
+    setupFiles: ['test/setup/temp-dirs.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

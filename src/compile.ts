@@ -8,14 +8,13 @@ import { runChecks } from './check/index.js';
 import { unrenderedBlocks } from './check/render-guard.js';
 import { isConfigurable, isDefaultOff, isRuleId } from './diagnostics/catalog.js';
 import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
-import { createBundle } from './emit/bundle.js';
 import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './load/config.js';
 import { normalizeNewlines, SourceFile } from './load/source.js';
 import { configInputsUnchanged, snapshotConfigInputs, type ConfigInputsSnapshot } from './load/config-inputs.js';
 import type { ConfigInputs } from './load/config-value.js';
 import { CONFIG_NAMES, findConfigPath, loadWorkspace, workspaceFiles, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
 import { memorySource } from './load/workspace-source.js';
-import { parseBlocksFirst, type ParseCache, type ParsedWorkspace } from './parse/index.js';
+import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
 import { loadValidators } from './parse/validate.js';
 import { resolveProgram } from './resolve/index.js';
@@ -25,9 +24,7 @@ import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
 import { createEmitCache, type EmitCache } from './emit/cache.js';
 import { PersistentBlockMemos, runBlockMemos } from './resolve/block-memo.js';
 import { PersistentAgentMemos } from './resolve/agent-memo.js';
-import { prefetchStableCounts, startCountingEarly } from './resolve/prefetch.js';
 import { TokenCounter } from './tokenize/counter.js';
-import { RemoteCounter, spareCore } from './tokenize/remote.js';
 
 /** A workspace on disk (the CLI, the language server, watch mode). */
 export interface CompileOptions extends CommonOptions {
@@ -174,7 +171,7 @@ export async function compile(options: CompileOptions | MemoryCompileOptions): P
 }
 
 /** The load phase's output: the workspace and the config (or why there is nothing to compile). */
-/** `config` is awaited by compileLoaded (after the counting worker is started). */
+/** `config` is awaited by compileLoaded. */
 type Loaded = { fatal: string } | { fatal: undefined; loaded: LoadResult; config: Promise<ConfigLoad | undefined> };
 
 async function loadDisk(options: CompileOptions): Promise<Loaded> {
@@ -229,39 +226,27 @@ async function compileLoaded(
   progress?.add('files read', files.size);
   progress?.phase('parsing');
 
-  // A memory compile has no cache directory: its token counts live only in this run (and on this thread).
+  // A memory compile has no cache directory: its token counts live only in this run.
   const onDisk = options.root !== undefined;
-  const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, onDisk && (options.persistentCache ?? true), onDisk);
+  const tokens = options.cache?.tokens ?? openTokens(options.cacheRoot ?? root, onDisk && (options.persistentCache ?? true));
   if (options.cache) options.cache.tokens = tokens;
   const blocks = options.cache?.blocks.forRun() ?? runBlockMemos();
-  let config: ConfigLoad | undefined;
-  let parsed: ParsedWorkspace;
-  let program: Program;
-  try {
-    // Counting ahead (src/resolve/prefetch.ts): the tokenizer loads while the blocks parse and counts while the cards do.
-    startCountingEarly(ws.blocks, onDisk && (tokens.store?.size ?? 0) === 0, tokens.counter);
-    // The config first: its load is bounded by a timer, which a busy main thread would let expire unseen.
-    config = await load.config;
-    const first = parseBlocksFirst(ws, bag, options.cache?.parsed);
-    if (config?.file) {
-      files.set(config.file.path, config.file);
-      progress?.add('files read');
-    }
-    prefetchStableCounts(first.blocks, (config?.value as { models?: unknown } | undefined)?.models, blocks, tokens.counter);
-    parsed = first.finish(config);
-    await yieldToEventLoop();
-    progress?.phase('compiling agents');
-    program = resolveProgram(
-      root,
-      parsed,
-      files,
-      { tokens: tokens.counter, blocks, ...(options.cache ? { agents: options.cache.agents } : {}) },
-      progress ? () => progress.add('agents compiled') : undefined,
-    );
-  } finally {
-    // Every count is made: the counting worker, if one started, stops whatever happened.
-    tokens.counter.close();
+  // The config first: its load is bounded by a timer, which a busy main thread would let expire unseen.
+  const config = await load.config;
+  if (config?.file) {
+    files.set(config.file.path, config.file);
+    progress?.add('files read');
   }
+  const parsed = parseWorkspace(ws, config, bag, options.cache?.parsed);
+  await yieldToEventLoop();
+  progress?.phase('compiling agents');
+  const program = resolveProgram(
+    root,
+    parsed,
+    files,
+    { tokens: tokens.counter, blocks, ...(options.cache ? { agents: options.cache.agents } : {}) },
+    progress ? () => progress.add('agents compiled') : undefined,
+  );
   options.cache?.blocks.retain(new Set(ws.blocks.map((f) => f.path)));
   tokens.store?.save();
   if (options.cache) tokens.counter.endRun();
@@ -277,7 +262,8 @@ async function compileLoaded(
   settled.push(...unrenderedBlocks(program, settled).map((d) => insideFiles(d, files)));
   const diagnostics = sortDiagnostics(dedupeDiagnostics(settled));
   const hasError = diagnostics.some((d) => d.severity === 'error');
-  const bundle = options.bundle && !hasError ? createBundle(program, AGENTC_VERSION, options.cache?.emit) : undefined;
+  // The emitter is loaded only when a bundle is asked for (`check` never loads it).
+  const bundle = options.bundle && !hasError ? (await import('./emit/bundle.js')).createBundle(program, AGENTC_VERSION, options.cache?.emit) : undefined;
   return { diagnostics, files, program, bundle, fatal: undefined, ...(config?.inputs ? { configInputs: config.inputs } : {}) };
 }
 
@@ -296,11 +282,11 @@ function insideFiles(d: Diagnostic, files: ReadonlyMap<string, SourceFile>): Dia
   return { ...d, ...(own && d.range ? { range: own.clampRange(d.range) } : {}), ...(related ? { related } : {}) };
 }
 
-/** The run's token counter, backed by the persistent store when there is a cache directory, counting on a worker thread when `worker`, a core is spare and it pays (TokenCounter.want). */
-function openTokens(root: string, persistent: boolean, worker: boolean): { counter: TokenCounter; store: PersistentTokenStore | undefined } {
+/** The run's token counter, backed by the persistent store when there is a cache directory. */
+function openTokens(root: string, persistent: boolean): { counter: TokenCounter; store: PersistentTokenStore | undefined } {
   const dir = persistent ? cacheDir(root) : undefined;
   const store = dir === undefined ? undefined : PersistentTokenStore.open(dir, AGENTC_VERSION);
-  return { counter: new TokenCounter(store, worker ? () => (spareCore() ? RemoteCounter.start() : undefined) : undefined), store };
+  return { counter: new TokenCounter(store), store };
 }
 
 /** Lets timers run between the synchronous phases (the CLI's progress indicator on large workspaces). */

@@ -71,13 +71,47 @@ function scalar(value: unknown, strict: boolean): unknown {
   return value;
 }
 
-function isSorted(keys: readonly string[]): boolean {
+/** Whether `keys` are in code-unit order already (then sorting them is a no-op). */
+export function isSorted(keys: readonly string[]): boolean {
   for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
   return true;
 }
 
 export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Whether `a` and `b` have the same canonical JSON, without writing either: the same
+ * object at once, else member by member (key order ignored, `undefined` and function
+ * members absent, such array items null, as canonicalJson writes them).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(asItem(a[i]), asItem(b[i]))) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let count = 0;
+  for (const key of Object.keys(x)) {
+    if (!present(x[key])) continue;
+    count++;
+    if (!Object.hasOwn(y, key) || !present(y[key]) || !sameJson(x[key], y[key])) return false;
+  }
+  for (const key of Object.keys(y)) if (present(y[key])) count--;
+  return count === 0;
+}
+
+function present(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function';
+}
+
+function asItem(value: unknown): unknown {
+  return present(value) ? value : null;
 }
 
 /** Canonical JSON text (ends with "\n"). */

@@ -89,12 +89,14 @@ export class PersistentTokenStore implements TokenStore {
     const keep = all.size <= MAX_ENTRIES ? all : this.used;
     const entries: Record<string, number> = {};
     for (const k of [...keep.keys()].sort()) entries[k] = keep.get(k)!;
-    const body: CacheFile = { agentc: this.version, format: TOKEN_CACHE_FORMAT, sha256: entriesHash(entries), entries };
+    // The file is JSON.stringify(body) with body's keys in CacheFile's order; the entries' JSON is made once, for the hash and the file.
+    const entriesJson = JSON.stringify(entries);
+    const head: Omit<CacheFile, 'entries'> = { agentc: this.version, format: TOKEN_CACHE_FORMAT, sha256: sha256Of(entriesJson) };
     const path = join(this.dir, FILE);
     const tmp = `${path}.${process.pid}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true });
-      writeFileSync(tmp, JSON.stringify(body) + '\n');
+      writeFileSync(tmp, `${JSON.stringify(head).slice(0, -1)},"entries":${entriesJson}}\n`);
       renameSync(tmp, path);
       this.added = 0;
       return true;
@@ -106,7 +108,11 @@ export class PersistentTokenStore implements TokenStore {
 }
 
 function entriesHash(entries: Record<string, number>): string {
-  return createHash('sha256').update(JSON.stringify(entries)).digest('hex');
+  return sha256Of(JSON.stringify(entries));
+}
+
+function sha256Of(json: string): string {
+  return createHash('sha256').update(json).digest('hex');
 }
 
 function readEntries(path: string, version: string): Map<string, number> {

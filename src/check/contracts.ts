@@ -11,14 +11,43 @@ import { memoSlot } from '../resolve/run-memo.js';
 import { metaSchemaErrors, type MetaSchemaError } from '../parse/validate.js';
 import { sortedCards, sortedTools } from './support.js';
 
-const META_ERRORS = memoSlot<Map<unknown, MetaSchemaError[]>>('meta-schema errors by contract schema');
+const META_ERRORS = memoSlot<Map<string, MetaSchemaError[]>>('meta-schema errors by contract schema content');
 
-/** A contract schema's errors against the JSON Schema meta-schema, validated once per run (json-schema and provider-schema both ask). */
+/**
+ * A contract schema's errors against the JSON Schema meta-schema, validated once per
+ * run for each distinct schema (json-schema and provider-schema both ask, and many
+ * cards declare the same handoff fields).
+ */
 export function metaSchemaErrorsOf(program: Program, schema: unknown): MetaSchemaError[] {
   const bySchema = program.memo.map(META_ERRORS);
-  let errors = bySchema.get(schema);
-  if (!errors) bySchema.set(schema, (errors = metaSchemaErrors(schema)));
+  const key = schemaKey(schema);
+  if (key === undefined) return metaSchemaErrors(schema);
+  let errors = bySchema.get(key);
+  if (!errors) bySchema.set(key, (errors = metaSchemaErrors(schema)));
   return errors;
+}
+
+/**
+ * An exact content key of a parsed schema value (equal keys ⇔ equal values, key
+ * order included): `p` + its JSON when that holds no `null` and no `0` (so no
+ * number JSON cannot spell, ±Infinity, NaN or -0, was written as one); else `t` +
+ * JSON with every string value tagged `s` and each such number written as a tagged string `n…`.
+ * Undefined for a value JSON cannot hold (a cycle, built by YAML aliases): then nothing is shared.
+ */
+export function schemaKey(schema: unknown): string | undefined {
+  if (schema === undefined) return 'u';
+  try {
+    // Plain JSON is exact unless a number JSON cannot spell is written as null or 0: only then are values tagged.
+    const plain = JSON.stringify(schema);
+    if (!/null|(?:^|[^0-9.])0(?:$|[^0-9.eE])/.test(plain)) return `p${plain}`;
+    return `t${JSON.stringify(schema, (_k, v: unknown) => {
+      if (typeof v === 'string') return `s${v}`;
+      if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return `n${Object.is(v, -0) ? '-0' : String(v)}`;
+      return v;
+    })}`;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface Contract {
@@ -39,8 +68,14 @@ export interface Contract {
   root: unknown;
 }
 
-/** Every contract schema, tools first, each group sorted by file. */
-export function contracts(program: Program): Contract[] {
+/** Every contract schema, tools first, each group sorted by file (once per run: json-schema and provider-schema both ask). */
+export function contracts(program: Program): readonly Contract[] {
+  return program.memo.get(CONTRACTS, () => findContracts(program));
+}
+
+const CONTRACTS = memoSlot<readonly Contract[]>('contracts');
+
+function findContracts(program: Program): Contract[] {
   const out: Contract[] = [];
   for (const tool of sortedTools(program)) {
     out.push({

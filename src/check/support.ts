@@ -155,7 +155,15 @@ export function configFailed(program: Program): boolean {
  * distance), by kind. Hygiene rules stay silent about them: a tool that a typo
  * failed to reference is not unused, and no hint may advise deleting it.
  */
-export function typoTargets(program: Program): { tools: Set<string>; blocks: Set<string>; cards: Set<string>; models: Set<string> } {
+export function typoTargets(program: Program): TypoTargets {
+  return program.memo.get(TYPO_TARGETS, () => findTypoTargets(program));
+}
+
+type TypoTargets = { tools: Set<string>; blocks: Set<string>; cards: Set<string>; models: Set<string> };
+/** Per run: four hygiene rules ask; none mutates the sets. */
+const TYPO_TARGETS = memoSlot<TypoTargets>('typo targets');
+
+function findTypoTargets(program: Program): TypoTargets {
   const out = { tools: new Set<string>(), blocks: new Set<string>(), cards: new Set<string>(), models: new Set<string>() };
   const toolNames = [...program.tools.keys()];
   const blockIds = [...program.blocks.keys()];

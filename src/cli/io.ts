@@ -1,3 +1,5 @@
+import type { CompileCache } from '../compile.js';
+
 /**
  * What a command may touch of the outside world. Commands take an `io` rather
  * than using `process` directly, so tests run them in-process and capture output.
@@ -12,6 +14,17 @@ export interface CliIO {
   isTTY: boolean;
   /** True once the reader of stdout went away (EPIPE): the rest of the output is dropped and the exit code is 0. */
   stdoutClosed?: () => boolean;
+  /**
+   * The running build's id for the persistent result cache; by default dist/build-id.json's
+   * (none when agentc runs from its sources). A seam for in-process tests of the cache.
+   */
+  buildId?: string;
+  /**
+   * A test seam: the compile cache `check` compiles the workspace at `root` with, so in-process
+   * runs reuse an evaluated config while its text and inputs are unchanged (as a watch session
+   * does). None by default: each run evaluates the config.
+   */
+  compileCache?: (root: string) => CompileCache;
 }
 
 export function processIO(): CliIO {

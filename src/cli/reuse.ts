@@ -40,11 +40,16 @@ export interface ReadWorkspace {
 /**
  * Reads the workspace at `root` once and computes its key (check-result.ts
  * `workspaceKey`); undefined when there is no cache to use. `cacheRoot`: whose cache
- * directory to use (diff's "before" tree uses the real workspace's).
+ * directory to use (diff's "before" tree uses the real workspace's). `build`: the running
+ * build's id (CliIO `buildId`; by default dist/build-id.json's).
  */
-export async function readForCache(root: string, env: NodeJS.ProcessEnv, cacheRoot = root): Promise<ReadWorkspace | undefined> {
+export async function readForCache(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  cacheRoot = root,
+  build: string | undefined = readBuildId(),
+): Promise<ReadWorkspace | undefined> {
   const dir = cacheDir(cacheRoot, env);
-  const build = readBuildId();
   if (dir === undefined || build === undefined) return undefined;
   const loaded = await loadWorkspace(root);
   if (loaded.fatal !== undefined) return undefined;
@@ -62,8 +67,8 @@ export async function readForCache(root: string, env: NodeJS.ProcessEnv, cacheRo
 }
 
 /** Reads the workspace and looks its result up; undefined when there is no cache to use (then compile as usual). */
-export async function lookupResult(root: string, env: NodeJS.ProcessEnv): Promise<Reusable | undefined> {
-  const read = await readForCache(root, env);
+export async function lookupResult(root: string, env: NodeJS.ProcessEnv, build?: string): Promise<Reusable | undefined> {
+  const read = await readForCache(root, env, root, build);
   if (read === undefined) return undefined;
   const cache = ResultCache.open(read.dir, AGENTC_VERSION, read.build);
   return { cache, key: read.key, loaded: read.loaded, configText: read.configText, files: read.files, hit: cache.lookup(read.key, env) };

@@ -23,7 +23,7 @@
 import type { Bundle, BundleDispatch, DispatchEntry, NeutralTool } from '../bundle/types.js';
 import type { JsonSchema } from '../parse/types.js';
 import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
-import { canonicalJson, canonicalJsonLine, compareCodeUnits, sha256Hex } from '../bundle/canonical-json.js';
+import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sha256Hex } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
 import { fragmentsOf } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
@@ -229,16 +229,26 @@ export interface AnthropicToolOf<N extends string> {
 
 `;
 
-/** A JSON value's literal type, readonly at every depth, on one line. */
+/** A JSON value's literal type, readonly at every depth, on one line (built by appending: bundle.ts has one per agent field). */
 function literalType(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
   if (typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return `readonly [${value.map((v) => literalType(v)).join(', ')}]`;
+  if (Array.isArray(value)) {
+    let out = 'readonly [';
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ', ' : ''}${literalType(value[i])}`;
+    return `${out}]`;
+  }
   if (typeof value === 'object') {
-    const keys = Object.keys(value).sort(compareCodeUnits);
+    const keys = Object.keys(value);
     if (keys.length === 0) return '{}';
-    return `{ ${keys.map((k) => `readonly ${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k])}`).join('; ')} }`;
+    if (!isSorted(keys)) keys.sort(compareCodeUnits);
+    let out = '{ ';
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      out += `${i > 0 ? '; ' : ''}readonly ${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k])}`;
+    }
+    return `${out} }`;
   }
   return 'unknown';
 }
@@ -254,7 +264,7 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
     bundle.flags.join('\u0000'),
     bundle.dispatchDefaults.toolPrefix,
     ...contractNames.map((n) => bundle.tools[n]),
-    ...agents.map(tsKey),
+    ...agents.map((a) => tsKey(a, cache)),
   ];
   const memo = cache.tsDeclarations;
   if (memo !== undefined && memo.inputs.length === inputs.length && memo.inputs.every((x, i) => x === inputs[i])) return memo.bytes;
@@ -327,10 +337,10 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
 }
 
 /** What of an agent's entry bundle.ts declares: id, status events, and each tool's name, description and parameter shape. */
-function tsKey(a: AgentFragments): string {
+function tsKey(a: AgentFragments, cache: EmitCache): string {
   if (a.tsKey === undefined) {
     const tools = a.entry.tools.neutral;
-    a.shapes ??= tools.map((t) => canonicalJson(t.parameters));
+    a.shapes ??= tools.map((t) => shapeOf(t.parameters, cache));
     a.tsKey = JSON.stringify([a.id, a.entry.status_events, tools.map((t, i) => [t.name, t.description, a.shapes![i]])]);
   }
   return a.tsKey;
@@ -396,7 +406,7 @@ function argsTypes(bundle: Bundle, agents: readonly AgentFragments[], cache: Emi
   for (const name of Object.keys(bundle.tools).sort(compareCodeUnits)) add(bundle.tools[name]!, shapeOf(bundle.tools[name]!.parameters, cache));
   for (const a of agents) {
     const tools = a.entry.tools.neutral;
-    a.shapes ??= tools.map((t) => canonicalJson(t.parameters));
+    a.shapes ??= tools.map((t) => shapeOf(t.parameters, cache));
     tools.forEach((tool, i) => add(tool, a.shapes![i]!));
   }
 

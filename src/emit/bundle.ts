@@ -29,7 +29,7 @@ import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
 import { hashPieces } from './bundle-hash.js';
 import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type ToolShapes } from './cache.js';
 import { compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
-import { layoutOf, withHash } from './fragments.js';
+import { fragmentsOf, layoutOf, withHash } from './fragments.js';
 import { storeBundle, storedJson } from './stored.js';
 import { toAnthropicInputSchema, toOpenAIStrictParameters } from '../contracts/openai-strict.js';
 
@@ -46,6 +46,8 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
   const usedModels = new Set<string>();
   const usedTools = new Map<string, Tool>();
   const entries: EmitCache['entries'] = new Map();
+  // One sorted copy of the suffix AST, shared by every entry made now and the bundle's top level.
+  const ast = sortKeysDeep(suffixAst(program));
 
   for (const id of [...program.agents.keys()].sort(compareCodeUnits)) {
     const agent = program.agents.get(id)!;
@@ -58,7 +60,7 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     }
     const key = agentInputsKey(cache, agent);
     const hit = cache.entries.get(id);
-    const entry = hit !== undefined && hit.key === key ? hit.entry : createAgent(program, agent, cache);
+    const entry = hit !== undefined && hit.key === key ? hit.entry : createAgent(program, id, agent, ast, cache);
     entries.set(id, { key, entry });
     setOwn(agents, id, entry);
   }
@@ -85,7 +87,7 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     agents,
     dispatchDefaults: sortKeysDeep({ toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap }),
     dynamicContext: sortKeysDeep({ fields: [...config.dynamicContext.fields], template: config.dynamicContext.template }),
-    dynamicContextAst: sortKeysDeep(suffixAst(program)),
+    dynamicContextAst: ast,
     flags: [...config.flags],
     formatVersion: BUNDLE_FORMAT_VERSION,
     hash: '',
@@ -118,7 +120,7 @@ export function bundleModel(entry: ModelEntry): BundleModel {
  * in canonical order (and tool shapes shared between agents, see `toolShapes`),
  * so only the small card-derived fields are sorted here.
  */
-function createAgent(program: Program, agent: Agent, cache: EmitCache): BundleAgent {
+function createAgent(program: Program, id: string, agent: Agent, ast: TemplateNode[], cache: EmitCache): BundleAgent {
   const card = agent.card.data;
   const shapes = agent.tools.map((t) => toolShapes(t, cache));
   const tools = {
@@ -142,14 +144,25 @@ function createAgent(program: Program, agent: Agent, cache: EmitCache): BundleAg
     flags: [...agent.flags],
     prefixes,
     suffix_template: program.config.data.dynamicContext.template,
-    suffix_ast: suffixAst(program),
+    suffix_ast: ast,
     dispatch: dispatch(agent),
   };
   if (card.fallback_model !== undefined) out.fallback_model = card.fallback_model;
   if (card.output !== undefined) out.output = card.output;
   if (card.history !== undefined) out.history = card.history;
-  // `tools` and `prefixes` are canonical already (keys written in order, shapes sorted once).
-  return sortKeysDeep(out, new Set<object>([tools, prefixes]));
+  // `tools`, `prefixes` and the AST are canonical already (keys written in order, shapes sorted once).
+  const entry = sortKeysDeep(out, new Set<object>([tools, prefixes, ast]));
+  // Its block uses (stored.ts agentBlockUses) from the rendered blocks: each text is the slice of
+  // the prefix at the block's place, and a block rendered alike for many agents is one string, which
+  // the stored bundle's tables then look up by identity instead of by content.
+  fragmentsOf(cache, id, entry).uses = agent.cohorts.map((c) =>
+    c.blocks.map((b) => ({
+      id: b.block.data.id,
+      text: b.text,
+      info: { category: b.block.data.category, file: b.block.file.path, owner: b.block.data.owner, required: b.required },
+    })),
+  );
+  return entry;
 }
 
 function statusEvents(agent: Agent): string[] {

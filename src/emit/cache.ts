@@ -24,7 +24,7 @@ import type {
   StoredText,
   StoredToolShape,
 } from '../bundle/types.js';
-import type { BlockUse } from './stored.js';
+import type { BlockUse, StoredToolOf } from './stored.js';
 import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
 import type { HashCheckpoints } from './bundle-hash.js';
@@ -43,6 +43,8 @@ export interface EmitCache {
   fragments: WeakMap<BundleAgent, AgentFragments>;
   /** A tool's canonical shapes, by its parameters object, then name and description (bundle.ts `toolShapes`). */
   toolShapes: WeakMap<object, Map<string, ToolShapes>>;
+  /** A tool's stored shape and key (stored.ts), by its neutral shape, for the OpenAI and Anthropic shapes beside it. */
+  storedTools: WeakMap<object, { openai: object; anthropic: object; stored: StoredToolOf }>;
   /** Canonical JSON of a schema object (bundle.ts groups tools by parameter shape). */
   shapes: WeakMap<object, string>;
   /** bundle.json as frame and per-agent pieces, per bundle (see fragments.ts). */
@@ -139,6 +141,7 @@ export function createEmitCache(): EmitCache {
     contracts: new WeakMap(),
     fragments: new WeakMap(),
     toolShapes: new WeakMap(),
+    storedTools: new WeakMap(),
     shapes: new WeakMap(),
     frames: new WeakMap(),
     tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },

@@ -9,6 +9,20 @@
  */
 export type FileContent = string | readonly Uint8Array[];
 
+/**
+ * The generated files by relative path, in sorted order: a `Map`, or a lazy view
+ * whose `get` makes a file's content on demand, anew on every call (files.ts
+ * `emitOutput`), so that writing or comparing the output never holds every file
+ * at once. Readers ask for each file once.
+ */
+export interface OutputFiles {
+  readonly size: number;
+  keys(): Iterable<string>;
+  has(rel: string): boolean;
+  get(rel: string): FileContent | undefined;
+  [Symbol.iterator](): Iterator<[string, FileContent]>;
+}
+
 export function contentToString(content: FileContent): string {
   return typeof content === 'string' ? content : Buffer.concat(content).toString('utf8');
 }

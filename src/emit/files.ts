@@ -7,11 +7,11 @@
  * last time keeps its prompt files: the same bytes as without a cache, made in
  * time proportional to what changed.
  */
-import type { Bundle } from '../bundle/types.js';
+import type { Bundle, BundleAgent, BundleModel, BundlePrefix } from '../bundle/types.js';
 import { bundleTsContent } from './bundle-ts.js';
 import { createEmitCache, type EmitCache } from './cache.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
-import { contentToString, type FileContent } from './content.js';
+import { contentToString, type FileContent, type OutputFiles } from './content.js';
 import { fragmentsOf, jsonChunks, layoutOf } from './fragments.js';
 import { renderOrchestratorTs } from './orchestrator-ts.js';
 import { promptFilePath, renderPromptFile } from './prompts.js';
@@ -41,4 +41,43 @@ export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileCo
     sorted.set(path, cache ? content : contentToString(content));
   }
   return sorted;
+}
+
+/**
+ * The same files and bytes as emitFiles, made for one write or compare (`agentc
+ * build`): bundle.json, bundle.ts and orchestrator.ts at once (the bundle hash
+ * has made bundle.json's pieces already), each prompt file only when it is asked
+ * for, as its UTF-8 bytes, and never kept. So a build holds one prompt file at a
+ * time instead of every one of them, and each is encoded once, for its hash and
+ * its write.
+ */
+export function emitOutput(bundle: Bundle, cache: EmitCache = createEmitCache()): OutputFiles {
+  const made = new Map<string, FileContent>();
+  const layout = layoutOf(bundle, cache);
+  made.set('bundle.json', jsonChunks(layout.frame, layout.pieces));
+  made.set('bundle.ts', bundleTsContent(bundle, cache));
+  made.set('orchestrator.ts', renderOrchestratorTs(bundle));
+  const prompts = new Map<string, { entry: BundleAgent; prefix: BundlePrefix; model: BundleModel | undefined }>();
+  for (const id of Object.keys(bundle.agents).sort(compareCodeUnits)) {
+    const entry = bundle.agents[id]!;
+    const model = bundle.models[entry.model];
+    for (const prefix of entry.prefixes) prompts.set(promptFilePath(id, prefix.key), { entry, prefix, model });
+  }
+  for (const path of made.keys()) prompts.delete(path);
+  const paths = [...made.keys(), ...prompts.keys()].sort(compareCodeUnits);
+  const get = (rel: string): FileContent | undefined => {
+    const content = made.get(rel);
+    if (content !== undefined) return content;
+    const p = prompts.get(rel);
+    return p === undefined ? undefined : [Buffer.from(renderPromptFile(p.entry, p.prefix, p.model), 'utf8')];
+  };
+  return {
+    size: paths.length,
+    keys: () => paths.values(),
+    has: (rel) => made.has(rel) || prompts.has(rel),
+    get,
+    *[Symbol.iterator]() {
+      for (const rel of paths) yield [rel, get(rel)!];
+    },
+  };
 }

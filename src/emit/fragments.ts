@@ -18,6 +18,7 @@ import {
   dispatchFacts,
   storeAgent,
   storedJson,
+  storedTool,
   storedTop,
   storedValue,
   storeKeys,
@@ -73,8 +74,15 @@ export function jsonPiece(
 }
 
 /** The tool-shape keys of an agent's entry, memoized with its fragments. */
-export function toolKeysOf(f: AgentFragments): ReturnType<typeof agentToolKeys> {
-  return (f.toolKeys ??= agentToolKeys(f.entry));
+export function toolKeysOf(f: AgentFragments, cache: EmitCache): ReturnType<typeof agentToolKeys> {
+  return (f.toolKeys ??= agentToolKeys(f.entry, (neutral, openai, anthropic) => {
+    // Agents that have a tool share its shape objects (bundle.ts toolShapes): stored once per such triple.
+    const hit = cache.storedTools.get(neutral);
+    if (hit !== undefined && hit.openai === openai && hit.anthropic === anthropic) return hit.stored;
+    const stored = storedTool(neutral, openai, anthropic);
+    cache.storedTools.set(neutral, { openai, anthropic, stored });
+    return stored;
+  }));
 }
 
 /**
@@ -92,7 +100,7 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const interned = new Map<string, string>();
     const intern = (text: string): string => interned.get(text) ?? cache.tail.interned.get(text) ?? text;
     const keys = storeKeys(bundle, {
-      toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry)),
+      toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache),
       usesOf: (id, entry) => {
         const f = fragmentsOf(cache, id, entry);
         // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
@@ -133,6 +141,12 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
 /** Tables of the stored bundle written one chunk per entry (each entry's text kept while its source is the same). */
 const CHUNKED_TABLES: ReadonlySet<string> = new Set(['blocks', 'models', 'texts', 'toolShapes', 'tools']);
 const HASH_KEY = 'hash';
+/**
+ * Tables whose entries storeKeys makes canonical (keys in order at every depth), so they are
+ * written without another sorted copy: texts (lines, or runs of numbers, lines and one
+ * `{ base }`), blocks' shared facts (made in key order, agentBlockUses), tool shapes (sorted by storedTool).
+ */
+const MADE_SORTED: ReadonlySet<string> = new Set(['blocks', 'texts', 'toolShapes']);
 
 /** Everything before the agents' entries: the members that sort before `agents`, then its opening. */
 function headOf(top: StoredBundle): string {
@@ -174,7 +188,8 @@ function tailOf(top: StoredBundle, memo: TailMemo): { tail: Buffer[]; hashAt: nu
       const source = key === 'toolShapes' ? k : v;
       const last = lastEntries?.get(k);
       const same = last !== undefined && (last.source === source || sameSource(key, last.source, v));
-      const entry = same ? last : { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(sortKeysDeep(v), 2, key)}`, 'utf8') };
+      const value = MADE_SORTED.has(key) ? v : sortKeysDeep(v);
+      const entry = same ? last : { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(value, 2, key)}`, 'utf8') };
       made.set(k, entry);
       tail.push(entry.chunk);
     });

@@ -43,7 +43,7 @@ import type {
   StoredToolShape,
 } from '../bundle/types.js';
 import { diffArrays } from 'diff';
-import { canonicalJson, compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
+import { canonicalJson, compareCodeUnits, sameJson, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
 
 /** Past this many changed lines a variant is stored whole (the line diff gives up: jsdiff's `maxEditLength`). */
 const MAX_VARIANT_EDITS = 64;
@@ -91,18 +91,33 @@ export function blockSlice(prefix: BundlePrefix, block: BundlePrefixBlock): stri
   return prefix.text.slice(block.start, block.start + block.length);
 }
 
-/** Tool-shape keys of one agent and its shapes (keys sorted): a pure function of its entry (see `toolShapeKey`). */
-export function agentToolKeys(entry: BundleAgent): { keys: string[]; shapes: StoredToolShape[] } {
-  const shapes = entry.tools.neutral.map((neutral, i): StoredToolShape => {
-    const anthropic = entry.tools.anthropic[i]!;
-    const same =
-      anthropic.name === neutral.name &&
-      anthropic.description === neutral.description &&
-      canonicalJson(anthropic.input_schema) === canonicalJson(neutral.parameters);
-    const openai = storedOpenai(neutral, entry.tools.openai[i]!);
-    return { neutral, ...(openai === undefined ? {} : { openai }), ...(same ? {} : { anthropic }) };
-  });
-  return { keys: shapes.map(toolShapeKey), shapes: shapes.map((shape) => sortKeysDeep(shape)) };
+/** One tool of an agent's entry as stored: its shape (keys sorted) and that shape's key in `toolShapes`. */
+export interface StoredToolOf {
+  key: string;
+  shape: StoredToolShape;
+}
+
+type AgentTools = BundleAgent['tools'];
+
+/** A tool's stored shape and key: a pure function of its three shapes (see `toolShapeKey`). */
+export function storedTool(
+  neutral: AgentTools['neutral'][number],
+  openaiTool: AgentTools['openai'][number],
+  anthropic: AgentTools['anthropic'][number],
+): StoredToolOf {
+  const same = anthropic.name === neutral.name && anthropic.description === neutral.description && sameJson(anthropic.input_schema, neutral.parameters);
+  const openai = storedOpenai(neutral, openaiTool);
+  const shape = sortKeysDeep<StoredToolShape>({ neutral, ...(openai === undefined ? {} : { openai }), ...(same ? {} : { anthropic }) });
+  return { key: sortedShapeKey(shape), shape };
+}
+
+/**
+ * Tool-shape keys of one agent and its shapes (keys sorted): a pure function of its entry.
+ * `toolOf` may return memoized values (emit shares one set of shapes between the agents that have a tool).
+ */
+export function agentToolKeys(entry: BundleAgent, toolOf: typeof storedTool = storedTool): { keys: string[]; shapes: StoredToolShape[] } {
+  const tools = entry.tools.neutral.map((neutral, i) => toolOf(neutral, entry.tools.openai[i]!, entry.tools.anthropic[i]!));
+  return { keys: tools.map((t) => t.key), shapes: tools.map((t) => t.shape) };
 }
 
 /** An OpenAI tool as stored: absent when the loader derives all of it from the neutral tool, `{ parameters }` when only those differ. */
@@ -111,11 +126,16 @@ function storedOpenai(neutral: StoredToolShape['neutral'], openai: NonNullable<B
   const derived =
     openai.type === 'function' && f.strict && f.name === neutral.name && f.description === neutral.description && Object.keys(openai).length === 2;
   if (!derived || Object.keys(f).length !== 4) return openai;
-  return canonicalJson(f.parameters) === canonicalJson(neutral.parameters) ? undefined : { parameters: f.parameters };
+  return sameJson(f.parameters, neutral.parameters) ? undefined : { parameters: f.parameters };
 }
 
 export function toolShapeKey(shape: StoredToolShape): string {
-  return `${shape.neutral.name}~${sha256Hex(canonicalJson(shape)).slice(0, 12)}`;
+  return sortedShapeKey(sortKeysDeep(shape));
+}
+
+/** toolShapeKey of a shape whose keys are sorted already (its canonical JSON is then plain JSON.stringify). */
+function sortedShapeKey(sorted: StoredToolShape): string {
+  return `${sorted.neutral.name}~${sha256Hex(`${JSON.stringify(sorted, null, 2)}\n`).slice(0, 12)}`;
 }
 
 /** One use of a block in an agent's prefixes: its rendered text there and the facts every use shares. */
@@ -262,10 +282,12 @@ function diffRuns(base: readonly string[], lines: readonly string[]): (string | 
 export interface ConfigSuffix {
   template: string;
   astJson: string;
+  /** The AST itself: an agent's entry made by createBundle shares it (compared by identity first). */
+  ast: unknown;
 }
 
 export function configSuffix(bundle: Bundle): ConfigSuffix {
-  return { template: bundle.dynamicContext.template, astJson: canonicalJson(bundle.dynamicContextAst) };
+  return { template: bundle.dynamicContext.template, astJson: canonicalJson(bundle.dynamicContextAst), ast: bundle.dynamicContextAst };
 }
 
 /** What an agent's stored dispatch table leaves out, by name: each sub-agent's own policy, each tool contract's `envelope`. */
@@ -303,7 +325,7 @@ export function storeAgent(
     ...rest,
     dispatch: { ...dispatch, table },
     ...(suffix_template === suffix.template ? {} : { suffix_template }),
-    ...(canonicalJson(suffix_ast) === suffix.astJson ? {} : { suffix_ast }),
+    ...(suffix_ast === suffix.ast || canonicalJson(suffix_ast) === suffix.astJson ? {} : { suffix_ast }),
     tools: [...toolKeys],
     prefixes: prefixes.map((p, i) => ({
       cohort: p.cohort,
@@ -321,7 +343,7 @@ export function storeAgent(
 function storedDispatchEntry(name: string, e: BundleAgent['dispatch']['table'][string], facts: DispatchFacts): StoredDispatchEntry {
   if (e.kind === 'sub_agent') {
     const own = Object.hasOwn(facts.policies, e.agent) ? facts.policies[e.agent] : undefined;
-    return own !== undefined && canonicalJson(own) === canonicalJson(e.policy) ? { agent: e.agent, kind: e.kind } : e;
+    return own !== undefined && sameJson(own, e.policy) ? { agent: e.agent, kind: e.kind } : e;
   }
   const envelope = Object.hasOwn(facts.envelopes, e.tool) ? facts.envelopes[e.tool] : undefined;
   return e.tool === name && envelope === e.envelope ? { kind: e.kind } : e;

@@ -3,7 +3,8 @@
  * (directory swap, in-place replacement).
  */
 import { randomBytes } from 'node:crypto';
-import type * as nodeFs from 'node:fs/promises';
+import { closeSync, openSync, writeFileSync, writevSync } from 'node:fs';
+import * as nodeFs from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { FileContent } from './content.js';
 
@@ -25,17 +26,60 @@ export function siblingPath(target: string, tag: string): string {
   return join(dirname(target), `.${basename(target)}.${tag}-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
-/** Writes `content` to a new file; chunks go out in one gathered write (no joined copy, no write per chunk). */
+/**
+ * Writes `content` to a new file; chunks go out in one gathered write (no joined copy, no
+ * write per chunk). Through node's own file system (every real build) the file is opened,
+ * written and closed synchronously: for a small file the three thread-pool round trips cost
+ * more CPU than the kernel work they wrap (~0.1 ms of user time per file, a thousand prompt
+ * files a build). An injected WriteFs (the failure tests' seam) is used through its promises.
+ */
 export async function writeContent(path: string, content: FileContent, fs: WriteFs): Promise<void> {
+  if (fs === nodeFs) return writeContentSync(path, content);
   if (typeof content === 'string') return fs.writeFile(path, content, 'utf8');
   const handle = await fs.open(path, 'w');
   try {
     const { bytesWritten } = await handle.writev(content as Uint8Array[]);
-    const expected = content.reduce((n, c) => n + c.byteLength, 0);
-    if (bytesWritten !== expected) throw new Error(`short write to ${path}: ${bytesWritten} of ${expected} bytes`);
+    checkLength(path, bytesWritten, content);
   } finally {
     await handle.close();
   }
+}
+
+function writeContentSync(path: string, content: FileContent): void {
+  if (typeof content === 'string') return writeFileSync(path, content, 'utf8');
+  const fd = openSync(path, 'w');
+  try {
+    checkLength(path, writevSync(fd, content as Uint8Array[]), content);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkLength(path: string, bytesWritten: number, content: readonly Uint8Array[]): void {
+  const expected = content.reduce((n, c) => n + c.byteLength, 0);
+  if (bytesWritten !== expected) throw new Error(`short write to ${path}: ${bytesWritten} of ${expected} bytes`);
+}
+
+/**
+ * A pause for the event loop at most every `ms` of work that never waits (synchronous
+ * writes), so that timers — the progress line — still run: `await pause()` in each
+ * concurrent worker. While a pause is under way every caller gets it, so no worker runs
+ * on in microtasks; it ends in the timers phase, after any timer already due.
+ */
+export function pauses(ms = 40): () => Promise<void> | undefined {
+  let last = performance.now();
+  let waiting: Promise<void> | undefined;
+  return () => {
+    if (waiting !== undefined || performance.now() - last < ms) return waiting;
+    waiting = new Promise((done) =>
+      setTimeout(() => {
+        waiting = undefined;
+        last = performance.now();
+        done();
+      }, 0),
+    );
+    return waiting;
+  };
 }
 
 /**

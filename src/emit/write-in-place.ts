@@ -20,7 +20,7 @@
  */
 import { statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { FileContent } from './content.js';
+import type { FileContent, OutputFiles } from './content.js';
 import { GONE_TAG, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
 
 /** What writeOutput last left in an output directory (one watch session). */
@@ -58,7 +58,7 @@ export function stampsOf(dir: string, rels: readonly string[]): Map<string, stri
 }
 
 /** Records what `dir` now holds; files without a stamp are left out (compared by reading next time). */
-export function remember(cache: WriteCache, dir: string, files: ReadonlyMap<string, FileContent>, stamps: Map<string, string>): void {
+export function remember(cache: WriteCache, dir: string, files: OutputFiles, stamps: Map<string, string>): void {
   cache.dir = dir;
   for (const [rel, content] of files) {
     const stamp = stamps.get(rel);
@@ -81,7 +81,7 @@ export async function sweepGone(target: string, fs: WriteFs): Promise<void> {
  */
 export async function updateInPlace(
   target: string,
-  files: ReadonlyMap<string, FileContent>,
+  files: OutputFiles,
   change: { written: readonly string[]; removed: readonly string[] },
   fs: WriteFs,
   cache?: WriteCache,

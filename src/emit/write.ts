@@ -24,8 +24,8 @@
 import * as nodeFs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
-import { contentByteLength, contentEquals, contentToString, sameContent, type FileContent } from './content.js';
-import { BACKUP_TAG, forEachConcurrently, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
+import { contentByteLength, contentEquals, contentToString, sameContent, type FileContent, type OutputFiles } from './content.js';
+import { BACKUP_TAG, forEachConcurrently, pauses, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
 import { remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
 
 export type { WriteFs } from './write-files.js';
@@ -52,7 +52,7 @@ export interface CheckResult {
   extra: string[];
 }
 
-export async function writeOutput(outDir: string, files: ReadonlyMap<string, FileContent>, fs: WriteFs = nodeFs, cache?: WriteCache): Promise<WriteResult> {
+export async function writeOutput(outDir: string, files: OutputFiles, fs: WriteFs = nodeFs, cache?: WriteCache): Promise<WriteResult> {
   for (const rel of files.keys()) assertRelative(rel);
   let target = resolve(outDir);
   await restoreInterrupted(target, fs);
@@ -63,17 +63,81 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, Fil
   if (exists) target = await fs.realpath(target);
   const existing = exists ? await listFiles(target, fs) : new Map<string, 'file' | 'other'>();
   const known = exists && cache?.dir === target ? cache.files : undefined;
-  const stamps = known
-    ? stampsOf(
-        target,
-        [...files.keys()].filter((rel) => known.has(rel) && existing.get(rel) === 'file'),
-      )
-    : new Map<string, string>();
   if (cache) {
     cache.dir = undefined; // until this call has succeeded
     cache.files = new Map();
   }
+  if (known) return writeKnown(target, files, existing, known, fs, cache!);
 
+  // One pass over the files, each made (files.get) once: compared with the old file, then
+  // written into the staging directory, which is made at the first change. Unchanged files
+  // are hard-linked into it at the end; when nothing changed, nothing is touched.
+  const removed = [...existing.keys()].filter((rel) => !files.has(rel));
+  const written: string[] = [];
+  const unchanged: string[] = [];
+  const paths = [...files.keys()];
+  const staging = siblingPath(target, STAGING_TAG);
+  let staged: Promise<void> | undefined;
+  const stage = (): Promise<void> => (staged ??= makeStaging(staging, paths, fs));
+  try {
+    if (!exists || removed.length > 0) await stage();
+    // Several files in flight: creating and filling a file is mostly the kernel's work, which the thread pool overlaps.
+    const pause = pauses();
+    await forEachConcurrently(paths, WRITE_CONCURRENCY, async (rel) => {
+      await pause();
+      const content = files.get(rel)!;
+      if (existing.get(rel) === 'file' && contentEquals(content, await fs.readFile(join(target, rel)))) {
+        unchanged.push(rel);
+        return;
+      }
+      written.push(rel);
+      await stage();
+      await writeContent(join(staging, rel), content, fs);
+    });
+    if (staged !== undefined) await forEachConcurrently(unchanged, WRITE_CONCURRENCY, (rel) => keepFile(join(target, rel), join(staging, rel), fs));
+  } catch (error) {
+    if (staged !== undefined) await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+  const result = { written: written.sort(compareCodeUnits), unchanged: unchanged.sort(compareCodeUnits), removed: removed.sort(compareCodeUnits) };
+  if (staged === undefined) {
+    if (cache) remember(cache, target, files, stampsOf(target, paths));
+    return result;
+  }
+  const swapped = await swap(target, staging, exists, fs);
+  if (!swapped) await updateInPlace(target, files, result, fs);
+  if (cache) {
+    const final = await fs.realpath(target);
+    remember(cache, final, files, stampsOf(final, paths));
+  }
+  return result;
+}
+
+/** A new staging directory with every folder the files go in. */
+async function makeStaging(staging: string, paths: readonly string[], fs: WriteFs): Promise<void> {
+  await fs.mkdir(dirname(staging), { recursive: true });
+  await fs.mkdir(staging);
+  for (const dir of new Set(paths.map((rel) => dirname(join(staging, rel))))) await fs.mkdir(dir, { recursive: true });
+}
+
+/**
+ * Watch mode, with the output directory as this WriteCache last left it: a file it wrote
+ * whose stat stamp is unchanged is compared with what was written, not read; only the
+ * changed files are replaced, each atomically (write-in-place.ts). Should that fail, the
+ * directory swap makes the whole directory right.
+ */
+async function writeKnown(
+  target: string,
+  files: OutputFiles,
+  existing: Map<string, 'file' | 'other'>,
+  known: WriteCache['files'],
+  fs: WriteFs,
+  cache: WriteCache,
+): Promise<WriteResult> {
+  const stamps = stampsOf(
+    target,
+    [...files.keys()].filter((rel) => known.has(rel) && existing.get(rel) === 'file'),
+  );
   const written: string[] = [];
   const unchanged: string[] = [];
   const same = new Set<string>();
@@ -82,7 +146,7 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, Fil
       written.push(rel);
       continue;
     }
-    const before = known?.get(rel);
+    const before = known.get(rel);
     const isSame =
       before !== undefined && before.stamp === stamps.get(rel)
         ? sameContent(before.content, content)
@@ -96,33 +160,25 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, Fil
   }
   const removed = [...existing.keys()].filter((rel) => !files.has(rel));
   const result = { written: written.sort(compareCodeUnits), unchanged: unchanged.sort(compareCodeUnits), removed: removed.sort(compareCodeUnits) };
-  if (exists && written.length === 0 && removed.length === 0) {
-    if (cache) remember(cache, target, files, known && stamps.size === files.size ? stamps : stampsOf(target, [...files.keys()]));
+  if (written.length === 0 && removed.length === 0) {
+    remember(cache, target, files, stamps.size === files.size ? stamps : stampsOf(target, [...files.keys()]));
     return result;
   }
-
-  if (known) {
-    // Incremental: only the changed files, each replaced atomically. Should that
-    // fail, the swap below still makes the whole directory right (it rewrites
-    // every file this touched; the others it hard-links are untouched).
-    try {
-      await updateInPlace(target, files, result, fs, cache);
-      const fresh = stampsOf(target, result.written);
-      for (const rel of result.unchanged) fresh.set(rel, stamps.get(rel) ?? '');
-      remember(cache!, target, files, fresh);
-      return result;
-    } catch {
-      // fall through to the swap
-    }
+  // Only the changed files, each replaced atomically. Should that fail, the swap below
+  // still makes the whole directory right (it rewrites every file this touched; the
+  // others it hard-links are untouched).
+  try {
+    await updateInPlace(target, files, result, fs, cache);
+    const fresh = stampsOf(target, result.written);
+    for (const rel of result.unchanged) fresh.set(rel, stamps.get(rel) ?? '');
+    remember(cache, target, files, fresh);
+    return result;
+  } catch {
+    // fall through to the swap
   }
-
-  const parent = dirname(target);
-  await fs.mkdir(parent, { recursive: true });
   const staging = siblingPath(target, STAGING_TAG);
   try {
-    await fs.mkdir(staging);
-    for (const dir of new Set([...files.keys()].map((rel) => dirname(join(staging, rel))))) await fs.mkdir(dir, { recursive: true });
-    // Several files in flight: creating and filling a file is mostly the kernel's work, which the thread pool overlaps.
+    await makeStaging(staging, [...files.keys()], fs);
     await forEachConcurrently([...files], WRITE_CONCURRENCY, async ([rel, content]) => {
       const dest = join(staging, rel);
       if (same.has(rel)) await keepFile(join(target, rel), dest, fs);
@@ -132,17 +188,15 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, Fil
     await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
-  const swapped = await swap(target, staging, exists, fs);
+  const swapped = await swap(target, staging, true, fs);
   if (!swapped) await updateInPlace(target, files, result, fs);
-  if (cache) {
-    const final = await fs.realpath(target);
-    remember(cache, final, files, stampsOf(final, [...files.keys()]));
-  }
+  const final = await fs.realpath(target);
+  remember(cache, final, files, stampsOf(final, [...files.keys()]));
   return result;
 }
 
 /** What `build --check` reports. Line endings are compared loosely (CRLF = LF): a checkout with autocrlf is not stale. */
-export async function checkOutput(outDir: string, files: ReadonlyMap<string, FileContent>, fs: WriteFs = nodeFs): Promise<CheckResult> {
+export async function checkOutput(outDir: string, files: OutputFiles, fs: WriteFs = nodeFs): Promise<CheckResult> {
   const target = resolve(outDir);
   const existing = (await isDirectory(target, fs)) ? await listFiles(target, fs) : new Map<string, 'file' | 'other'>();
   const stale: string[] = [];

@@ -46,25 +46,10 @@ export type ParseCache = Map<string, { text: string; result: Card | Block | Tool
 
 /**
  * Parses the workspace's files and its config (the config's value as loaded).
- * The same as parseBlocksFirst(ws, bag, cache).finish(config).
+ * Diagnostics reach `bag` in this order: the config's load error, then cards,
+ * blocks, tools, evals, config.
  */
 export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, bag: DiagnosticBag, cache?: ParseCache): ParsedWorkspace {
-  return parseBlocksFirst(ws, bag, cache).finish(config);
-}
-
-/** A parse begun with the blocks; `finish` parses the rest once the config has loaded. */
-export interface BlocksFirst {
-  blocks: Block[];
-  finish(config: ConfigLoad | undefined): ParsedWorkspace;
-}
-
-/**
- * Parses the blocks now (they read no config: compile parses them while the config
- * loads, and counts their tokens ahead), the cards, tools, eval suites and config
- * in `finish`. Diagnostics reach `bag` in `finish`, in the order a single pass
- * gives: the config's load error, then cards, blocks, tools, evals, config.
- */
-export function parseBlocksFirst(ws: Workspace, bag: DiagnosticBag, cache?: ParseCache): BlocksFirst {
   const cached =
     <T extends Card | Block | Tool | EvalSuiteFile>(parse: (f: SourceFile, b: DiagnosticBag) => T | undefined, bag: DiagnosticBag) =>
     (f: SourceFile): T | undefined => {
@@ -97,28 +82,21 @@ export function parseBlocksFirst(ws: Workspace, bag: DiagnosticBag, cache?: Pars
       if (r === undefined) failed.add(stemOf(f.path));
       return r === undefined ? [] : [r];
     });
-  const blockBag = new DiagnosticBag();
-  const blocks = all(ws.blocks, cached(parseBlock, blockBag), unparsed.blocks);
-  return {
-    blocks,
-    finish(config) {
-      if (config?.error) {
-        const { range, ...problem } = config.error;
-        bag.add({ rule: 'config-load', file: config.file?.path ?? ws.configPath, ...(range ? { range } : {}), ...problem });
-      } else if (!ws.configPath) {
-        // One error for the missing config; rules that read it stand down (Program.configStatus).
-        if (ws.configLookalike !== undefined) {
-          const file = ws.configLookalike;
-          bag.add({ rule: 'config-load', file, message: 'unsupportedName', data: { file }, hint: { id: 'rename', data: { file } } });
-        } else bag.add({ rule: 'config-load', message: 'notFound', hint: { id: 'create' } });
-      }
-      const cards = all(ws.cards, cached(parseCard, bag), unparsed.cards);
-      bag.pushAll(blockBag.items);
-      const tools = all(ws.tools, cached(parseTool, bag), unparsed.tools);
-      const evals = (ws.evals ?? []).flatMap((f) => cached(parseEvalSuite, bag)(f) ?? []);
-      // A config that did not load keeps no file: resolve's configStatus reads that.
-      const configFile = parseConfig(config?.error ? undefined : config?.file, config?.value, bag);
-      return { unparsed, cards, blocks, tools, evals, config: configFile, configPath: ws.configPath };
-    },
-  };
+  if (config?.error) {
+    const { range, ...problem } = config.error;
+    bag.add({ rule: 'config-load', file: config.file?.path ?? ws.configPath, ...(range ? { range } : {}), ...problem });
+  } else if (!ws.configPath) {
+    // One error for the missing config; rules that read it stand down (Program.configStatus).
+    if (ws.configLookalike !== undefined) {
+      const file = ws.configLookalike;
+      bag.add({ rule: 'config-load', file, message: 'unsupportedName', data: { file }, hint: { id: 'rename', data: { file } } });
+    } else bag.add({ rule: 'config-load', message: 'notFound', hint: { id: 'create' } });
+  }
+  const cards = all(ws.cards, cached(parseCard, bag), unparsed.cards);
+  const blocks = all(ws.blocks, cached(parseBlock, bag), unparsed.blocks);
+  const tools = all(ws.tools, cached(parseTool, bag), unparsed.tools);
+  const evals = (ws.evals ?? []).flatMap((f) => cached(parseEvalSuite, bag)(f) ?? []);
+  // A config that did not load keeps no file: resolve's configStatus reads that.
+  const configFile = parseConfig(config?.error ? undefined : config?.file, config?.value, bag);
+  return { unparsed, cards, blocks, tools, evals, config: configFile, configPath: ws.configPath };
 }

@@ -1,8 +1,17 @@
-import { isMap, isScalar, isSeq, Parser, visit, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, Node as YamlNode } from 'yaml';
 import { YAML_MESSAGES, type MessageRef } from '../diagnostics/catalog.js';
 import type { Range } from '../diagnostics/diagnostic.js';
 import { fillTemplate } from '../diagnostics/template.js';
+import { fastYaml } from './fast-yaml.js';
 import type { SourceFile } from '../load/source.js';
+
+const require = createRequire(import.meta.url);
+/** The `yaml` module, loaded on first use: a clean file takes the fast path (./fast-yaml.ts) and never needs it. */
+let yamlModule: typeof import('yaml') | undefined;
+function yaml(): typeof import('yaml') {
+  return (yamlModule ??= require('yaml') as typeof import('yaml'));
+}
 
 export type PathSegment = string | number;
 /** Range of the node at a path (its key with part 'key'); where the path is not written, a fallback its builder chose and documents. */
@@ -78,9 +87,12 @@ export function parseYaml(file: SourceFile, text: string = file.text, baseOffset
     const range = at(tooDeepBlock, tooDeepBlock + 1);
     return { value: undefined, errors: [yamlError({ message: 'blockTooDeep', data: { max: MAX_FLOW_DEPTH } }, range)], ...unparsed(range) };
   }
+  // Clean text in the subset both parsers agree on: plain data without a syntax tree (./fast-yaml.ts).
+  const fast = fastYaml(text);
+  if (fast) return { value: fast.value, errors: [], ...treeLocator(undefined, text, at) };
   // No closure created here may reference `doc`: a clean file's locator must not
   // keep its syntax tree alive (see treeLocator).
-  const doc = parseDocument(text, PARSE_OPTIONS);
+  const doc = yaml().parseDocument(text, PARSE_OPTIONS);
   const errors = collectErrors(doc, at);
   if (errors.length > 0) return { value: undefined, errors, ...treeLocator(doc, text, at) };
   const converted = toPlain(doc, text, at);
@@ -106,7 +118,7 @@ function rangeMapper(file: SourceFile, baseOffset: number): At {
  */
 function treeLocator(doc: Document | undefined, text: string, at: At): { find: Finder; locate: Locator } {
   let tree = doc;
-  const find: Finder = (path, part = 'value') => findIn((tree ??= parseDocument(text, PARSE_OPTIONS)), path, part, at);
+  const find: Finder = (path, part = 'value') => findIn((tree ??= yaml().parseDocument(text, PARSE_OPTIONS)), path, part, at);
   const firstLine = () => at(0, Math.min(text.length, firstLineLength(text)));
   return { find, locate: locatorOf(find, nearestWritten(find, firstLine)) };
 }
@@ -188,7 +200,7 @@ function blockDepthExceeded(text: string): number | undefined {
   const inline = inlineChainExceeded(text);
   if (inline !== undefined) return inline;
   const stack: { node: unknown; depth: number }[] = [];
-  for (const token of new Parser().parse(text)) stack.push({ node: token, depth: 0 });
+  for (const token of new (yaml().Parser)().parse(text)) stack.push({ node: token, depth: 0 });
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
     if (node === null || typeof node !== 'object') continue;
@@ -249,7 +261,7 @@ function unclosedFlowOpeners(doc: Document): (message: string, pos: number) => {
     if (!m) return undefined;
     if (!flows) {
       const found: { kind: 'seq' | 'map'; start: number; end: number }[] = [];
-      visit(doc, {
+      yaml().visit(doc, {
         Seq(_, n) {
           if (n.flow && n.range) found.push({ kind: 'seq', start: n.range[0], end: n.range[1] });
         },
@@ -277,7 +289,7 @@ function quoteOpener(doc: Document, message: string, pos: number): { offset: num
   if (!m) return undefined;
   const type = m[1] === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE';
   let offset: number | undefined;
-  visit(doc, {
+  yaml().visit(doc, {
     Scalar(_, n) {
       if (n.type === type && n.range && n.range[1] === pos) offset = n.range[0];
     },
@@ -288,10 +300,10 @@ function quoteOpener(doc: Document, message: string, pos: number): { offset: num
 
 function firstAliasRange(doc: Document, at: At): Range | undefined {
   let found: Range | undefined;
-  visit(doc, {
+  yaml().visit(doc, {
     Alias(_, node) {
       if (node.range) found = at(node.range[0], node.range[1]);
-      return visit.BREAK;
+      return yaml().visit.BREAK;
     },
   });
   return found;
@@ -308,12 +320,12 @@ function findIn(doc: Document, path: readonly PathSegment[], part: 'key' | 'valu
   for (const seg of path) {
     let next: unknown;
     keyNode = undefined;
-    if (isMap(node)) {
-      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg));
+    if (yaml().isMap(node)) {
+      const pair = node.items.find((p) => String(yaml().isScalar(p.key) ? p.key.value : p.key) === String(seg));
       if (!pair) return undefined;
       next = pair.value;
       keyNode = pair.key as YamlNode;
-    } else if (isSeq(node) && typeof seg === 'number') {
+    } else if (yaml().isSeq(node) && typeof seg === 'number') {
       next = node.items[seg];
       if (next === undefined) return undefined;
     } else return undefined;

@@ -177,17 +177,20 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
   const cohortLimitExceeded = exceedsCohortLimit(flags);
   const subsets = cohortLimitExceeded ? [] : flagSubsets(flags);
   for (const on of subsets) {
-    const ctx = buildRenderContext({
-      card: d,
-      subAgents: subAgents.map((s) => s.data),
-      tools: ownTools,
-      config,
-      modelId,
-      model,
-      encoding,
-      flagsOn: on,
-      dispatch,
-    });
+    // Built only when some block of this cohort reads the context and is not rendered yet.
+    let ctx: Record<string, unknown> | undefined;
+    const context = () =>
+      (ctx ??= buildRenderContext({
+        card: d,
+        subAgents: subAgents.map((s) => s.data),
+        tools: ownTools,
+        config,
+        modelId,
+        model,
+        encoding,
+        flagsOn: on,
+        dispatch,
+      }));
     const rendered: RenderedBlock[] = [];
     for (const ref of blocks) {
       const flag = ref.block.data.feature_flag;
@@ -204,7 +207,7 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
         const key = renderKey(ref.block, card, modelId, on, derived);
         r = renderCache.get(key);
         if (!r) {
-          const res = renderBlock(ref.block, ctx);
+          const res = renderBlock(ref.block, context());
           r = res.ok ? { text: res.text.trim() } : { block: ref.block, message: res.message, range: res.range, kind: res.kind };
           renderCache.set(key, r);
         }
@@ -219,7 +222,6 @@ function resolveAgent(p: Program, card: Card, renderCache: Map<string, { text: s
     renderedCohorts.push({ on, rendered });
   }
   const descriptionEncoding = encodingOf(descriptionModel(p, d.id), encoding);
-  wantCounts(renderedCohorts, d.description, encoding, descriptionEncoding, tokens, memos);
   for (const { on, rendered } of renderedCohorts) cohorts.push(assemble(on, rendered, encoding, tokens, memos));
 
   const parentIds = p.parents.get(d.id) ?? [];
@@ -266,34 +268,6 @@ export function stableRender(block: Block, derived: BlockDerived): StableRender 
     derived.stableRender = res.ok ? { text: res.text.trim() } : { message: res.message, range: res.range, kind: res.kind };
   }
   return derived.stableRender;
-}
-
-/**
- * Tells the counter every text an agent's assembly is about to count (its
- * blocks' texts, by paragraph where the render depends on the agent, and its
- * description), so that counts a worker makes are asked for in one batch.
- */
-function wantCounts(
-  cohorts: readonly { rendered: readonly RenderedBlock[] }[],
-  description: string,
-  encoding: Encoding,
-  descriptionEncoding: Encoding,
-  tokens: TokenCounter,
-  memos: BlockMemos,
-): void {
-  if (!tokens.countsAhead) return;
-  const whole: string[] = [];
-  const byParagraph: string[] = [];
-  for (const { rendered } of cohorts) {
-    for (const r of rendered) {
-      const derived = memos.of(r.block);
-      if (contextDependencies(r.block, derived).length > 0) byParagraph.push(r.text + BLOCK_SEPARATOR);
-      else if (!derived.stableCounts?.has(encoding)) whole.push(r.text + BLOCK_SEPARATOR);
-    }
-  }
-  tokens.want(whole, encoding);
-  tokens.wantByParagraph(byParagraph, encoding);
-  tokens.want([description], descriptionEncoding);
 }
 
 /** Tokens of a block that reads nothing from the context: once per block text and encoding (kept across compiles with the block's derived data). */

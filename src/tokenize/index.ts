@@ -31,11 +31,6 @@ function encoder(encoding: Encoding): Encoder {
   return (cl100k ??= require('gpt-tokenizer/cjs/encoding/cl100k_base') as Encoder);
 }
 
-/** Loads `encoding` now (it loads on first use otherwise): a counting worker does this while it waits for texts. */
-export function loadEncoding(encoding: Encoding): void {
-  encoder(encoding);
-}
-
 /** Exact token count of `text` under `encoding` (loads the encoding on first use). */
 export function countTokens(text: string, encoding: Encoding): number {
   return text.length === 0 ? 0 : encoder(encoding).countTokens(text, NO_SPECIAL);

@@ -15,6 +15,7 @@ const root = join(import.meta.dirname, '..', '..');
 /** `file: name` → why this module-level mutable binding is not a memo of derived data. */
 const ALLOWED: Record<string, string> = {
   'src/parse/template.ts: hbsModule': 'the handlebars module, imported on first use',
+  'src/parse/yaml.ts: yamlModule': 'the yaml module, loaded on first use (a clean file never needs it)',
   'src/tokenize/index.ts: o200k': 'the o200k_base encoding module, loaded on first use',
   'src/tokenize/index.ts: cl100k': 'the cl100k_base encoding module, loaded on first use',
   'src/parse/validate.ts: loaded': "the validators of agentc's own schemas, loaded once (code, the same for every input)",

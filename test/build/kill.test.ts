@@ -33,7 +33,11 @@ test('SIGKILL at any point of a build leaves the previous or the new generated/,
   const ws = await mkdtemp(join(tmpdir(), 'agentc-kill-'));
   dirs.push(ws);
   for (const p of ['cards', 'blocks', 'schemas', 'agentc.config.ts']) await cp(join(repo, p), join(ws, p), { recursive: true });
+  const started = performance.now();
   expect(build(ws)).toBe(0);
+  // How long a whole build takes here (process start included): a kill later than that would find the
+  // build finished (a whole build's CPU for nothing), so the delays stop there, and one kill lands at its end.
+  const buildMs = performance.now() - started;
   const before = await snapshot(join(ws, 'generated'));
   const beforeDir = await mkdtemp(join(tmpdir(), 'agentc-kill-old-'));
   dirs.push(beforeDir);
@@ -48,7 +52,8 @@ test('SIGKILL at any point of a build leaves the previous or the new generated/,
   const after = await snapshot(scratch);
   expect(after).not.toEqual(before);
 
-  for (const delay of [40, 150, 300, 450, 520, 580, 640, 700, 780, 900, 1100, 1400]) {
+  const delays = [40, 150, 300, 450, 520, 580, 640, 700, 780, 900, 1100, 1400].filter((ms) => ms < buildMs);
+  for (const delay of [...delays, Math.round(buildMs)]) {
     const child = spawn(process.execPath, [bin, 'build', '--cwd', ws], { stdio: 'ignore' });
     const exited = new Promise((r) => child.once('exit', r));
     await new Promise((r) => setTimeout(r, delay));

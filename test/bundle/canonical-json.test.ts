@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, canonicalJsonLine, sortKeysDeep } from '../../src/bundle/canonical-json.js';
+import { canonicalJson, canonicalJsonLine, sameJson, sortKeysDeep } from '../../src/bundle/canonical-json.js';
 import { deepEqual } from '../../src/diff/json.js';
 import { intentKey } from '../../src/runtime/calls.js';
 
@@ -77,5 +77,25 @@ describe('canonical JSON', () => {
     expect(out.z).toBe(trusted);
     expect(JSON.stringify(out)).toBe('{"y":{"c":2,"d":1},"z":{"a":1,"b":[2]}}');
     expect(sortKeysDeep({ z: trusted }).z).not.toBe(trusted);
+  });
+});
+
+describe('sameJson', () => {
+  it('is true exactly when the canonical texts are equal', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        expect(sameJson(a, b)).toBe(canonicalJson(a) === canonicalJson(b));
+        expect(sameJson(a, reversed(a))).toBe(true);
+      }),
+    );
+  });
+
+  it('reads absent members and array holes as canonicalJson writes them', () => {
+    expect(sameJson({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(sameJson({ a: 1 }, { a: 1, b: null })).toBe(false);
+    expect(sameJson([undefined, 1], [null, 1])).toBe(true);
+    expect(sameJson({ __proto__: null, x: [1, { y: 'z' }] }, { x: [1, { y: 'z' }] })).toBe(true);
+    expect(sameJson([1, 2], { 0: 1, 1: 2 })).toBe(false);
+    expect(sameJson({ a: [1] }, { a: [1, 2] })).toBe(false);
   });
 });

@@ -3,9 +3,9 @@
  * helper file (config-fields.ts), with the config written from a small model
  * so tests can edit it field by field.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const baseConfig = readFileSync(join(repo, 'agentc.config.ts'), 'utf8');
@@ -54,7 +54,7 @@ export function fieldsText(imported: string[]): string {
 }
 
 export function makeWorkspace(m: ConfigModel = BASE_MODEL): string {
-  const dir = mkdtempSync(join(tmpdir(), 'agentc-cache-'));
+  const dir = tempDir('agentc-cache-');
   for (const p of ['cards', 'blocks', 'schemas/tools']) cpSync(join(repo, p), join(dir, p), { recursive: true });
   writeConfig(dir, m);
   return dir;

@@ -15,12 +15,19 @@ const ANSI = /\x1b\[/;
 /** Colour (SGR) only: on a terminal, stderr may carry the progress spinner's line-clearing escape. */
 const SGR = /\x1b\[[0-9;]*m/;
 let dir: string;
-/** `check` with the workspace as the current directory, so reported paths are workspace-relative. */
+let cacheDir: string;
+/**
+ * `check` with the workspace as the current directory, so reported paths are workspace-relative.
+ * These tests are about the reports: after the first run the diagnostics come from the persistent
+ * result cache (a build id injected, as test/cache/check-result.test.ts does, which proves a warm
+ * result equals a cold one) rather than from a compile and a config evaluation per run.
+ */
 const check = (args: string[], opts: { env?: Record<string, string | undefined>; isTTY?: boolean } = {}) =>
-  runCli(['check', '--cwd', '.', ...args], { cwd: dir, ...opts });
+  runCli(['check', '--cwd', '.', ...args], { cwd: dir, isTTY: opts.isTTY, env: { ...opts.env, AGENTC_CACHE_DIR: cacheDir }, buildId: 'b'.repeat(64) });
 
 beforeAll(async () => {
   dir = await failingWorkspace();
+  cacheDir = await tempDir('formats-cache');
 });
 afterAll(removeTempDirs);
 

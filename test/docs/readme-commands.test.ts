@@ -13,7 +13,7 @@
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, runCli } from '../robustness/workspace.js';
@@ -109,7 +109,8 @@ beforeAll(async () => {
   copy = await mkdtemp(join(tmpdir(), 'agentc-readme-'));
   await cp(REPO, copy, {
     recursive: true,
-    filter: (src) => !/[/\\](node_modules|\.git|dist|coverage)$/.test(src),
+    // What .gitignore leaves out of a clone (bench/.work holds the bench's 1,000-card workspace).
+    filter: (src) => !/[/\\](node_modules|\.git|dist|coverage)$/.test(src) && !['bench/.work', 'tmp'].includes(relative(REPO, src).split(sep).join('/')),
   });
 });
 afterAll(async () => {

@@ -7,7 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../src/bundle/types.js';
 import { bundleHash } from '../../src/emit/bundle.js';
-import { emitFiles } from '../../src/emit/files.js';
+import { contentToString } from '../../src/emit/content.js';
+import { emitFiles, emitOutput } from '../../src/emit/files.js';
 import { renderGraph } from '../../src/emit/graph.js';
 import { boundaryLine, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';
 import { fixtureBundle } from './helpers/workspace.js';
@@ -51,6 +52,16 @@ describe('emitFiles', () => {
       expect(content.endsWith('\n\n'), path).toBe(false);
     }
     expect(files.get('bundle.json')).toBe(storedJson(storeBundle(bundle)));
+  });
+
+  it('emitOutput makes the same files, byte for byte, each prompt file anew on every get', () => {
+    const lazy = emitOutput(bundle);
+    expect(lazy.size).toBe(files.size);
+    expect([...lazy.keys()]).toEqual([...files.keys()]);
+    expect([...lazy].map(([path, content]) => [path, contentToString(content)])).toEqual([...files]);
+    expect(lazy.get('prompts/travel.md')).not.toBe(lazy.get('prompts/travel.md'));
+    expect(lazy.has('prompts/nobody.md')).toBe(false);
+    expect(lazy.get('prompts/nobody.md')).toBeUndefined();
   });
 
   it('bundle.json loads back to the bundle, lazily and with every prefix checked', () => {

@@ -4,19 +4,19 @@
  * replaced one by one; anything else on disk is still noticed.
  */
 import * as fs from 'node:fs/promises';
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FileContent } from '../../src/emit/content.js';
 import { createWriteCache, settled, writeOutput, type WriteCache, type WriteFs } from '../../src/emit/write.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 let parent: string;
 let out: string;
 let cache: WriteCache;
 
 beforeEach(async () => {
-  parent = await mkdtemp(join(tmpdir(), 'agentc-write-cache-'));
+  parent = tempDir('agentc-write-cache-');
   out = join(parent, 'generated');
   cache = createWriteCache();
 });

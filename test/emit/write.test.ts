@@ -1,15 +1,17 @@
 import * as fs from 'node:fs/promises';
-import { mkdtemp, readdir, readFile, stat, utimes, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, utimes, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { OutputFiles } from '../../src/emit/content.js';
+import { forEachConcurrently, pauses } from '../../src/emit/write-files.js';
 import { checkOutput, writeOutput, type WriteFs } from '../../src/emit/write.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 let parent: string;
 let out: string;
 
 beforeEach(async () => {
-  parent = await mkdtemp(join(tmpdir(), 'agentc-write-'));
+  parent = tempDir('agentc-write-');
   out = join(parent, 'generated');
 });
 
@@ -166,5 +168,95 @@ describe('writeOutput on an output directory that cannot be renamed (a mount poi
     expect(await tree(out)).toEqual(Object.fromEntries(V2));
     expect(await siblings()).toEqual(['generated']);
     expect((await readdir(join(out, 'prompts'))).sort()).toEqual(['a.md', 'c.md']);
+  });
+});
+
+/** `entries` as files made on demand (like emitOutput's prompt files), counting how often each is made. */
+function onDemand(entries: Map<string, string>): { files: OutputFiles; made: Map<string, number> } {
+  const made = new Map<string, number>();
+  const get = (rel: string) => {
+    const text = entries.get(rel);
+    if (text === undefined) return undefined;
+    made.set(rel, (made.get(rel) ?? 0) + 1);
+    return [Buffer.from(text, 'utf8')];
+  };
+  const files: OutputFiles = {
+    size: entries.size,
+    keys: () => entries.keys(),
+    has: (rel) => entries.has(rel),
+    get,
+    *[Symbol.iterator]() {
+      for (const rel of entries.keys()) yield [rel, get(rel)!];
+    },
+  };
+  return { files, made };
+}
+
+describe('writeOutput and checkOutput with files made on demand', () => {
+  it('make each file once: into a fresh directory, over a changed one, over an unchanged one, and when checking', async () => {
+    const once = (made: Map<string, number>, of: Map<string, string>) =>
+      expect(Object.fromEntries(made)).toEqual(Object.fromEntries([...of.keys()].map((k) => [k, 1])));
+    let lazy = onDemand(V1);
+    expect((await writeOutput(out, lazy.files)).written).toEqual([...V1.keys()]);
+    once(lazy.made, V1);
+    expect(await tree(out)).toEqual(Object.fromEntries(V1));
+
+    lazy = onDemand(V2);
+    expect(await writeOutput(out, lazy.files)).toEqual({
+      written: ['bundle.json', 'prompts/a.md', 'prompts/c.md'],
+      unchanged: ['bundle.ts'],
+      removed: ['prompts/b.md'],
+    });
+    once(lazy.made, V2);
+    expect(await tree(out)).toEqual(Object.fromEntries(V2));
+    expect(await siblings()).toEqual(['generated']);
+
+    const before = (await stat(join(out, 'bundle.json'))).mtimeMs;
+    lazy = onDemand(V2);
+    expect(await writeOutput(out, lazy.files)).toEqual({ written: [], unchanged: [...V2.keys()], removed: [] });
+    once(lazy.made, V2);
+    expect((await stat(join(out, 'bundle.json'))).mtimeMs).toBe(before);
+    expect(await siblings()).toEqual(['generated']);
+
+    lazy = onDemand(V1);
+    expect(await checkOutput(out, lazy.files)).toEqual({ stale: ['bundle.json', 'prompts/a.md'], missing: ['prompts/b.md'], extra: ['prompts/c.md'] });
+    once(lazy.made, V1);
+  });
+
+  it('a change found after unchanged files still keeps those (hard-linked) and leaves no staging directory', async () => {
+    await writeOutput(out, V1);
+    const kept = (await stat(join(out, 'bundle.ts'))).ino;
+    const next = new Map(V1);
+    next.set('prompts/b.md', 'B2\n');
+    const r = await writeOutput(out, onDemand(next).files);
+    expect(r).toEqual({ written: ['prompts/b.md'], unchanged: ['bundle.json', 'bundle.ts', 'prompts/a.md'], removed: [] });
+    expect(await tree(out)).toEqual(Object.fromEntries(next));
+    expect((await stat(join(out, 'bundle.ts'))).ino).toBe(kept);
+    expect(await siblings()).toEqual(['generated']);
+  });
+});
+
+describe('pauses (synchronous writes keep the progress line moving)', () => {
+  it('lets timers run between items of work that never waits, across concurrent workers', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const busy = (ms: number) => {
+      for (const end = performance.now() + ms; performance.now() < end;);
+    };
+    try {
+      const pause = pauses(20);
+      await forEachConcurrently(
+        Array.from({ length: 40 }, (_, i) => i),
+        8,
+        async () => {
+          await pause();
+          busy(5);
+        },
+      );
+    } finally {
+      clearInterval(timer);
+    }
+    // 200 ms of work: about one tick per 20 ms pause; none at all without the pauses.
+    expect(ticks).toBeGreaterThanOrEqual(4);
   });
 });

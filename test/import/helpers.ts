@@ -1,23 +1,16 @@
 /** In-process runs of `agentc import` / `agentc export` into temporary directories. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach } from 'vitest';
 import type { CliIO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { tempDir as suiteTempDir } from '../helpers/temp-dirs.js';
 
 export const SAMPLES = join(import.meta.dirname, 'samples');
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
+/** A fresh directory, removed after the test file (test/helpers/temp-dirs.ts). */
 export function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'agentc-import-'));
-  dirs.push(d);
-  return d;
+  return suiteTempDir('agentc-import-');
 }
 
 export async function agentc(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -62,10 +62,16 @@ function expectNoStackTraces(ds: readonly Diagnostic[]): void {
 /** The example's config, evaluated once (beforeAll); reused while a case leaves agentc.config.ts byte-identical. */
 let exampleConfig: CompileCache['config'];
 let exampleConfigBytes: Buffer | undefined;
+/** One token counter for every case (a count is a function of the text alone): the example's blocks are counted once. */
+let tokens: CompileCache['tokens'];
 
-/** compile() of a case's workspace on disk: a fresh cache, seeded with the example's evaluated config when it is unchanged. */
+/**
+ * compile() of a case's workspace on disk: a fresh cache, seeded with the example's evaluated config
+ * when it is unchanged, and with the shared token counter.
+ */
 async function compileCase(dir: string, options: { bundle?: boolean } = {}): Promise<CompileResult> {
   const cache = createCompileCache();
+  if (tokens) cache.tokens = tokens;
   const text = await readFile(join(dir, CONFIG)).catch(() => undefined);
   if (text && exampleConfigBytes && text.equals(exampleConfigBytes)) cache.config = exampleConfig;
   return compile({ root: dir, cache, ...options });
@@ -145,6 +151,7 @@ beforeAll(async () => {
   const cache = createCompileCache();
   await compile({ root: await copyExample('warmup'), cache });
   exampleConfig = cache.config;
+  tokens = cache.tokens;
   exampleConfigBytes = await readFile(join(REPO, CONFIG));
   expect(exampleConfig?.load.error).toBeUndefined();
 });

@@ -30,7 +30,7 @@ afterAll(removeTempDirs);
 const CONFIG = 'agentc.config.ts';
 const BIN = join(REPO, 'bin', 'agentc.js');
 /** The bound for configs that hang: short, so the test waits little. */
-const TIMEOUT_MS = '1500';
+const TIMEOUT_MS = '800';
 /**
  * The bound for configs that finish (or fail) by themselves: generous, so a loaded machine never turns a
  * throw into a timeout; nothing waits for it.
@@ -81,7 +81,7 @@ async function inProcessCheck(dir: string, bound: string): Promise<{ code: numbe
   const saved = process.env.AGENTC_CONFIG_TIMEOUT_MS;
   process.env.AGENTC_CONFIG_TIMEOUT_MS = bound;
   try {
-    return await runCli(['check', '--cwd', dir, '--format', 'json']);
+    return await runCli(['check', '--cwd', dir, '--format', 'json'], { freshConfig: true });
   } finally {
     if (saved === undefined) delete process.env.AGENTC_CONFIG_TIMEOUT_MS;
     else process.env.AGENTC_CONFIG_TIMEOUT_MS = saved;
@@ -115,7 +115,7 @@ async function expectConfigLoad(
 
 describe('a hostile agentc.config.ts: the real executable', () => {
   it('an endless synchronous loop: the worker is terminated', async () => {
-    await expectConfigLoad(await withConfigCode('while (true) {}'), { message: /did not finish loading within 1,500 ms/, build: true, hangs: true });
+    await expectConfigLoad(await withConfigCode('while (true) {}'), { message: /did not finish loading within 800 ms/, build: true, hangs: true });
   });
 
   it('process.exit(0) while loading: an error at the call, not a green run', async () => {
@@ -193,14 +193,14 @@ describe('a hostile agentc.config.ts: agentc check in-process', () => {
   it('a top-level await kept pending by a timer: bounded by the timeout', async () => {
     const dir = await withConfigCode('await new Promise((resolve) => setTimeout(resolve, 60_000));');
     const started = Date.now();
-    await expectConfigLoad(dir, { message: /did not finish loading within 1,500 ms/, line: null, hangs: true, inProcess });
+    await expectConfigLoad(dir, { message: /did not finish loading within 800 ms/, line: null, hangs: true, inProcess });
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it('a getter that loops forever', async () => {
     const dir = await copyExample('hostile');
     await edit(dir, CONFIG, (t) => t.replace("flags: ['receipts_v2', 'offer_stacking'],", 'get flags(): string[] {\n    for (;;) {}\n  },'));
-    await expectConfigLoad(dir, { message: /did not finish loading within 1,500 ms/, hangs: true, inProcess });
+    await expectConfigLoad(dir, { message: /did not finish loading within 800 ms/, hangs: true, inProcess });
   });
 
   it('process.exit(0) from a timer after loading', async () => {
@@ -266,7 +266,7 @@ describe('a hostile agentc.config.ts: agentc check in-process', () => {
       const dir = await copyExample('hostile');
       await edit(dir, CONFIG, (t) => t.replace(/from '(@agentc\/cli|agentc)'/, `from '${name}'`).replace('export default', '// alias\nexport default'));
       expect(await readFile(join(dir, CONFIG), 'utf8')).toContain(`from '${name}'`);
-      const r = await runCli(['check', '--cwd', dir, '--format', 'json']);
+      const r = await runCli(['check', '--cwd', dir, '--format', 'json'], { freshConfig: true });
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ errorCount: 0, warningCount: 0 });
     }

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/io.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { sharedConfigs } from '../helpers/shared-config.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EXAMPLE_PATHS = ['cards', 'blocks', join('schemas', 'tools'), 'agentc.config.ts'];
@@ -62,8 +63,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `agentc <argv>` in-process with captured output; cwd defaults to the repo. */
-export async function runCli(argv: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; isTTY?: boolean } = {}): Promise<CliRun> {
+/**
+ * Runs `agentc <argv>` in-process with captured output; cwd defaults to the repo. `buildId` (CliIO's)
+ * lets the persistent result cache work in-process (with AGENTC_CACHE_DIR in `env`). `check` reuses a
+ * config evaluated by an earlier run with the same config text (test/helpers/shared-config.ts) unless
+ * `freshConfig` is set: for tests whose subject is the config's evaluation itself.
+ */
+export async function runCli(
+  argv: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined>; isTTY?: boolean; buildId?: string; freshConfig?: boolean } = {},
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
@@ -72,8 +81,12 @@ export async function runCli(argv: string[], opts: { cwd?: string; env?: Record<
     cwd: opts.cwd ?? REPO,
     env: opts.env ?? {},
     isTTY: opts.isTTY ?? false,
+    ...(opts.buildId !== undefined ? { buildId: opts.buildId } : {}),
   };
+  const configs = opts.freshConfig ? undefined : sharedConfigs();
+  if (configs) io.compileCache = configs.compileCache;
   const code = await main(argv, io);
+  configs?.settle();
   return { code, stdout, stderr };
 }
 

@@ -2,14 +2,14 @@
  * `agentc run` (docs/run-script.md): scripted replay on the real example workspace,
  * the json output contract, usage errors (exit 2), workspace errors (exit 1).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCommand, type RunDeps, type RunOptions } from '../../src/cli/commands/run.js';
 import type { CliIO } from '../../src/cli/io.js';
 import type { CompileResult } from '../../src/compile.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 import type { CallRecord, RuntimeEvent } from '../../src/runtime/index.js';
 import { makeBundle } from './fixtures/bundle.js';
 
@@ -40,7 +40,7 @@ const stubCompile =
   });
 
 function tmpScript(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'agentc-run-'));
+  const dir = tempDir('agentc-run-');
   writeFileSync(join(dir, 's.yaml'), text);
   return join(dir, 's.yaml');
 }

@@ -1,7 +1,9 @@
 import { JSON_SCHEMA_KEYWORDS, STRICT_FORMATS, toAnthropic, toOpenAIStrict, type StrictNote } from '../../contracts/openai-strict.js';
 import { didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { JsonSchema } from '../../parse/types.js';
-import { contractRange, contracts, metaSchemaErrorsOf, schemaPathText, type Contract } from '../contracts.js';
+import type { Program } from '../../resolve/types.js';
+import { memoSlot } from '../../resolve/run-memo.js';
+import { contractRange, contracts, metaSchemaErrorsOf, schemaKey, schemaPathText, type Contract } from '../contracts.js';
 import type { Report, Rule } from '../rule.js';
 
 /**
@@ -18,10 +20,23 @@ export const providerSchema: Rule<'provider-schema'> = {
     for (const c of contracts(program)) {
       if (!c.toolShape) continue;
       if (metaSchemaErrorsOf(program, c.schema).length > 0) continue; // json-schema reports it; the shape is moot
-      for (const note of notesOf(c)) reportNote(note, c, report);
+      for (const note of notesOnce(program, c)) reportNote(note, c, report);
     }
   },
 };
+
+const NOTES = memoSlot<Map<string, StrictNote[]>>('provider-schema notes by contract kind and schema content');
+
+/** notesOf, computed once per run for each distinct contract (tool parameters by schema; a handoff field by name and schema): many cards declare the same handoff fields. */
+function notesOnce(program: Program, c: Contract): StrictNote[] {
+  const byKey = program.memo.map(NOTES);
+  const content = schemaKey(c.schema);
+  if (content === undefined) return notesOf(c);
+  const key = c.base[0] === 'parameters' ? `p${content}` : `f${String(c.base[1])}\u0000${content}`;
+  let notes = byKey.get(key);
+  if (!notes) byKey.set(key, (notes = notesOf(c)));
+  return notes;
+}
 
 /** Notes with paths relative to the contract's schema. A card field is a property of the handoff object. */
 function notesOf(c: Contract): StrictNote[] {

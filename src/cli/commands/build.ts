@@ -18,7 +18,7 @@ import type { CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { plural } from '../../diagnostics/render/common.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
-import type { FileContent } from '../../emit/content.js';
+import type { OutputFiles } from '../../emit/content.js';
 import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, useColor, type CliIO } from '../io.js';
@@ -52,7 +52,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
   const machine = format === 'json' || format === 'sarif';
   const say = (text: string): void => (machine ? io.stderr(text) : io.stdout(text));
 
-  const reuse = await lookupResult(root, io.env);
+  const reuse = await lookupResult(root, io.env, io.buildId);
   const outDir = resolve(root, opts.out ?? DEFAULT_OUT_DIR);
   const shown = displayDir(outDir, io.cwd);
   const outKey = relative(root, outDir).split(sep).join('/');
@@ -71,7 +71,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
     return EXIT.ok;
   }
 
-  const { result, files } = await compileAndEmit(reuse, root, progress);
+  const { result, files: emitted } = await compileAndEmit(reuse, root, progress);
   progress.clear();
   if (result.fatal !== undefined) {
     io.stderr(`agentc: ${result.fatal}\n`);
@@ -79,7 +79,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
   }
   await printDiagnostics(result, format, root, io);
   const { errors } = countBySeverity(result.diagnostics);
-  if (errors > 0 || files === undefined) {
+  if (errors > 0 || emitted === undefined) {
     io.stderr(`agentc build: ${opts.check ? 'cannot check the output' : 'nothing written'}: fix the error${errors === 1 ? '' : 's'} above first.\n`);
     return EXIT.findings;
   }
@@ -90,6 +90,9 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
     return EXIT.failure;
   }
   const { checkOutput, writeOutput } = await import('../../emit/write.js');
+  // Each file is made once, as it is compared or written, and hashed then (the result cache's record of the output).
+  const hashes = new Map<string, string>();
+  const files = hashing(emitted, hashes);
 
   if (opts.check) {
     progress.phase(`comparing ${formatInt(files.size)} files`);
@@ -101,7 +104,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
       ...extra.map((f) => `  extra    ${shown}${f}`),
     ];
     if (problems.length === 0) {
-      if (reuse) reuse.cache.storeOutput(reuse.key, outKey, outDir, outputHashes(files));
+      if (reuse) reuse.cache.storeOutput(reuse.key, outKey, outDir, outputHashes(files, hashes));
       say(`${shown} is up to date (${plural(files.size, 'file')}).\n`);
       return EXIT.ok;
     }
@@ -122,7 +125,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
     return EXIT.failure;
   }
   progress.stop();
-  if (reuse) reuse.cache.storeOutput(reuse.key, outKey, outDir, outputHashes(files));
+  if (reuse) reuse.cache.storeOutput(reuse.key, outKey, outDir, outputHashes(files, hashes));
   const extras = [`${formatInt(unchanged.length)} unchanged`, ...(removed.length > 0 ? [`${formatInt(removed.length)} removed`] : [])];
   say(`Wrote ${plural(written.length, 'file')} (${extras.join(', ')}) to ${shown}\n`);
   return EXIT.ok;
@@ -131,16 +134,16 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
 /**
  * Compile, make the bundle, emit the files: the output files, or none when the
  * workspace has errors. The bundle is made here rather than by compile, with an
- * EmitCache that emitFiles then reuses (each agent is serialized once, for the hash
- * and for the files). The Program, the bundle and the EmitCache live only in this
- * scope: they are garbage before the output is compared or written (peak memory).
+ * EmitCache that emitOutput then reuses (each agent is serialized once, for the hash
+ * and for the files). The Program and the EmitCache live only in this scope; the
+ * prompt files are made one at a time while the output is compared or written (peak memory).
  */
 async function compileAndEmit(
   reuse: Awaited<ReturnType<typeof lookupResult>>,
   root: string,
   progress: ProgressHandle,
-): Promise<{ result: Omit<CompileResult, 'program' | 'bundle'>; files: Map<string, FileContent> | undefined }> {
-  const [{ createBundle }, { createEmitCache }, { emitFiles }] = await Promise.all([
+): Promise<{ result: Omit<CompileResult, 'program' | 'bundle'>; files: OutputFiles | undefined }> {
+  const [{ createBundle }, { createEmitCache }, { emitOutput }] = await Promise.all([
     import('../../emit/bundle.js'),
     import('../../emit/cache.js'),
     import('../../emit/files.js'),
@@ -151,7 +154,7 @@ async function compileAndEmit(
   progress.phase('making the bundle');
   const bundle = createBundle(program, AGENTC_VERSION, emitCache);
   progress.phase('emitting files');
-  return { result, files: emitFiles(bundle, emitCache) };
+  return { result, files: emitOutput(bundle, emitCache) };
 }
 
 /**
@@ -217,10 +220,27 @@ export function displayDir(dir: string, cwd: string): string {
   return `${shown.split(sep).join('/')}/`;
 }
 
-/** What the result cache records of an output: each file's sha256, as written. */
-function outputHashes(files: ReadonlyMap<string, FileContent>): OutputHashes {
+/** `files`, with each file's sha256 recorded in `hashes` as it is made (hashed as it is: a string as UTF-8, chunks in order). */
+function hashing(files: OutputFiles, hashes: Map<string, string>): OutputFiles {
+  const get: OutputFiles['get'] = (rel) => {
+    const content = files.get(rel);
+    if (content !== undefined) hashes.set(rel, sha256Hex(content));
+    return content;
+  };
+  return {
+    size: files.size,
+    keys: () => files.keys(),
+    has: (rel) => files.has(rel),
+    get,
+    *[Symbol.iterator]() {
+      for (const rel of files.keys()) yield [rel, get(rel)!];
+    },
+  };
+}
+
+/** What the result cache records of an output: each file's sha256, as written (in path order). */
+function outputHashes(files: OutputFiles, hashes: ReadonlyMap<string, string>): OutputHashes {
   const out: OutputHashes = {};
-  // Hashed as they are (a string as UTF-8, chunks in order): the same digest as the written bytes', without joining them first.
-  for (const [rel, content] of files) out[rel] = sha256Hex(content);
+  for (const rel of files.keys()) out[rel] = hashes.get(rel) ?? sha256Hex(files.get(rel)!);
   return out;
 }

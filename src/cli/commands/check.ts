@@ -24,9 +24,9 @@ export interface CheckOptions {
 
 export async function checkCommand(opts: CheckOptions, io: CliIO): Promise<number> {
   const result = await withProgress(io, 'Checking workspace', async (progress) => {
-    const reuse = await lookupResult(opts.root, io.env);
+    const reuse = await lookupResult(opts.root, io.env, io.buildId);
     if (reuse?.hit) return { diagnostics: reuse.hit.diagnostics, files: reuse.files, fatal: undefined };
-    return compileAndStore(reuse, { root: opts.root, progress });
+    return compileAndStore(reuse, { root: opts.root, progress, ...(io.compileCache ? { cache: io.compileCache(opts.root) } : {}) });
   });
   if (result.fatal) {
     io.stderr(`agentc: ${result.fatal}\n`);

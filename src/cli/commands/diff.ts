@@ -265,14 +265,14 @@ async function compileSide(
   known?: { marker: string; tree: TreeMarker; key: TreeMarker['key'] },
 ): Promise<Side> {
   // A kept commit tree whose key this build computed before: looked up without reading the tree.
-  const build = known?.key === undefined || needProgram ? undefined : readBuildId();
+  const build = known?.key === undefined || needProgram ? undefined : (io.buildId ?? readBuildId());
   const dir = build === undefined ? undefined : cacheDir(cacheRoot, io.env);
   if (build !== undefined && dir !== undefined && known?.key?.build === build) {
     const json = BundleCache.open(dir, AGENTC_VERSION, build).lookup(known.key.key, io.env);
     const loaded = json === undefined ? undefined : loadCached(json);
     if (loaded !== undefined) return { bundle: loaded, json: json!, label };
   }
-  const read = needProgram ? undefined : await readForCache(root, io.env, cacheRoot);
+  const read = needProgram ? undefined : await readForCache(root, io.env, cacheRoot, io.buildId);
   if (known !== undefined && read !== undefined && (known.key?.build !== read.build || known.key.key !== read.key)) {
     await writeMarker(known.marker, { ...known.tree, key: { build: read.build, key: read.key } });
   }

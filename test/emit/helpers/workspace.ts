@@ -1,10 +1,10 @@
 /** The emit fixture workspace (test/emit/fixtures/ws), compiled or copied to a temp dir. */
-import { cp, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Bundle } from '../../../src/bundle/types.js';
 import { compile } from '../../../src/compile.js';
+import { tempDir } from '../../helpers/temp-dirs.js';
 
 export const EMIT_FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 export const FIXTURE_WS = join(EMIT_FIXTURES, 'ws');
@@ -20,9 +20,9 @@ export async function fixtureBundle(root = FIXTURE_WS): Promise<Bundle> {
   return result.bundle;
 }
 
-/** A private copy of the fixture workspace (tests may edit it). */
+/** A private copy of the fixture workspace (tests may edit it), removed after the test file. */
 export async function copyFixture(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'agentc-emit-ws-'));
+  const dir = tempDir('agentc-emit-ws-');
   await cp(FIXTURE_WS, dir, { recursive: true });
   return dir;
 }
