@@ -135,6 +135,8 @@ export interface AgentFragments {
   tsKey?: string;
   /** This agent's member of the Bundle interface in bundle.ts, UTF-8. */
   typeMember?: Buffer;
+  /** The shared declarations (name, text) typeMember refers to; the entry is rebuilt whenever its sub-agents or the config change. */
+  sharedTypes?: readonly (readonly [string, string])[];
   /** Per prefix, per block: its text and shared facts (stored.ts). */
   uses?: BlockUse[][];
   /** Prompt files (path, text), valid for the model object they were rendered with. */
