@@ -16,7 +16,7 @@
 import type { BundleAgent, StoredBlockInfo, StoredText, StoredToolShape } from '../bundle/types.js';
 import type { Bundle } from '../bundle/types.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
-import { storeKeys, type BlockUse, type StoreKeys, type StoreKeysMemo } from './stored.js';
+import { blockTexts, storeKeys, type BlockUse, type StoreKeys, type StoreKeysMemo } from './stored.js';
 
 /** What the last bundle's keys were made from, per agent and per block. */
 export interface StoreKeysState {
@@ -149,23 +149,7 @@ function keyBlock(
     });
   }
   if (info === undefined) return undefined;
-  const keys = new Map<string, string>();
-  const texts: [string, StoredText][] = [];
-  const lines = new Map<string, string[]>();
-  const used = new Set<string>();
-  let base: { key: string; lines: string[] } | undefined;
-  for (const [text, variantKey] of byText) {
-    let key = byText.size === 1 ? blockId : variantKey;
-    for (let n = 2; used.has(key); n++) key = `${byText.size === 1 ? blockId : variantKey}#${n}`;
-    used.add(key);
-    keys.set(text, key);
-    const l = last?.lines.get(text) ?? memo.linesOf(text);
-    lines.set(text, l);
-    if (base === undefined) {
-      base = { key, lines: l };
-      texts.push([key, l]);
-    } else texts.push([key, memo.variantOf(base, l)]);
-  }
+  const { keys, texts, lines } = blockTexts(blockId, byText, new Set(), (text) => last?.lines.get(text) ?? memo.linesOf(text), memo.variantOf);
   return { users: new Set(users), info, keys, texts, lines };
 }
 
