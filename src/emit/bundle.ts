@@ -155,7 +155,9 @@ function createAgent(program: Program, id: string, agent: Agent, ast: TemplateNo
   // Its block uses (stored.ts agentBlockUses) from the rendered blocks: each text is the slice of
   // the prefix at the block's place, and a block rendered alike for many agents is one string, which
   // the stored bundle's tables then look up by identity instead of by content.
-  fragmentsOf(cache, id, entry).uses = agent.cohorts.map((c) =>
+  const fragments = fragmentsOf(cache, id, entry);
+  fragments.canonical = true;
+  fragments.uses = agent.cohorts.map((c) =>
     c.blocks.map((b) => ({
       id: b.block.data.id,
       text: b.text,
@@ -275,9 +277,10 @@ function toolContract(tool: Tool): BundleToolContract {
   };
 }
 
-/** `record[key] = value` that also works for the key "__proto__" (an own data property, never the prototype). */
+/** `record[key] = value` that also works for the key "__proto__" (an own data property, never the prototype); plain assignment for every other key (much faster). */
 function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }
 
 /** The suffix template's AST; a build stops before emit when it did not parse or is outside the language (suffix-template). */

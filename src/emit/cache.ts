@@ -110,6 +110,8 @@ export interface StoredLayout {
 export interface AgentFragments {
   id: string;
   entry: BundleAgent;
+  /** Set by createBundle: `entry` is canonical (keys sorted at every depth, no undefined), so its stored form is written without another sorted copy. */
+  canonical?: true;
   /** `    "<id>": {…}`: the agent's member of bundle.json's `agents`, UTF-8. */
   json?: Buffer;
   /** The text and tool-shape keys (as JSON) and the config's suffix `json` was made with. */

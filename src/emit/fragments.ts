@@ -66,7 +66,9 @@ export function jsonPiece(
   const keys = JSON.stringify([blockKeys, toolKeys, facts]);
   const made = f.jsonKeys;
   if (f.json === undefined || made === undefined || made.keys !== keys || made.template !== suffix.template || made.astJson !== suffix.astJson) {
-    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)), 2, 'agents');
+    const stored = storeAgent(f.entry, blockKeys, toolKeys, suffix, facts);
+    // storeAgent keeps a canonical entry canonical (stored.ts).
+    const body = storedValue(f.canonical ? stored : sortKeysDeep(stored), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
     f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson };
   }

@@ -68,12 +68,18 @@ export function storedValue(value: unknown, depth: number, table = ''): string {
   const close = '  '.repeat(depth);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
+    // Scalars only (a text's lines): one stringify, the same bytes (JSON strings hold no raw "\n").
+    if (value.every(isScalar)) return JSON.stringify(value, null, 2).replaceAll('\n', `\n${close}`);
     return `[\n${value.map((v) => pad + storedValue(v, depth + 1, table)).join(',\n')}\n${close}]`;
   }
   const keys = Object.keys(value);
   if (keys.length === 0) return '{}';
   const record = value as Record<string, unknown>;
   return `{\n${keys.map((k) => `${pad}${JSON.stringify(k)}: ${storedValue(record[k], depth + 1, depth === 0 ? k : table)}`).join(',\n')}\n${close}}`;
+}
+
+function isScalar(v: unknown): boolean {
+  return typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isFinite(v));
 }
 
 /** The keys each agent's stored entry refers to, and the tables they refer into. */
@@ -318,26 +324,43 @@ export function storeAgent(
   suffix: ConfigSuffix,
   facts: DispatchFacts,
 ): StoredAgent {
-  const { prefixes, tools: _tools, suffix_template, suffix_ast, dispatch, ...rest } = entry;
-  const table: StoredAgentEntry['dispatch']['table'] = {};
-  for (const name of Object.keys(dispatch.table)) setOwn(table, name, storedDispatchEntry(name, dispatch.table[name]!, facts));
-  return {
-    ...rest,
-    dispatch: { ...dispatch, table },
-    ...(suffix_template === suffix.template ? {} : { suffix_template }),
-    ...(suffix_ast === suffix.ast || canonicalJson(suffix_ast) === suffix.astJson ? {} : { suffix_ast }),
-    tools: [...toolKeys],
-    prefixes: prefixes.map((p, i) => ({
-      cohort: p.cohort,
-      key: p.key,
-      tokens: p.tokens,
-      sha256: p.sha256,
-      blocks: p.blocks.map((b, j): StoredPrefixBlock => {
-        const text = blockKeys[i]![j]!;
-        return text === b.id ? { id: b.id, tokens: b.tokens } : { id: b.id, tokens: b.tokens, text };
-      }),
-    })),
-  };
+  // Members in the entry's order, each replaced in place: a canonical entry (createBundle's) gives a canonical result.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(entry) as (keyof BundleAgent)[]) {
+    switch (key) {
+      case 'dispatch': {
+        const dispatch = entry.dispatch;
+        const table: StoredAgentEntry['dispatch']['table'] = {};
+        for (const name of Object.keys(dispatch.table)) setOwn(table, name, storedDispatchEntry(name, dispatch.table[name]!, facts));
+        out.dispatch = { ...dispatch, table };
+        break;
+      }
+      case 'suffix_template':
+        if (entry.suffix_template !== suffix.template) out.suffix_template = entry.suffix_template;
+        break;
+      case 'suffix_ast':
+        if (entry.suffix_ast !== suffix.ast && canonicalJson(entry.suffix_ast) !== suffix.astJson) out.suffix_ast = entry.suffix_ast;
+        break;
+      case 'tools':
+        out.tools = [...toolKeys];
+        break;
+      case 'prefixes':
+        out.prefixes = entry.prefixes.map((p, i) => ({
+          blocks: p.blocks.map((b, j): StoredPrefixBlock => {
+            const text = blockKeys[i]![j]!;
+            return text === b.id ? { id: b.id, tokens: b.tokens } : { id: b.id, text, tokens: b.tokens };
+          }),
+          cohort: p.cohort,
+          key: p.key,
+          sha256: p.sha256,
+          tokens: p.tokens,
+        }));
+        break;
+      default:
+        out[key] = entry[key];
+    }
+  }
+  return out as unknown as StoredAgent;
 }
 
 function storedDispatchEntry(name: string, e: BundleAgent['dispatch']['table'][string], facts: DispatchFacts): StoredDispatchEntry {
