@@ -81,7 +81,7 @@ export function toolKeysOf(f: AgentFragments, cache: EmitCache): ReturnType<type
     // Agents that have a tool share its shape objects (bundle.ts toolShapes): stored once per such triple.
     const hit = cache.storedTools.get(neutral);
     if (hit !== undefined && hit.openai === openai && hit.anthropic === anthropic) return hit.stored;
-    const stored = storedTool(neutral, openai, anthropic);
+    const stored = storedTool(neutral, openai, anthropic, f.canonical === true);
     cache.storedTools.set(neutral, { openai, anthropic, stored });
     return stored;
   }));

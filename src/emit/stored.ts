@@ -105,15 +105,20 @@ export interface StoredToolOf {
 
 type AgentTools = BundleAgent['tools'];
 
-/** A tool's stored shape and key: a pure function of its three shapes (see `toolShapeKey`). */
+/**
+ * A tool's stored shape and key: a pure function of its three shapes (see `toolShapeKey`).
+ * `canonical`: the caller vouches the three shapes are canonical (createBundle's), so the shape is made in key order, not copied sorted.
+ */
 export function storedTool(
   neutral: AgentTools['neutral'][number],
   openaiTool: AgentTools['openai'][number],
   anthropic: AgentTools['anthropic'][number],
+  canonical = false,
 ): StoredToolOf {
   const same = anthropic.name === neutral.name && anthropic.description === neutral.description && sameJson(anthropic.input_schema, neutral.parameters);
   const openai = storedOpenai(neutral, openaiTool);
-  const shape = sortKeysDeep<StoredToolShape>({ neutral, ...(openai === undefined ? {} : { openai }), ...(same ? {} : { anthropic }) });
+  const made = { ...(same ? {} : { anthropic }), neutral, ...(openai === undefined ? {} : { openai }) } as StoredToolShape;
+  const shape = canonical ? made : sortKeysDeep(made);
   return { key: sortedShapeKey(shape), shape };
 }
 
