@@ -193,11 +193,19 @@ function toolShapes(tool: AgentTool, cache: EmitCache): ToolShapes {
     shapes = {
       neutral,
       openai: sortKeysDeep(openaiTool(neutral)),
-      anthropic: sortKeysDeep(anthropicTool(neutral)),
+      // Its input_schema is a shallow copy of the sorted parameters: their members are canonical already, not copied again.
+      anthropic: sortKeysDeep(anthropicTool(neutral), canonicalMembers(neutral.parameters)),
     };
     byTool.set(key, shapes);
   }
   return shapes;
+}
+
+/** The object members of a canonical object (subtrees sortKeysDeep may take as they are). */
+function canonicalMembers(value: object): Set<object> {
+  const members = new Set<object>();
+  for (const v of Object.values(value)) if (v !== null && typeof v === 'object') members.add(v as object);
+  return members;
 }
 
 function openaiTool(tool: NeutralTool): OpenAITool {
