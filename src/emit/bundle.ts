@@ -37,9 +37,10 @@ import { toAnthropicInputSchema, toOpenAIStrictParameters } from '../contracts/o
  * With a cache (watch mode), an agent whose inputs are unchanged keeps its entry
  * object, and the hash is streamed over its cached serialization: the work is
  * proportional to what changed plus one pass of hashing. Without one, the same
- * bytes from scratch.
+ * bytes from scratch. A cache made `once` (a build, a diff side, and the default)
+ * skips the keys only a next build on it would look up: its entries are never reused.
  */
-export function createBundle(program: Program, agentcVersion: string, cache: EmitCache = createEmitCache()): Bundle {
+export function createBundle(program: Program, agentcVersion: string, cache: EmitCache = createEmitCache({ once: true })): Bundle {
   const config = program.config.data;
   useConfig(cache, config, agentcVersion);
   const agents: Record<string, BundleAgent> = {};
@@ -57,6 +58,10 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     }
     for (const t of agent.tools) {
       if (t.kind === 'tool' && t.tool !== undefined) usedTools.set(t.tool.data.name, t.tool);
+    }
+    if (cache.once) {
+      setOwn(agents, id, createAgent(program, id, agent, ast, cache));
+      continue;
     }
     const key = agentInputsKey(cache, agent);
     const hit = cache.entries.get(id);

@@ -31,6 +31,11 @@ import type { HashCheckpoints } from './bundle-hash.js';
 import { createWriteCache, type WriteCache } from './write-in-place.js';
 
 export interface EmitCache {
+  /**
+   * Made for one bundle and its files (`agentc build`, one side of `agentc diff`): what only a next
+   * build on the same cache would use (agents' input keys, the texts interned for reuse) is not kept.
+   */
+  once: boolean;
   /** The config and agentc version the entries below were made under. */
   configKey: string | undefined;
   /** By agent id: the key of the agent's inputs and the (key-sorted) entry made from them. */
@@ -133,8 +138,9 @@ export interface AgentFragments {
   prompts?: { model: BundleModel | undefined; files: [string, string][] };
 }
 
-export function createEmitCache(): EmitCache {
+export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
   return {
+    once: options.once === true,
     configKey: undefined,
     entries: new Map(),
     models: new Map(),

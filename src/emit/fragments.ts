@@ -107,7 +107,7 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
         const f = fragmentsOf(cache, id, entry);
         // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
         f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
-        for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
+        if (!cache.once) for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
         return f.uses;
       },
       linesOf: (text) => {
