@@ -111,6 +111,7 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
         return f.uses;
       },
       linesOf: (text) => {
+        if (cache.once) return text.split('\n'); // kept only for a next build's lookup by text
         let l = lines.get(text) ?? cache.tail.lines.get(text);
         if (l === undefined) l = text.split('\n');
         lines.set(text, l);

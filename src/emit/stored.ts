@@ -185,47 +185,59 @@ const FRESH: StoreKeysMemo = {
 export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): StoreKeys {
   const { toolKeysOf, usesOf, linesOf, variantOf } = { ...FRESH, ...memo };
   const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
-  const uses = new Map<string, BlockUse[][]>();
-  // Per block id: each distinct text → the key of its first use.
-  const variants = new Map<string, Map<string, string>>();
+  // Per agent, per prefix, per block: the index of its text among its block's distinct texts.
+  const uses = new Map<string, { id: string; at: number }[][]>();
+  // Per block id: each distinct text in order of first use, with the key of that first use.
+  const variants = new Map<string, BlockVariants>();
   const infos = new Map<string, StoredBlockInfo>();
   for (const id of ids) {
     const entry = bundle.agents[id]!;
     const perPrefix = usesOf(id, entry);
-    uses.set(id, perPrefix);
-    perPrefix.forEach((prefixUses, i) => {
-      const cohortKey = entry.prefixes[i]!.key;
-      for (const u of prefixUses) {
-        let byText = variants.get(u.id);
-        if (byText === undefined) variants.set(u.id, (byText = new Map<string, string>()));
-        if (!byText.has(u.text)) byText.set(u.text, `${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
-        const known = infos.get(u.id);
-        if (known === undefined) infos.set(u.id, u.info);
-        else if (known !== u.info && !sameBlockInfo(known, u.info))
-          throw new Error(`agentc bug: block "${u.id}" has different owner, category, file or required flag in two prefixes`);
-      }
-    });
+    uses.set(
+      id,
+      perPrefix.map((prefixUses, i) => {
+        const cohortKey = entry.prefixes[i]!.key;
+        return prefixUses.map((u) => {
+          let byText = variants.get(u.id);
+          if (byText === undefined) variants.set(u.id, (byText = { texts: [], keys: [] }));
+          let at = variantIndex(byText, u.text);
+          if (at === -1) {
+            at = byText.texts.length;
+            byText.texts.push(u.text);
+            byText.keys.push(`${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
+            byText.index?.set(u.text, at);
+          }
+          const known = infos.get(u.id);
+          if (known === undefined) infos.set(u.id, u.info);
+          else if (known !== u.info && !sameBlockInfo(known, u.info))
+            throw new Error(`agentc bug: block "${u.id}" has different owner, category, file or required flag in two prefixes`);
+          return { id: u.id, at };
+        });
+      }),
+    );
   }
   const blocks: Record<string, StoredBlockInfo> = {};
   for (const [blockId, info] of infos) setOwn(blocks, blockId, info);
-  const keyOf = new Map<string, Map<string, string>>();
+  const keyOf = new Map<string, string[]>();
   const texts: Record<string, StoredText> = {};
   const used = new Set<string>();
   for (const blockId of [...variants.keys()].sort(compareCodeUnits)) {
     const byText = variants.get(blockId)!;
-    const keys = new Map<string, string>();
+    const single = byText.texts.length === 1;
+    const keys: string[] = [];
     let base: { key: string; lines: string[] } | undefined;
-    for (const [text, variantKey] of byText) {
-      let key = byText.size === 1 ? blockId : variantKey;
-      for (let n = 2; used.has(key); n++) key = `${byText.size === 1 ? blockId : variantKey}#${n}`;
+    byText.texts.forEach((text, i) => {
+      const first = single ? blockId : byText.keys[i]!;
+      let key = first;
+      for (let n = 2; used.has(key); n++) key = `${first}#${n}`;
       used.add(key);
-      keys.set(text, key);
+      keys.push(key);
       const lines = linesOf(text);
       if (base === undefined) {
         base = { key, lines };
         setOwn(texts, key, lines);
       } else setOwn(texts, key, variantOf(base, lines));
-    }
+    });
     keyOf.set(blockId, keys);
   }
   const blockKeys = new Map<string, string[][]>();
@@ -235,7 +247,7 @@ export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): St
     const entry = bundle.agents[id]!;
     blockKeys.set(
       id,
-      uses.get(id)!.map((prefixUses) => prefixUses.map((u) => keyOf.get(u.id)!.get(u.text)!)),
+      uses.get(id)!.map((prefixUses) => prefixUses.map((u) => keyOf.get(u.id)![u.at]!)),
     );
     const { keys, shapes } = toolKeysOf(id, entry);
     toolKeys.set(id, keys);
@@ -245,6 +257,28 @@ export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): St
     });
   }
   return { blockKeys, toolKeys, texts, toolShapes, blocks };
+}
+
+/** A block's distinct texts in order of first use, with the key of each one's first use; `index` once there are many. */
+interface BlockVariants {
+  texts: string[];
+  keys: string[];
+  index?: Map<string, number>;
+}
+
+/** Past this many distinct texts of one block, they are looked up by a Map instead of compared one by one. */
+const VARIANTS_SCANNED = 8;
+
+/**
+ * Where `text` is among the block's distinct texts, or -1. Compared one by one while there are few: a string
+ * compare (length first, then the bytes) costs less than hashing the whole text for a Map, which is most of the
+ * cost when a thousand agents hold the same long block.
+ */
+function variantIndex(v: BlockVariants, text: string): number {
+  if (v.index !== undefined) return v.index.get(text) ?? -1;
+  const at = v.texts.indexOf(text);
+  if (at === -1 && v.texts.length >= VARIANTS_SCANNED) v.index = new Map(v.texts.map((t, i) => [t, i]));
+  return at;
 }
 
 function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
