@@ -5,15 +5,26 @@
 // YAML, and counts the tokens of every block body once (o200k_base). No
 // validation, no linking, no rendering, no output beyond one summary line.
 //
-//   node bench/floor.mjs [--cwd DIR]      (default: the current directory)
+//   node bench/floor.mjs [--cwd DIR] [--parser yaml|js-yaml]
+//
+// --cwd defaults to the current directory. --parser picks the YAML parser: `yaml`
+// (the default, and the floor every target is measured against) or `js-yaml`, the
+// cheaper parser agentc's check reads clean files with (src/parse/fast-yaml.ts) —
+// the bench prints cold check against that floor too, so a faster parser cannot
+// flatter the ratio unseen.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { parse } from 'yaml';
+import { CORE_SCHEMA, load } from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--cwd');
 const root = at === -1 ? process.cwd() : argv[at + 1];
+const which = argv.indexOf('--parser');
+const parser = which === -1 ? 'yaml' : argv[which + 1];
+if (parser !== 'yaml' && parser !== 'js-yaml') throw new Error(`--parser: yaml or js-yaml, not ${parser}`);
+const parse = parser === 'yaml' ? parseYaml : (text) => load(text, { schema: CORE_SCHEMA });
 
 async function list(dir, recursive, pattern) {
   let entries;
@@ -55,5 +66,5 @@ for (const text of blocks) {
 }
 
 console.log(
-  `floor: ${cards.length} cards, ${blocks.length} blocks, ${tools.length} tools, config ${config.length} chars; ${parsed} documents parsed; ${tokens} body tokens (o200k_base)`,
+  `floor (${parser}): ${cards.length} cards, ${blocks.length} blocks, ${tools.length} tools, config ${config.length} chars; ${parsed} documents parsed; ${tokens} body tokens (o200k_base)`,
 );

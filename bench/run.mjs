@@ -20,6 +20,7 @@
 //    interleaved (the order rotates every round) to spread machine noise; per
 //    workspace:
 //      floor        node bench/floor.mjs          read + parse + tokenize, nothing else
+//      floorJs      floor.mjs --parser js-yaml    the same with js-yaml (check's parser for clean files): info
 //      check        agentc check (cold cache)     ≤ 1.2× floor at 1,000 cards
 //      checkWarm    agentc check (warm cache)     ≤ 0.4× floor at 1,000 cards; ≤ 3× node -e 0 on this repo
 //      build        agentc build --out <fresh>    ≤ 1.6× floor at 1,000 cards
@@ -212,6 +213,7 @@ function figure(name, unit, cells, limits = {}) {
   figures.push(row);
 }
 figure('cold check', '× floor', (w) => ratio([w, 'check'], [w, 'floor']), { synthetic: TARGET_CHECK_RATIO });
+figure('cold check', '× floor read by js-yaml', (w) => ratio([w, 'check'], [w, 'floorJs']));
 figure('warm check', '× floor', (w) => ratio([w, 'checkWarm'], [w, 'floor']), { synthetic: TARGET_WARM_CHECK_RATIO });
 figure('warm check', '× node -e 0', (w) => ratio([w, 'checkWarm'], ['shared', 'node']), { repo: TARGET_WARM_CHECK_NODE_RATIO });
 figure('full build', '× floor', (w) => ratio([w, 'build'], [w, 'floor']), { synthetic: TARGET_BUILD_RATIO });
@@ -402,6 +404,7 @@ function workspaceCommands(w) {
   let fresh = 0;
   const cmds = [
     { key: 'floor', label: 'floor (read+parse+tokenize)', argv: () => [join(benchDir, 'floor.mjs'), '--cwd', dir] },
+    { key: 'floorJs', label: 'floor, js-yaml parse (info)', argv: () => [join(benchDir, 'floor.mjs'), '--cwd', dir, '--parser', 'js-yaml'] },
     { key: 'check', label: 'check (cold cache)', argv: () => [agentc, 'check', '--cwd', dir], env: coldEnv, after: dropCold },
     { key: 'checkWarm', label: 'check (warm cache)', argv: () => [agentc, 'check', '--cwd', dir], env: () => ({ AGENTC_CACHE_DIR: warmCache }) },
     {

@@ -678,6 +678,141 @@ export interface AnthropicToolOf<N extends string> {
   readonly input_schema: { readonly type: "object"; readonly [key: string]: unknown };
 }
 
+/** A dispatch-table entry that runs tool contract `T` (`E`: whether it is envelope-backed). */
+export interface ToolDispatch<T extends string, E extends boolean> {
+  readonly "envelope": E;
+  readonly "kind": "tool";
+  readonly "tool": T;
+}
+
+/** A dispatch-table entry that hands a turn to sub-agent `A`, under that agent's own policy. */
+export interface SubAgentDispatch<A extends AgentId> {
+  readonly "agent": A;
+  readonly "kind": "sub_agent";
+  readonly "policy": Bundle["agents"][A]["policy"];
+}
+
+/** An agent's handoff input schema (named by its content). */
+export interface InputSchema_34c7f1bfc200 {
+  readonly "additionalProperties": false;
+  readonly "properties": { readonly "cuisine": { readonly "description": "Cuisine or dish the user asked for, when they named one."; readonly "type": "string" }; readonly "prior_context": { readonly "description": "Summary of earlier turns when the user switches to dining."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's dining request, in their exact words."; readonly "type": "string" } };
+  readonly "required": readonly ["query"];
+  readonly "type": "object";
+}
+
+/** An agent's handoff input schema (named by its content). */
+export interface InputSchema_4878b0ce9942 {
+  readonly "additionalProperties": false;
+  readonly "properties": { readonly "prior_context": { readonly "description": "Summary of earlier turns that explains what the user is referring to, e.g. which receipt or order."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's support question, in their exact words."; readonly "type": "string" }; readonly "support_category": { readonly "description": "The help topic that best fits the question, if clear."; readonly "enum": readonly ["missing_points", "receipts", "rewards", "fetch_shop", "fetch_play", "account", "referrals", "other"]; readonly "type": "string" } };
+  readonly "required": readonly ["query"];
+  readonly "type": "object";
+}
+
+/** An agent's handoff input schema (named by its content). */
+export interface InputSchema_7b843637a8b4 {
+  readonly "additionalProperties": false;
+  readonly "properties": { readonly "max_price_usd": { readonly "description": "Spending limit in US dollars, only when the user stated one."; readonly "type": "number" }; readonly "prior_context": { readonly "description": "Summary of earlier turns handled by other specialists, when the user switches to shopping."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's shopping request, in their exact words."; readonly "type": "string" } };
+  readonly "required": readonly ["query"];
+  readonly "type": "object";
+}
+
+/** An agent's handoff input schema (named by its content). */
+export interface InputSchema_95451423d789 {
+  readonly "additionalProperties": false;
+  readonly "properties": { readonly "prior_context": { readonly "description": "Summary of earlier turns when the user switches to Fetch Play."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's question about games or Fetch Play, in their exact words."; readonly "type": "string" } };
+  readonly "required": readonly ["query"];
+  readonly "type": "object";
+}
+
+/** An agent's handoff input schema (named by its content). */
+export interface InputSchema_a0bd36d363fb {
+  readonly "additionalProperties": false;
+  readonly "properties": { readonly "prior_context": { readonly "description": "Summary of earlier turns when the user switches to a points question."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's question about points or rewards, in their exact words."; readonly "type": "string" } };
+  readonly "required": readonly ["query"];
+  readonly "type": "object";
+}
+
+/** An agent's handoff input schema (named by its content). */
+export interface InputSchema_aa96932ec910 {
+  readonly "additionalProperties": false;
+  readonly "properties": { readonly "offer_id": { readonly "description": "An offer identifier shown earlier in the conversation, when the user refers back to it."; readonly "type": "string" }; readonly "prior_context": { readonly "description": "Summary of earlier turns when the user switches to offers, e.g. the product they were looking at."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's question about offers, in their exact words."; readonly "type": "string" } };
+  readonly "required": readonly ["query"];
+  readonly "type": "object";
+}
+
+/** An agent's handoff input schema (named by its content). */
+export interface InputSchema_bcac60ce78fb {
+  readonly "additionalProperties": false;
+  readonly "properties": { readonly "query": { readonly "description": "The user's message for this turn."; readonly "type": "string" } };
+  readonly "required": readonly ["query"];
+  readonly "type": "object";
+}
+
+/** An agent's handoff input schema (named by its content). */
+export interface InputSchema_d1bcfc4f36f8 {
+  readonly "additionalProperties": false;
+  readonly "properties": { readonly "prior_context": { readonly "description": "Summary of earlier turns, when the retailer was named before this turn."; readonly "type": "string" }; readonly "query": { readonly "description": "The question about a retailer, in the user's exact words."; readonly "type": "string" }; readonly "retailer_name": { readonly "description": "The retailer's name as the user wrote it, when known."; readonly "type": "string" } };
+  readonly "required": readonly ["query"];
+  readonly "type": "object";
+}
+
+/** An agent's handoff input schema (named by its content). */
+export interface InputSchema_f7aa8ea125e9 {
+  readonly "additionalProperties": false;
+  readonly "properties": { readonly "prior_context": { readonly "description": "Summary of earlier turns when the user switches to receipts."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's question about their receipts, in their exact words."; readonly "type": "string" }; readonly "receipt_id": { readonly "description": "A receipt identifier mentioned earlier in the conversation, when the user refers back to it."; readonly "type": "string" } };
+  readonly "required": readonly ["query"];
+  readonly "type": "object";
+}
+
+/** An agent's model tuning (named by its content). */
+export interface Tuning_1279e1af6989 {
+  readonly "max_output_tokens": 600;
+  readonly "reasoning_effort": "low";
+  readonly "text_verbosity": "low";
+}
+
+/** An agent's model tuning (named by its content). */
+export interface Tuning_173712693733 {
+  readonly "max_output_tokens": 1000;
+  readonly "reasoning_effort": "low";
+  readonly "text_verbosity": "medium";
+}
+
+/** An agent's model tuning (named by its content). */
+export interface Tuning_1c0996a9ba10 {
+  readonly "max_output_tokens": 900;
+  readonly "reasoning_effort": "low";
+  readonly "text_verbosity": "medium";
+}
+
+/** An agent's model tuning (named by its content). */
+export interface Tuning_424d2e5cc14c {
+  readonly "max_output_tokens": 1200;
+  readonly "reasoning_effort": "low";
+  readonly "text_verbosity": "medium";
+}
+
+/** An agent's model tuning (named by its content). */
+export interface Tuning_520cc16f7625 {
+  readonly "max_output_tokens": 800;
+  readonly "reasoning_effort": "low";
+  readonly "text_verbosity": "medium";
+}
+
+/** An agent's model tuning (named by its content). */
+export interface Tuning_6c7a970984e0 {
+  readonly "max_output_tokens": 900;
+  readonly "reasoning_effort": "low";
+  readonly "text_verbosity": "low";
+}
+
+/** An agent's model tuning (named by its content). */
+export interface Tuning_e21278803b4d {
+  readonly "max_output_tokens": 1500;
+  readonly "reasoning_effort": "low";
+  readonly "text_verbosity": "medium";
+}
+
 /** The bundle's type: every field as bundle.json holds it, prompt prefixes as `BundlePrefix`, suffix syntax trees as `TemplateNode[]`, tools by name. */
 export interface Bundle {
   readonly "agentcVersion": "0.1.0";
@@ -692,11 +827,11 @@ export interface Bundle {
   readonly "agents": {
     readonly "ereceipts": {
       readonly "description": "Receipts the user has scanned or imported by linking an email account: what was read from a receipt, which offers it matched, the points it earned, and whether email import is working. Use support instead when the user wants a rejected receipt reviewed by a person.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_email_link_status": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "get_email_link_status" }; readonly "get_receipt": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "get_receipt" }; readonly "list_receipts": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "list_receipts" } } };
+      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_email_link_status": ToolDispatch<"get_email_link_status", true>; readonly "get_receipt": ToolDispatch<"get_receipt", true>; readonly "list_receipts": ToolDispatch<"list_receipts", true> } };
       readonly "fallback_model": "gpt-4-turbo";
       readonly "flags": readonly ["receipts_v2"];
       readonly "id": "ereceipts";
-      readonly "input": { readonly "additionalProperties": false; readonly "properties": { readonly "prior_context": { readonly "description": "Summary of earlier turns when the user switches to receipts."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's question about their receipts, in their exact words."; readonly "type": "string" }; readonly "receipt_id": { readonly "description": "A receipt identifier mentioned earlier in the conversation, when the user refers back to it."; readonly "type": "string" } }; readonly "required": readonly ["query"]; readonly "type": "object" };
+      readonly "input": InputSchema_f7aa8ea125e9;
       readonly "model": "gpt-5.4-mini-low";
       readonly "owner": "receipts";
       readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 5; readonly "time_budget_ms": 6000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1200 }; readonly "tool_whitelist": readonly ["list_receipts", "get_receipt", "get_email_link_status"] };
@@ -704,19 +839,19 @@ export interface Bundle {
       readonly "status_events": readonly ["checking_email_link", "fetching_receipts", "matching_receipt"];
       readonly "sub_agents": readonly [];
       readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>";
-      readonly "tuning": { readonly "max_output_tokens": 1000; readonly "reasoning_effort": "low"; readonly "text_verbosity": "medium" };
+      readonly "suffix_template": Bundle["dynamicContext"]["template"];
+      readonly "tuning": Tuning_173712693733;
       readonly "prefixes": readonly BundlePrefix[];
       readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"list_receipts">, AnthropicToolOf<"get_receipt">, AnthropicToolOf<"get_email_link_status">]; readonly "neutral": readonly [NeutralToolOf<"list_receipts">, NeutralToolOf<"get_receipt">, NeutralToolOf<"get_email_link_status">]; readonly "openai": readonly [OpenAIToolOf<"list_receipts">, OpenAIToolOf<"get_receipt">, OpenAIToolOf<"get_email_link_status">] };
     };
     readonly "fetch_assistant": {
       readonly "description": "The Fetch assistant's front door. It reads every user turn, answers greetings and thanks itself, routes everything else to one or more specialist sub-agents, and writes the single reply the user sees.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "guards": { readonly "echo": true; readonly "overlap": true; readonly "verbatim": true }; readonly "intent_count_failsafe": true; readonly "status_rendering": { readonly "calculating_redemption": null; readonly "checking_email_link": "Checking your linked email…"; readonly "checking_game_progress": "Checking your game progress…"; readonly "checking_offer_eligibility": null; readonly "checking_order_status": "Checking on your order…"; readonly "comparing_prices": "Comparing prices across stores…"; readonly "fetching_receipts": "Getting your recent receipts…"; readonly "loading_dining_offers": "Checking dining points offers…"; readonly "loading_games": "Finding games you can play for points…"; readonly "looking_up_points": "Checking your points…"; readonly "looking_up_purchase_history": "Pulling up your past orders…"; readonly "looking_up_redemptions": "Looking at your past rewards…"; readonly "looking_up_retailer": null; readonly "matching_receipt": "Looking at that receipt…"; readonly "opening_support_ticket": "Opening a ticket with our support team…"; readonly "searching_help_center": "Checking our help articles…"; readonly "searching_offers": "Searching current offers…"; readonly "searching_products": "Looking through products…"; readonly "searching_restaurants": "Finding restaurants nearby…" }; readonly "stream": "compose"; readonly "table": { readonly "ask_ereceipts": { readonly "agent": "ereceipts"; readonly "kind": "sub_agent"; readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 5; readonly "time_budget_ms": 6000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1200 }; readonly "tool_whitelist": readonly ["list_receipts", "get_receipt", "get_email_link_status"] } }; readonly "ask_offer_details": { readonly "agent": "offer_details"; readonly "kind": "sub_agent"; readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 5; readonly "time_budget_ms": 5000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1000 }; readonly "tool_whitelist": readonly ["list_active_offers", "get_offer_details", "check_offer_eligibility"] } }; readonly "ask_play": { readonly "agent": "play"; readonly "kind": "sub_agent"; readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 4; readonly "time_budget_ms": 5000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1000 }; readonly "tool_whitelist": readonly ["list_games", "get_game_progress"] } }; readonly "ask_restaurants": { readonly "agent": "restaurants"; readonly "kind": "sub_agent"; readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 4; readonly "time_budget_ms": 7000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1000 }; readonly "tool_whitelist": readonly ["search_restaurants", "get_restaurant_offers"] } }; readonly "ask_retailer_context": { readonly "agent": "retailer_context"; readonly "kind": "sub_agent"; readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 3; readonly "time_budget_ms": 3000; readonly "token_budget": { readonly "input": 6000; readonly "output": 800 }; readonly "tool_whitelist": readonly ["get_retailer_profile", "get_retailer_policies"] } }; readonly "ask_rewards": { readonly "agent": "rewards"; readonly "kind": "sub_agent"; readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 5; readonly "time_budget_ms": 5000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1200 }; readonly "tool_whitelist": readonly ["get_user_points", "get_redemption_history", "calculate_redemption"] } }; readonly "ask_shop": { readonly "agent": "shop"; readonly "kind": "sub_agent"; readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 6; readonly "time_budget_ms": 8000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1500 }; readonly "tool_whitelist": readonly ["search_products", "get_product_details", "get_purchase_history"] } }; readonly "ask_support": { readonly "agent": "support"; readonly "kind": "sub_agent"; readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 4; readonly "time_budget_ms": 15000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1200 }; readonly "tool_whitelist": readonly ["search_help_center", "get_order_status", "create_support_ticket"] } }; readonly "record_feedback": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "record_feedback" } } };
+      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "guards": { readonly "echo": true; readonly "overlap": true; readonly "verbatim": true }; readonly "intent_count_failsafe": true; readonly "status_rendering": { readonly "calculating_redemption": null; readonly "checking_email_link": "Checking your linked email…"; readonly "checking_game_progress": "Checking your game progress…"; readonly "checking_offer_eligibility": null; readonly "checking_order_status": "Checking on your order…"; readonly "comparing_prices": "Comparing prices across stores…"; readonly "fetching_receipts": "Getting your recent receipts…"; readonly "loading_dining_offers": "Checking dining points offers…"; readonly "loading_games": "Finding games you can play for points…"; readonly "looking_up_points": "Checking your points…"; readonly "looking_up_purchase_history": "Pulling up your past orders…"; readonly "looking_up_redemptions": "Looking at your past rewards…"; readonly "looking_up_retailer": null; readonly "matching_receipt": "Looking at that receipt…"; readonly "opening_support_ticket": "Opening a ticket with our support team…"; readonly "searching_help_center": "Checking our help articles…"; readonly "searching_offers": "Searching current offers…"; readonly "searching_products": "Looking through products…"; readonly "searching_restaurants": "Finding restaurants nearby…" }; readonly "stream": "compose"; readonly "table": { readonly "ask_ereceipts": SubAgentDispatch<"ereceipts">; readonly "ask_offer_details": SubAgentDispatch<"offer_details">; readonly "ask_play": SubAgentDispatch<"play">; readonly "ask_restaurants": SubAgentDispatch<"restaurants">; readonly "ask_retailer_context": SubAgentDispatch<"retailer_context">; readonly "ask_rewards": SubAgentDispatch<"rewards">; readonly "ask_shop": SubAgentDispatch<"shop">; readonly "ask_support": SubAgentDispatch<"support">; readonly "record_feedback": ToolDispatch<"record_feedback", false> } };
       readonly "fallback_model": "gpt-5.4-mini-low";
       readonly "flags": readonly [];
       readonly "history": { readonly "keep_last_turns": 6; readonly "max_tokens": 4000; readonly "summary_model": "gpt-5.4-nano" };
       readonly "id": "fetch_assistant";
-      readonly "input": { readonly "additionalProperties": false; readonly "properties": { readonly "query": { readonly "description": "The user's message for this turn."; readonly "type": "string" } }; readonly "required": readonly ["query"]; readonly "type": "object" };
+      readonly "input": InputSchema_bcac60ce78fb;
       readonly "model": "gpt-4.1-mini";
       readonly "owner": "platform";
       readonly "policy": { readonly "max_recursion_depth": 1; readonly "max_tool_calls": 4; readonly "time_budget_ms": 20000; readonly "token_budget": { readonly "input": 16000; readonly "output": 2000 }; readonly "tool_whitelist": readonly ["record_feedback"] };
@@ -724,18 +859,18 @@ export interface Bundle {
       readonly "status_events": readonly [];
       readonly "sub_agents": readonly ["shop", "support", "rewards", "play", "ereceipts", "offer_details", "restaurants", "retailer_context"];
       readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>";
-      readonly "tuning": { readonly "max_output_tokens": 1500; readonly "reasoning_effort": "low"; readonly "text_verbosity": "medium" };
+      readonly "suffix_template": Bundle["dynamicContext"]["template"];
+      readonly "tuning": Tuning_e21278803b4d;
       readonly "prefixes": readonly BundlePrefix[];
       readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"record_feedback">, AnthropicToolOf<"ask_shop">, AnthropicToolOf<"ask_support">, AnthropicToolOf<"ask_rewards">, AnthropicToolOf<"ask_play">, AnthropicToolOf<"ask_ereceipts">, AnthropicToolOf<"ask_offer_details">, AnthropicToolOf<"ask_restaurants">, AnthropicToolOf<"ask_retailer_context">]; readonly "neutral": readonly [NeutralToolOf<"record_feedback">, NeutralToolOf<"ask_shop">, NeutralToolOf<"ask_support">, NeutralToolOf<"ask_rewards">, NeutralToolOf<"ask_play">, NeutralToolOf<"ask_ereceipts">, NeutralToolOf<"ask_offer_details">, NeutralToolOf<"ask_restaurants">, NeutralToolOf<"ask_retailer_context">]; readonly "openai": readonly [OpenAIToolOf<"record_feedback">, OpenAIToolOf<"ask_shop">, OpenAIToolOf<"ask_support">, OpenAIToolOf<"ask_rewards">, OpenAIToolOf<"ask_play">, OpenAIToolOf<"ask_ereceipts">, OpenAIToolOf<"ask_offer_details">, OpenAIToolOf<"ask_restaurants">, OpenAIToolOf<"ask_retailer_context">] };
     };
     readonly "offer_details": {
       readonly "description": "Brand offers that pay bonus points on a receipt: which offers are live, their exact terms (qualifying products, sizes, quantities, retailers, end of window), and whether the user can still earn one or why a receipt did not qualify.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "check_offer_eligibility": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "check_offer_eligibility" }; readonly "get_offer_details": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "get_offer_details" }; readonly "list_active_offers": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "list_active_offers" } } };
+      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "check_offer_eligibility": ToolDispatch<"check_offer_eligibility", true>; readonly "get_offer_details": ToolDispatch<"get_offer_details", false>; readonly "list_active_offers": ToolDispatch<"list_active_offers", false> } };
       readonly "fallback_model": "gpt-5.4-mini-low";
       readonly "flags": readonly ["offer_stacking"];
       readonly "id": "offer_details";
-      readonly "input": { readonly "additionalProperties": false; readonly "properties": { readonly "offer_id": { readonly "description": "An offer identifier shown earlier in the conversation, when the user refers back to it."; readonly "type": "string" }; readonly "prior_context": { readonly "description": "Summary of earlier turns when the user switches to offers, e.g. the product they were looking at."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's question about offers, in their exact words."; readonly "type": "string" } }; readonly "required": readonly ["query"]; readonly "type": "object" };
+      readonly "input": InputSchema_aa96932ec910;
       readonly "model": "gpt-5.4-nano";
       readonly "owner": "offers";
       readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 5; readonly "time_budget_ms": 5000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1000 }; readonly "tool_whitelist": readonly ["list_active_offers", "get_offer_details", "check_offer_eligibility"] };
@@ -743,18 +878,18 @@ export interface Bundle {
       readonly "status_events": readonly ["checking_offer_eligibility", "searching_offers"];
       readonly "sub_agents": readonly [];
       readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>";
-      readonly "tuning": { readonly "max_output_tokens": 900; readonly "reasoning_effort": "low"; readonly "text_verbosity": "low" };
+      readonly "suffix_template": Bundle["dynamicContext"]["template"];
+      readonly "tuning": Tuning_6c7a970984e0;
       readonly "prefixes": readonly BundlePrefix[];
       readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"list_active_offers">, AnthropicToolOf<"get_offer_details">, AnthropicToolOf<"check_offer_eligibility">]; readonly "neutral": readonly [NeutralToolOf<"list_active_offers">, NeutralToolOf<"get_offer_details">, NeutralToolOf<"check_offer_eligibility">]; readonly "openai": readonly [OpenAIToolOf<"list_active_offers">, OpenAIToolOf<"get_offer_details">, OpenAIToolOf<"check_offer_eligibility">] };
     };
     readonly "play": {
       readonly "description": "Fetch Play: mobile games and apps that pay points for reaching milestones. Suggests games to try and reports the user's progress and points earned in games they already play.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_game_progress": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "get_game_progress" }; readonly "list_games": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "list_games" } } };
+      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_game_progress": ToolDispatch<"get_game_progress", true>; readonly "list_games": ToolDispatch<"list_games", false> } };
       readonly "fallback_model": "gpt-5.4-nano";
       readonly "flags": readonly [];
       readonly "id": "play";
-      readonly "input": { readonly "additionalProperties": false; readonly "properties": { readonly "prior_context": { readonly "description": "Summary of earlier turns when the user switches to Fetch Play."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's question about games or Fetch Play, in their exact words."; readonly "type": "string" } }; readonly "required": readonly ["query"]; readonly "type": "object" };
+      readonly "input": InputSchema_95451423d789;
       readonly "model": "claude-haiku-4-5";
       readonly "owner": "games";
       readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 4; readonly "time_budget_ms": 5000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1000 }; readonly "tool_whitelist": readonly ["list_games", "get_game_progress"] };
@@ -762,18 +897,18 @@ export interface Bundle {
       readonly "status_events": readonly ["checking_game_progress", "loading_games"];
       readonly "sub_agents": readonly [];
       readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>";
-      readonly "tuning": { readonly "max_output_tokens": 800; readonly "reasoning_effort": "low"; readonly "text_verbosity": "medium" };
+      readonly "suffix_template": Bundle["dynamicContext"]["template"];
+      readonly "tuning": Tuning_520cc16f7625;
       readonly "prefixes": readonly BundlePrefix[];
       readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"list_games">, AnthropicToolOf<"get_game_progress">]; readonly "neutral": readonly [NeutralToolOf<"list_games">, NeutralToolOf<"get_game_progress">]; readonly "openai": readonly [OpenAIToolOf<"list_games">, OpenAIToolOf<"get_game_progress">] };
     };
     readonly "restaurants": {
       readonly "description": "Restaurants in the Fetch dining network: finding places to eat by location, cuisine and price, and the points a visit earns there, including unused first-visit bonuses. Backed by the partner dining service.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_restaurant_offers": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "get_restaurant_offers" }; readonly "search_restaurants": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "search_restaurants" } } };
+      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_restaurant_offers": ToolDispatch<"get_restaurant_offers", true>; readonly "search_restaurants": ToolDispatch<"search_restaurants", false> } };
       readonly "fallback_model": "gpt-4.1-mini";
       readonly "flags": readonly [];
       readonly "id": "restaurants";
-      readonly "input": { readonly "additionalProperties": false; readonly "properties": { readonly "cuisine": { readonly "description": "Cuisine or dish the user asked for, when they named one."; readonly "type": "string" }; readonly "prior_context": { readonly "description": "Summary of earlier turns when the user switches to dining."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's dining request, in their exact words."; readonly "type": "string" } }; readonly "required": readonly ["query"]; readonly "type": "object" };
+      readonly "input": InputSchema_34c7f1bfc200;
       readonly "model": "claude-haiku-4-5";
       readonly "owner": "dining";
       readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 4; readonly "time_budget_ms": 7000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1000 }; readonly "tool_whitelist": readonly ["search_restaurants", "get_restaurant_offers"] };
@@ -781,17 +916,17 @@ export interface Bundle {
       readonly "status_events": readonly ["loading_dining_offers", "searching_restaurants"];
       readonly "sub_agents": readonly [];
       readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>";
-      readonly "tuning": { readonly "max_output_tokens": 900; readonly "reasoning_effort": "low"; readonly "text_verbosity": "medium" };
+      readonly "suffix_template": Bundle["dynamicContext"]["template"];
+      readonly "tuning": Tuning_1c0996a9ba10;
       readonly "prefixes": readonly BundlePrefix[];
       readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"search_restaurants">, AnthropicToolOf<"get_restaurant_offers">]; readonly "neutral": readonly [NeutralToolOf<"search_restaurants">, NeutralToolOf<"get_restaurant_offers">]; readonly "openai": readonly [OpenAIToolOf<"search_restaurants">, OpenAIToolOf<"get_restaurant_offers">] };
     };
     readonly "retailer_context": {
       readonly "description": "Reference facts about a retailer: which names and aliases Fetch recognizes, which receipt types and eReceipts it accepts, how old a receipt may be, and whether it is part of Fetch Shop. Call it alongside another specialist when an answer depends on a store's rules.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_retailer_policies": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "get_retailer_policies" }; readonly "get_retailer_profile": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "get_retailer_profile" } } };
+      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_retailer_policies": ToolDispatch<"get_retailer_policies", false>; readonly "get_retailer_profile": ToolDispatch<"get_retailer_profile", true> } };
       readonly "flags": readonly [];
       readonly "id": "retailer_context";
-      readonly "input": { readonly "additionalProperties": false; readonly "properties": { readonly "prior_context": { readonly "description": "Summary of earlier turns, when the retailer was named before this turn."; readonly "type": "string" }; readonly "query": { readonly "description": "The question about a retailer, in the user's exact words."; readonly "type": "string" }; readonly "retailer_name": { readonly "description": "The retailer's name as the user wrote it, when known."; readonly "type": "string" } }; readonly "required": readonly ["query"]; readonly "type": "object" };
+      readonly "input": InputSchema_d1bcfc4f36f8;
       readonly "model": "gpt-5.4-nano";
       readonly "output": { readonly "additionalProperties": false; readonly "properties": { readonly "facts": { readonly "description": "Short factual statements that answer the question."; readonly "items": { readonly "type": "string" }; readonly "type": "array" }; readonly "found": { readonly "description": "False when Fetch has no record of the retailer."; readonly "type": "boolean" }; readonly "retailer": { readonly "description": "Canonical retailer name."; readonly "type": "string" } }; readonly "required": readonly ["retailer", "facts", "found"]; readonly "type": "object" };
       readonly "owner": "retail-data";
@@ -800,18 +935,18 @@ export interface Bundle {
       readonly "status_events": readonly ["looking_up_retailer"];
       readonly "sub_agents": readonly [];
       readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>";
-      readonly "tuning": { readonly "max_output_tokens": 600; readonly "reasoning_effort": "low"; readonly "text_verbosity": "low" };
+      readonly "suffix_template": Bundle["dynamicContext"]["template"];
+      readonly "tuning": Tuning_1279e1af6989;
       readonly "prefixes": readonly BundlePrefix[];
       readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"get_retailer_profile">, AnthropicToolOf<"get_retailer_policies">]; readonly "neutral": readonly [NeutralToolOf<"get_retailer_profile">, NeutralToolOf<"get_retailer_policies">]; readonly "openai": readonly [OpenAIToolOf<"get_retailer_profile">, OpenAIToolOf<"get_retailer_policies">] };
     };
     readonly "rewards": {
       readonly "description": "The user's points: current and pending balance, lifetime earnings, past reward redemptions and their delivery state, and what a gift card or other reward would cost. Quotes redemptions but never redeems.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "calculate_redemption": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "calculate_redemption" }; readonly "get_redemption_history": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "get_redemption_history" }; readonly "get_user_points": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "get_user_points" } } };
+      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "calculate_redemption": ToolDispatch<"calculate_redemption", false>; readonly "get_redemption_history": ToolDispatch<"get_redemption_history", true>; readonly "get_user_points": ToolDispatch<"get_user_points", true> } };
       readonly "fallback_model": "gpt-4.1-mini";
       readonly "flags": readonly [];
       readonly "id": "rewards";
-      readonly "input": { readonly "additionalProperties": false; readonly "properties": { readonly "prior_context": { readonly "description": "Summary of earlier turns when the user switches to a points question."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's question about points or rewards, in their exact words."; readonly "type": "string" } }; readonly "required": readonly ["query"]; readonly "type": "object" };
+      readonly "input": InputSchema_a0bd36d363fb;
       readonly "model": "gpt-5.4-mini-low";
       readonly "owner": "rewards";
       readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 5; readonly "time_budget_ms": 5000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1200 }; readonly "tool_whitelist": readonly ["get_user_points", "get_redemption_history", "calculate_redemption"] };
@@ -819,18 +954,18 @@ export interface Bundle {
       readonly "status_events": readonly ["calculating_redemption", "looking_up_points", "looking_up_redemptions"];
       readonly "sub_agents": readonly [];
       readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>";
-      readonly "tuning": { readonly "max_output_tokens": 1000; readonly "reasoning_effort": "low"; readonly "text_verbosity": "medium" };
+      readonly "suffix_template": Bundle["dynamicContext"]["template"];
+      readonly "tuning": Tuning_173712693733;
       readonly "prefixes": readonly BundlePrefix[];
       readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"get_user_points">, AnthropicToolOf<"get_redemption_history">, AnthropicToolOf<"calculate_redemption">]; readonly "neutral": readonly [NeutralToolOf<"get_user_points">, NeutralToolOf<"get_redemption_history">, NeutralToolOf<"calculate_redemption">]; readonly "openai": readonly [OpenAIToolOf<"get_user_points">, OpenAIToolOf<"get_redemption_history">, OpenAIToolOf<"calculate_redemption">] };
     };
     readonly "shop": {
       readonly "description": "Shopping through Fetch Shop: finding products, comparing prices across retailers, recommending items, and showing how many points a purchase earns. Also answers questions about the user's own past Fetch Shop orders. Brand offers earned by scanning a receipt belong to the offers specialist instead.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_product_details": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "get_product_details" }; readonly "get_purchase_history": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "get_purchase_history" }; readonly "search_products": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "search_products" } } };
+      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_product_details": ToolDispatch<"get_product_details", false>; readonly "get_purchase_history": ToolDispatch<"get_purchase_history", true>; readonly "search_products": ToolDispatch<"search_products", false> } };
       readonly "fallback_model": "gpt-4.1-mini";
       readonly "flags": readonly [];
       readonly "id": "shop";
-      readonly "input": { readonly "additionalProperties": false; readonly "properties": { readonly "max_price_usd": { readonly "description": "Spending limit in US dollars, only when the user stated one."; readonly "type": "number" }; readonly "prior_context": { readonly "description": "Summary of earlier turns handled by other specialists, when the user switches to shopping."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's shopping request, in their exact words."; readonly "type": "string" } }; readonly "required": readonly ["query"]; readonly "type": "object" };
+      readonly "input": InputSchema_7b843637a8b4;
       readonly "model": "gpt-5.4-mini-low";
       readonly "owner": "shopping";
       readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 6; readonly "time_budget_ms": 8000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1500 }; readonly "tool_whitelist": readonly ["search_products", "get_product_details", "get_purchase_history"] };
@@ -838,18 +973,18 @@ export interface Bundle {
       readonly "status_events": readonly ["comparing_prices", "looking_up_purchase_history", "searching_products"];
       readonly "sub_agents": readonly [];
       readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>";
-      readonly "tuning": { readonly "max_output_tokens": 1200; readonly "reasoning_effort": "low"; readonly "text_verbosity": "medium" };
+      readonly "suffix_template": Bundle["dynamicContext"]["template"];
+      readonly "tuning": Tuning_424d2e5cc14c;
       readonly "prefixes": readonly BundlePrefix[];
       readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"search_products">, AnthropicToolOf<"get_product_details">, AnthropicToolOf<"get_purchase_history">]; readonly "neutral": readonly [NeutralToolOf<"search_products">, NeutralToolOf<"get_product_details">, NeutralToolOf<"get_purchase_history">]; readonly "openai": readonly [OpenAIToolOf<"search_products">, OpenAIToolOf<"get_product_details">, OpenAIToolOf<"get_purchase_history">] };
     };
     readonly "support": {
       readonly "description": "Customer support for anything that went wrong or is unclear: missing or pending points, rejected receipts, order and shipping problems, account access, referrals, and how Fetch features work. Can open a ticket with the human support team.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "create_support_ticket": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "create_support_ticket" }; readonly "get_order_status": { readonly "envelope": true; readonly "kind": "tool"; readonly "tool": "get_order_status" }; readonly "search_help_center": { readonly "envelope": false; readonly "kind": "tool"; readonly "tool": "search_help_center" } } };
+      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "create_support_ticket": ToolDispatch<"create_support_ticket", false>; readonly "get_order_status": ToolDispatch<"get_order_status", true>; readonly "search_help_center": ToolDispatch<"search_help_center", false> } };
       readonly "fallback_model": "gpt-4-turbo";
       readonly "flags": readonly [];
       readonly "id": "support";
-      readonly "input": { readonly "additionalProperties": false; readonly "properties": { readonly "prior_context": { readonly "description": "Summary of earlier turns that explains what the user is referring to, e.g. which receipt or order."; readonly "type": "string" }; readonly "query": { readonly "description": "The user's support question, in their exact words."; readonly "type": "string" }; readonly "support_category": { readonly "description": "The help topic that best fits the question, if clear."; readonly "enum": readonly ["missing_points", "receipts", "rewards", "fetch_shop", "fetch_play", "account", "referrals", "other"]; readonly "type": "string" } }; readonly "required": readonly ["query"]; readonly "type": "object" };
+      readonly "input": InputSchema_4878b0ce9942;
       readonly "model": "gpt-5.4-nano";
       readonly "owner": "support";
       readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 4; readonly "time_budget_ms": 15000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1200 }; readonly "tool_whitelist": readonly ["search_help_center", "get_order_status", "create_support_ticket"] };
@@ -857,8 +992,8 @@ export interface Bundle {
       readonly "status_events": readonly ["checking_order_status", "opening_support_ticket", "searching_help_center"];
       readonly "sub_agents": readonly [];
       readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": "<context>\nDate: {{date}}\nLocale: {{locale}}\nLocation: {{location}}\n</context>";
-      readonly "tuning": { readonly "max_output_tokens": 1000; readonly "reasoning_effort": "low"; readonly "text_verbosity": "medium" };
+      readonly "suffix_template": Bundle["dynamicContext"]["template"];
+      readonly "tuning": Tuning_173712693733;
       readonly "prefixes": readonly BundlePrefix[];
       readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"search_help_center">, AnthropicToolOf<"get_order_status">, AnthropicToolOf<"create_support_ticket">]; readonly "neutral": readonly [NeutralToolOf<"search_help_center">, NeutralToolOf<"get_order_status">, NeutralToolOf<"create_support_ticket">]; readonly "openai": readonly [OpenAIToolOf<"search_help_center">, OpenAIToolOf<"get_order_status">, OpenAIToolOf<"create_support_ticket">] };
     };

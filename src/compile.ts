@@ -4,7 +4,8 @@
  * of throwing; a thrown error here is an agentc bug.
  */
 import type { Bundle } from './bundle/types.js';
-import { runChecks } from './check/index.js';
+import { RULES, runChecks } from './check/index.js';
+import { PersistentRuleMemos } from './check/rule-memo.js';
 import { unrenderedBlocks } from './check/render-guard.js';
 import { isConfigurable, isDefaultOff, isRuleId } from './diagnostics/catalog.js';
 import { dedupeDiagnostics, DiagnosticBag, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
@@ -12,7 +13,17 @@ import { evaluateConfig, loadConfig, readConfigText, type ConfigLoad } from './l
 import { normalizeNewlines, SourceFile } from './load/source.js';
 import { configInputsUnchanged, snapshotConfigInputs, type ConfigInputsSnapshot } from './load/config-inputs.js';
 import type { ConfigInputs } from './load/config-value.js';
-import { CONFIG_NAMES, findConfigPath, loadWorkspace, workspaceFiles, type FileCache, type LoadResult, type Overlay } from './load/workspace.js';
+import {
+  CONFIG_NAMES,
+  findConfigPath,
+  loadWorkspace,
+  workspaceFiles,
+  type FileCache,
+  type LoadResult,
+  type Overlay,
+  type Workspace,
+} from './load/workspace.js';
+import { reloadChanged, trustedListing } from './load/reload.js';
 import { memorySource } from './load/workspace-source.js';
 import { parseWorkspace, type ParseCache } from './parse/index.js';
 import type { RuleSetting } from './parse/types.js';
@@ -24,6 +35,7 @@ import { cacheDir, PersistentTokenStore } from './cache/token-store.js';
 import { createEmitCache, type EmitCache } from './emit/cache.js';
 import { PersistentBlockMemos, runBlockMemos } from './resolve/block-memo.js';
 import { PersistentAgentMemos } from './resolve/agent-memo.js';
+import { LastingMemos } from './resolve/run-memo.js';
 import { TokenCounter } from './tokenize/counter.js';
 
 /** A workspace on disk (the CLI, the language server, watch mode). */
@@ -40,6 +52,12 @@ export interface CompileOptions extends CommonOptions {
   cacheRoot?: string;
   /** The workspace as already read by the caller (the CLI reads it once to look up the result cache). */
   preloaded?: LoadResult;
+  /**
+   * With `cache`: every workspace-relative path that changed since the last compile with this
+   * cache (watch mode's file events). Only these files are stamped and read; the rest of the last
+   * listing is trusted (src/load/reload.ts says when it is not, and the load is then in full).
+   */
+  changed?: readonly string[];
 }
 
 interface CommonOptions {
@@ -77,6 +95,7 @@ export interface ProgressSink {
  * lives on its Program (`program.memo`). Each store names its key, and a
  * compile with a cache equals a fresh compile (test/compile-cache.test.ts):
  * - `files`: by path, valid while size, mtime, ctime and inode are unchanged;
+ * - `listing`: the last load's file list, trusted only for a compile given `changed`;
  * - `parsed`: by path, valid while the file's text is unchanged (parsing reads no config);
  * - `config`: by the config's text and a snapshot of what it read while loading
  *   (each file's SHA-256, each environment variable's value; src/load/config-inputs.ts);
@@ -84,6 +103,9 @@ export interface ProgressSink {
  *   render and counts) by path + SHA-256 of the text (reads no config);
  * - `agents`: resolved agents by card id, under a key naming the config's value and the
  *   identities of the card and of every block, tool and card it names (src/resolve/agent-memo.ts);
+ * - `rules`: the reports of each rule that declares what it reads, under a key naming the
+ *   config and the identities of those parts (src/check/rule-memo.ts);
+ * - `objects`: derived data of one parsed object each, by the object (src/resolve/run-memo.ts);
  * - `emit`: bundle entries by their inputs' identities under one config key
  *   (the resolved config + agentc version, src/emit/cache.ts);
  * - `tokens`: counts by (encoding, text), backed by the persistent store.
@@ -93,8 +115,12 @@ export interface CompileCache {
   files: FileCache;
   parsed: ParseCache;
   config?: CachedConfig;
+  /** The last load's listing, when it reported nothing (src/load/reload.ts): what `changed` is applied to. */
+  listing?: Workspace;
   blocks: PersistentBlockMemos;
   agents: PersistentAgentMemos;
+  rules: PersistentRuleMemos;
+  objects: LastingMemos;
   emit: EmitCache;
   /** The session's token counter and its persistent store, made by the first compile. */
   tokens?: { counter: TokenCounter; store: PersistentTokenStore | undefined };
@@ -122,13 +148,18 @@ export function createCompileCache(): CompileCache {
     parsed: new Map(),
     blocks: new PersistentBlockMemos(),
     agents: new PersistentAgentMemos(),
+    rules: new PersistentRuleMemos(),
+    objects: new LastingMemos(),
     emit: createEmitCache(),
     invalidate(paths) {
       if (!paths) {
         cache.files.clear();
+        cache.listing = undefined;
         cache.parsed.clear();
         cache.blocks.invalidate();
         cache.agents.invalidate();
+        cache.rules.invalidate();
+        cache.objects = new LastingMemos();
         cache.config = undefined;
         cache.emit = createEmitCache();
         cache.tokens = undefined;
@@ -179,8 +210,10 @@ async function loadDisk(options: CompileOptions): Promise<Loaded> {
   // The config is evaluated in a worker thread (tens of ms to start): started first, it runs while the files are read.
   const configPath = findConfigPath(root);
   const configLoad = configPath ? loadConfigCached(root, configPath, options.cache) : Promise.resolve(undefined);
-  const reading = options.preloaded ? Promise.resolve(options.preloaded) : loadWorkspace(root, options.cache?.files, options.overlay);
+  const reading = options.preloaded ? Promise.resolve(options.preloaded) : loadCached(options);
   const [loaded] = await Promise.all([reading, loadValidators()]);
+  // Taken before the compile adds its own diagnostics to the load's bag.
+  if (options.cache) options.cache.listing = trustedListing(loaded);
   if (loaded.fatal) {
     await configLoad;
     return { fatal: loaded.fatal };
@@ -190,6 +223,14 @@ async function loadDisk(options: CompileOptions): Promise<Loaded> {
   // Awaited by compileLoaded; a rejection meanwhile is not "unhandled" (the await still sees it).
   config.catch(() => undefined);
   return { fatal: undefined, loaded, config };
+}
+
+/** The workspace through the cache: only the changed files when the caller names them and the last listing holds. */
+async function loadCached(options: CompileOptions): Promise<LoadResult> {
+  const { cache, changed, root } = options;
+  const last = cache?.listing;
+  const quick = cache && last && changed && !options.overlay ? await reloadChanged(root, last, changed, cache.files) : undefined;
+  return quick ?? loadWorkspace(root, cache?.files, options.overlay);
 }
 
 /** The same load from memory: the config's value is taken as given (it was evaluated by the caller). */
@@ -244,7 +285,7 @@ async function compileLoaded(
     root,
     parsed,
     files,
-    { tokens: tokens.counter, blocks, ...(options.cache ? { agents: options.cache.agents } : {}) },
+    { tokens: tokens.counter, blocks, ...(options.cache ? { agents: options.cache.agents, lasting: options.cache.objects } : {}) },
     progress ? () => progress.add('agents compiled') : undefined,
   );
   options.cache?.blocks.retain(new Set(ws.blocks.map((f) => f.path)));
@@ -252,7 +293,7 @@ async function compileLoaded(
   if (options.cache) tokens.counter.endRun();
   await yieldToEventLoop();
   progress?.phase('checking');
-  bag.pushAll(runChecks(program));
+  bag.pushAll(runChecks(program, RULES, options.cache?.rules));
 
   const settled = applyRuleSettings(
     bag.items.map((d) => insideFiles(d, files)),

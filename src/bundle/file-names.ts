@@ -24,6 +24,8 @@ const WINDOWS_RESERVED = new Set(['con', 'prn', 'aux', 'nul', ...[1, 2, 3, 4, 5,
 
 /** Whether Windows reserves this file name (`NUL`, `con.md`, `Com1.v2.yaml`…). */
 export function isWindowsReservedName(fileName: string): boolean {
+  // Every reserved name starts with a, c, l, n or p (any case): most names are decided by their first letter.
+  if (!/^[aclnp]/i.test(fileName)) return false;
   const stem = fileName.split('.')[0]!.trimEnd().toLowerCase();
   return WINDOWS_RESERVED.has(stem);
 }

@@ -19,5 +19,14 @@ export interface Rule<R extends RuleId = RuleId> {
    * the defaults that stand in for the config would only produce false findings.
    */
   needsConfig?: boolean;
+  /**
+   * Every part of the program the rule reads besides the config, when that is all it
+   * reads: with a CompileCache its reports are replayed while these parts are the same
+   * objects (src/check/rule-memo.ts). Omitted: the rule runs on every compile.
+   */
+  reads?: readonly ProgramPart[];
   run(program: Program, report: Report<R>): void;
 }
+
+/** Parts of a program a rule can declare it reads (`Rule.reads`); the config is always part of the key. */
+export type ProgramPart = 'cardTable' | 'toolTable' | 'blockHeads' | 'unparsed' | 'duplicates';

@@ -3,7 +3,8 @@
  * per directory (inotify/FSEvents watch directories, so a file replaced by
  * rename — vim, JetBrains safe-write, `sed -i`, `git checkout` — is still seen),
  * and the set of watched directories is re-synced with the disk after every
- * event. A directory deleted and recreated has a new inode: its dead watcher is
+ * event that names a directory (one that is a directory now or was one when last
+ * synced; a file's event cannot change the set). A directory deleted and recreated has a new inode: its dead watcher is
  * closed and a new one attached, and the attach itself reports a change so a
  * file written before the watcher existed is not missed.
  *
@@ -57,6 +58,14 @@ export class TreeWatcher {
     return this.tops.some((t) => t.startsWith(`${path}/`));
   }
 
+  /**
+   * Whether an event for `path` can change the set of folders: it is a folder now or was
+   * one when last synced. A file's event (the common case: a save) needs no re-sync.
+   */
+  private mayBeDirectory(path: string): boolean {
+    return this.dirs.has(path) || inode(join(this.root, path)) !== undefined;
+  }
+
   private scheduleSync(): void {
     if (this.closed || this.syncTimer) return;
     this.syncTimer = setTimeout(() => {
@@ -85,8 +94,9 @@ export class TreeWatcher {
         const watcher = watch(join(this.root, dir), (_event, name) => {
           const n = String(name ?? '');
           if (!this.relevant(dir, n)) return;
-          this.onChange(dir === '' ? n : `${dir}/${n}`);
-          this.scheduleSync();
+          const path = dir === '' ? n : `${dir}/${n}`;
+          this.onChange(path);
+          if (n === '' || this.mayBeDirectory(path)) this.scheduleSync();
         });
         watcher.on('error', () => {
           watcher.close();

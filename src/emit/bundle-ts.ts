@@ -20,10 +20,10 @@
  * `tsc --strict` (also with exactOptionalPropertyTypes, noUncheckedIndexedAccess
  * and noUnused*).
  */
-import type { Bundle, NeutralTool } from '../bundle/types.js';
+import type { Bundle, BundleDispatch, DispatchEntry, NeutralTool } from '../bundle/types.js';
 import type { JsonSchema } from '../parse/types.js';
 import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
-import { canonicalJson, compareCodeUnits, isSorted } from '../bundle/canonical-json.js';
+import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sha256Hex } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
 import { fragmentsOf } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
@@ -50,7 +50,7 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
   const agentIds = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
   const declarations = declarationsBytes(bundle, agents, cache);
-  const type = bundleType(bundle, agents);
+  const type = bundleType(bundle, agents, cache);
   let out = type.tail;
   out += `/** The bundle, read from bundle.json beside this module; each prefix is joined and checked against its sha256 on first use (\`verifyBundle\` checks all). */\n`;
   out += `export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;\n\n`;
@@ -64,26 +64,51 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
  * their arguments are typed once, in ToolArgsByName; the schemas themselves are
  * plain JSON objects, so the type does not grow with every agent's copy of them.
  */
-function bundleType(bundle: Bundle, agents: readonly AgentFragments[]): { head: string; members: Buffer[]; tail: string } {
+function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): { head: string; members: Buffer[]; tail: string } {
+  const members = agents.map((a) => {
+    if (a.typeMember === undefined) {
+      const shared = new Map<string, string>();
+      a.typeMember = Buffer.from(agentTypeMember(a, bundle, shared), 'utf8');
+      a.sharedTypes = [...shared];
+    }
+    return a.typeMember;
+  });
   let out = TOOL_TYPES;
+  if (agents.length > 0) out += DISPATCH_TYPES;
+  const shared = new Map<string, string>();
+  for (const a of agents) for (const [name, text] of a.sharedTypes!) shared.set(name, text);
+  for (const name of [...shared.keys()].sort(compareCodeUnits)) out += shared.get(name)!;
   out += `/** The bundle's type: every field as bundle.json holds it, prompt prefixes as \`BundlePrefix\`, suffix syntax trees as \`TemplateNode[]\`, tools by name. */\n`;
   out += `export interface Bundle {\n`;
   const { agents: _agents, hash: _hash, ...top } = bundle;
   for (const key of Object.keys(top).sort(compareCodeUnits)) {
-    out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : literalType((top as Record<string, unknown>)[key])};\n`;
+    const value = (top as Record<string, unknown>)[key];
+    out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : TABLES.has(key) ? tableType(value as Record<string, object>, cache) : literalType(value)};\n`;
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
-  const members = agents.map((a) => (a.typeMember ??= Buffer.from(agentTypeMember(a), 'utf8')));
   return { head: out, members, tail: `  };\n}\n\n` };
 }
 
-/** An agent's member of the `Bundle` interface: a function of its id and entry (kept with its fragments). */
-function agentTypeMember(a: AgentFragments): string {
+/**
+ * An agent's member of the `Bundle` interface: a function of its entry, the
+ * config's suffix template and its sub-agents' policies (kept with its
+ * fragments: the entry is rebuilt whenever its sub-agents or the config change).
+ * Repeated shapes are declared once, under names that depend only on what they
+ * stand for, so a member never depends on which other agents exist:
+ * - a dispatch-table entry is `ToolDispatch<tool, envelope>` or
+ *   `SubAgentDispatch<agent>` (whose policy is that agent's own);
+ * - the handoff input schema and the tuning are `InputSchema_<sha>` and
+ *   `Tuning_<sha>` (sha256 of the value's canonical JSON, 12 hex digits),
+ *   added to `shared`;
+ * - the suffix template, when it is the config's, is typed through the config's.
+ */
+function agentTypeMember(a: AgentFragments, bundle: Pick<Bundle, 'agents' | 'dynamicContext'>, shared: Map<string, string>): string {
   let out = `    readonly ${JSON.stringify(a.id)}: {\n`;
   const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
   for (const key of Object.keys(fields).sort(compareCodeUnits)) {
-    out += `      readonly ${JSON.stringify(key)}: ${key === 'suffix_ast' ? TEMPLATE_AST_TYPE : literalType((fields as Record<string, unknown>)[key])};\n`;
+    const value = (fields as Record<string, unknown>)[key];
+    out += `      readonly ${JSON.stringify(key)}: ${fieldType(key, value, bundle, shared)};\n`;
   }
   out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
   const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
@@ -91,6 +116,104 @@ function agentTypeMember(a: AgentFragments): string {
   out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
   return `${out}    };\n`;
 }
+
+/** Top-level tables whose entries (models, tool contracts) the EmitCache hands out again unchanged: typed once per entry object. */
+const TABLES: ReadonlySet<string> = new Set(['models', 'tools']);
+
+/** literalType of a table, each entry's type kept by the entry object (bundle entries are never mutated). */
+function tableType(table: Record<string, object>, cache: EmitCache): string {
+  const keys = Object.keys(table).sort(compareCodeUnits);
+  if (keys.length === 0) return '{}';
+  const entryType = (v: object): string => {
+    let t = cache.literalTypes.get(v);
+    if (t === undefined) cache.literalTypes.set(v, (t = literalType(v)));
+    return t;
+  };
+  return `{ ${keys.map((k) => `readonly ${JSON.stringify(k)}: ${entryType(table[k]!)}`).join('; ')} }`;
+}
+
+function fieldType(key: string, value: unknown, bundle: Pick<Bundle, 'agents' | 'dynamicContext'>, shared: Map<string, string>): string {
+  switch (key) {
+    case 'suffix_ast':
+      return TEMPLATE_AST_TYPE;
+    case 'suffix_template':
+      return value === bundle.dynamicContext.template ? 'Bundle["dynamicContext"]["template"]' : literalType(value);
+    case 'input':
+      return sharedType('InputSchema', value, shared);
+    case 'tuning':
+      return sharedType('Tuning', value, shared);
+    case 'dispatch':
+      return dispatchType(value as BundleDispatch, bundle);
+    default:
+      return literalType(value);
+  }
+}
+
+const SHARED_DOCS: Record<string, string> = { InputSchema: "An agent's handoff input schema", Tuning: "An agent's model tuning" };
+
+/** A non-empty object's literal type as a shared interface named by its content; anything else inline. */
+function sharedType(prefix: string, value: unknown, shared: Map<string, string>): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length === 0) return literalType(value);
+  const name = `${prefix}_${sha256Hex(canonicalJsonLine(value)).slice(0, 12)}`;
+  if (!shared.has(name)) {
+    const record = value as Record<string, unknown>;
+    let text = `/** ${SHARED_DOCS[prefix] ?? 'A shape some agents share'} (named by its content). */\nexport interface ${name} {\n`;
+    for (const k of Object.keys(record).sort(compareCodeUnits)) text += `  readonly ${JSON.stringify(k)}: ${literalType(record[k])};\n`;
+    shared.set(name, `${text}}\n\n`);
+  }
+  return name;
+}
+
+/** The dispatch settings' literal type, each table entry through ToolDispatch / SubAgentDispatch where it has exactly their shape. */
+function dispatchType(dispatch: BundleDispatch, bundle: Pick<Bundle, 'agents'>): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(dispatch).sort(compareCodeUnits)) {
+    const value = (dispatch as unknown as Record<string, unknown>)[key];
+    if (key !== 'table') {
+      parts.push(`readonly ${JSON.stringify(key)}: ${literalType(value)}`);
+      continue;
+    }
+    const entries = Object.keys(dispatch.table)
+      .sort(compareCodeUnits)
+      .map((name) => `readonly ${JSON.stringify(name)}: ${dispatchEntryType(dispatch.table[name]!, bundle)}`);
+    parts.push(`readonly "table": ${entries.length === 0 ? '{}' : `{ ${entries.join('; ')} }`}`);
+  }
+  return `{ ${parts.join('; ')} }`;
+}
+
+function dispatchEntryType(entry: DispatchEntry, bundle: Pick<Bundle, 'agents'>): string {
+  const keys = Object.keys(entry).sort(compareCodeUnits).join(',');
+  if (entry.kind === 'tool' && keys === 'envelope,kind,tool' && typeof entry.envelope === 'boolean') {
+    return `ToolDispatch<${JSON.stringify(entry.tool)}, ${entry.envelope}>`;
+  }
+  // The sub-agent's own policy (as createBundle makes it); any other policy stays literal.
+  if (
+    entry.kind === 'sub_agent' &&
+    keys === 'agent,kind,policy' &&
+    Object.hasOwn(bundle.agents, entry.agent) &&
+    canonicalJsonLine(bundle.agents[entry.agent]!.policy) === canonicalJsonLine(entry.policy)
+  ) {
+    return `SubAgentDispatch<${JSON.stringify(entry.agent)}>`;
+  }
+  return literalType(entry);
+}
+
+/** Generic dispatch-table entries: one declaration for every agent's entries of each kind. */
+const DISPATCH_TYPES = `/** A dispatch-table entry that runs tool contract \`T\` (\`E\`: whether it is envelope-backed). */
+export interface ToolDispatch<T extends string, E extends boolean> {
+  readonly "envelope": E;
+  readonly "kind": "tool";
+  readonly "tool": T;
+}
+
+/** A dispatch-table entry that hands a turn to sub-agent \`A\`, under that agent's own policy. */
+export interface SubAgentDispatch<A extends AgentId> {
+  readonly "agent": A;
+  readonly "kind": "sub_agent";
+  readonly "policy": Bundle["agents"][A]["policy"];
+}
+
+`;
 
 /** The suffix template's AST is typed by its node type, not its literal value (the template's text already is). */
 const TEMPLATE_AST_TYPE = 'readonly TemplateNode[]';

@@ -63,10 +63,16 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
       setOwn(agents, id, createAgent(program, id, agent, ast, cache));
       continue;
     }
-    const key = agentInputsKey(cache, agent);
     const hit = cache.entries.get(id);
+    // The same resolved agent (CompileCache.agents hands it out again while its inputs are unchanged) keeps its entry unkeyed.
+    if (hit !== undefined && hit.agent === agent) {
+      entries.set(id, hit);
+      setOwn(agents, id, hit.entry);
+      continue;
+    }
+    const key = agentInputsKey(cache, agent);
     const entry = hit !== undefined && hit.key === key ? hit.entry : createAgent(program, id, agent, ast, cache);
-    entries.set(id, { key, entry });
+    entries.set(id, { key, entry, agent });
     setOwn(agents, id, entry);
   }
   cache.entries = entries;

@@ -24,7 +24,8 @@ import type {
   StoredText,
   StoredToolShape,
 } from '../bundle/types.js';
-import type { BlockUse, StoredToolOf } from './stored.js';
+import type { BlockUse, DispatchFacts, StoredToolOf } from './stored.js';
+import type { StoreKeysState } from './store-keys-memo.js';
 import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
 import type { HashCheckpoints } from './bundle-hash.js';
@@ -38,8 +39,8 @@ export interface EmitCache {
   once: boolean;
   /** The config and agentc version the entries below were made under. */
   configKey: string | undefined;
-  /** By agent id: the key of the agent's inputs and the (key-sorted) entry made from them. */
-  entries: Map<string, { key: string; entry: BundleAgent }>;
+  /** By agent id: the key of the agent's inputs, the (key-sorted) entry made from them, and the resolved agent it was made for (never mutated: the same object, the same inputs). */
+  entries: Map<string, { key: string; entry: BundleAgent; agent: Agent }>;
   /** By model id, valid while configKey holds. */
   models: Map<string, BundleModel>;
   /** Key-sorted contract per parsed tool. */
@@ -54,10 +55,14 @@ export interface EmitCache {
   shapes: WeakMap<object, string>;
   /** bundle.json as frame and per-agent pieces, per bundle (see fragments.ts). */
   frames: WeakMap<Bundle, StoredLayout>;
+  /** What the last bundle's text keys were made from (store-keys-memo.ts). */
+  storeKeys: StoreKeysState | undefined;
   /** The frame's tail chunks of the last build (see fragments.ts). */
   tail: TailMemo;
   /** Hash states in front of every 16th piece of the last bundle (see bundle-hash.ts). */
   hashCheckpoints: HashCheckpoints | undefined;
+  /** bundle.ts's literal type of a model or tool contract, by the object (see bundle-ts.ts). */
+  literalTypes: WeakMap<object, string>;
   /** bundle.ts declarations (see bundle-ts.ts). */
   tsDeclarations: TsDeclarationsMemo | undefined;
   /** What writeOutput last wrote. */
@@ -119,8 +124,13 @@ export interface AgentFragments {
   canonical?: true;
   /** `    "<id>": {…}`: the agent's member of bundle.json's `agents`, UTF-8. */
   json?: Buffer;
-  /** The text and tool-shape keys (as JSON) and the config's suffix `json` was made with. */
-  jsonKeys?: { keys: string; template: string; astJson: string };
+  /** The text and tool-shape keys (as JSON, and as given) and the config's suffix `json` was made with. */
+  jsonKeys?: {
+    keys: string;
+    template: string;
+    astJson: string;
+    inputs?: { blockKeys: readonly (readonly string[])[]; toolKeys: readonly string[]; facts: DispatchFacts };
+  };
   /** Tool-shape keys and shapes of the entry (stored.ts). */
   toolKeys?: { keys: string[]; shapes: StoredToolShape[] };
   /** Canonical JSON of each neutral tool's parameters, in tool order. */
@@ -132,6 +142,8 @@ export interface AgentFragments {
   tsKey?: string;
   /** This agent's member of the Bundle interface in bundle.ts, UTF-8. */
   typeMember?: Buffer;
+  /** The shared declarations (name, text) typeMember refers to; the entry is rebuilt whenever its sub-agents or the config change. */
+  sharedTypes?: readonly (readonly [string, string])[];
   /** Per prefix, per block: its text and shared facts (stored.ts). */
   uses?: BlockUse[][];
   /** Prompt files (path, text), valid for the model object they were rendered with. */
@@ -150,8 +162,10 @@ export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
     storedTools: new WeakMap(),
     shapes: new WeakMap(),
     frames: new WeakMap(),
+    storeKeys: undefined,
     tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },
     hashCheckpoints: undefined,
+    literalTypes: new WeakMap(),
     tsDeclarations: undefined,
     written: createWriteCache(),
     identities: { of: new WeakMap(), last: 0 },

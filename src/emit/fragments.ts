@@ -11,6 +11,7 @@
 import type { Bundle, BundleAgent, StoredBlockInfo, StoredBundle } from '../bundle/types.js';
 import type { AgentFragments, BundleFrame, EmitCache, StoredLayout, TailMemo } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
+import { storeKeysIncremental } from './store-keys-memo.js';
 import {
   agentBlockUses,
   agentToolKeys,
@@ -25,6 +26,8 @@ import {
   variantText,
   type ConfigSuffix,
   type DispatchFacts,
+  type StoreKeys,
+  type StoreKeysMemo,
 } from './stored.js';
 
 /** Keys JavaScript orders first (array indices: canonical integers below 2^32 - 1); the full check is in jsonKeyOrder's slow path. */
@@ -63,16 +66,40 @@ export function jsonPiece(
   suffix: ConfigSuffix,
   facts: DispatchFacts,
 ): Buffer {
-  const keys = JSON.stringify([blockKeys, toolKeys, facts]);
   const made = f.jsonKeys;
-  if (f.json === undefined || made === undefined || made.keys !== keys || made.template !== suffix.template || made.astJson !== suffix.astJson) {
+  // Compared item by item first (a watch rebuild hands most agents the same strings and objects); else as JSON.
+  const sameSuffix = made !== undefined && made.template === suffix.template && made.astJson === suffix.astJson;
+  if (f.json !== undefined && sameSuffix && made.inputs !== undefined && sameKeys(made.inputs, blockKeys, toolKeys, facts)) return f.json;
+  const keys = JSON.stringify([blockKeys, toolKeys, facts]);
+  if (f.json === undefined || !sameSuffix || made.keys !== keys) {
     const stored = storeAgent(f.entry, blockKeys, toolKeys, suffix, facts);
     // storeAgent keeps a canonical entry canonical (stored.ts).
     const body = storedValue(f.canonical ? stored : sortKeysDeep(stored), 2, 'agents');
     f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
-    f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson };
   }
+  f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson, inputs: { blockKeys, toolKeys, facts } };
   return f.json;
+}
+
+/** Whether the keys and facts a piece was made with are these, item by item (===); false says "compare as JSON". */
+function sameKeys(
+  made: { blockKeys: readonly (readonly string[])[]; toolKeys: readonly string[]; facts: DispatchFacts },
+  blockKeys: readonly (readonly string[])[],
+  toolKeys: readonly string[],
+  facts: DispatchFacts,
+): boolean {
+  const sameList = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+  const sameRecord = (a: Record<string, unknown>, b: Record<string, unknown>): boolean => {
+    const keys = Object.keys(a);
+    return sameList(keys, Object.keys(b)) && keys.every((k) => a[k] === b[k]);
+  };
+  return (
+    made.blockKeys.length === blockKeys.length &&
+    made.blockKeys.every((prefix, i) => sameList(prefix, blockKeys[i]!)) &&
+    sameList(made.toolKeys, toolKeys) &&
+    sameRecord(made.facts.policies, facts.policies) &&
+    sameRecord(made.facts.envelopes, facts.envelopes)
+  );
 }
 
 /** The tool-shape keys of an agent's entry, memoized with its fragments. */
@@ -101,7 +128,7 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const lines = new Map<string, string[]>();
     const interned = new Map<string, string>();
     const intern = (text: string): string => interned.get(text) ?? cache.tail.interned.get(text) ?? text;
-    const keys = storeKeys(bundle, {
+    const memo: StoreKeysMemo = {
       toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache),
       usesOf: (id, entry) => {
         const f = fragmentsOf(cache, id, entry);
@@ -125,7 +152,15 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
         cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
         return stored;
       },
-    });
+    };
+    // A one-off cache keeps no state for a next build: plain storeKeys, without the incremental bookkeeping.
+    let keys: StoreKeys;
+    if (cache.once) keys = storeKeys(bundle, memo);
+    else {
+      const stored = storeKeysIncremental(bundle, memo, cache.storeKeys);
+      keys = stored.keys;
+      cache.storeKeys = stored.state;
+    }
     cache.tail.lines = lines;
     cache.tail.interned = interned;
     const top = storedTop(bundle, keys);

@@ -223,22 +223,10 @@ export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): St
   const used = new Set<string>();
   for (const blockId of [...variants.keys()].sort(compareCodeUnits)) {
     const byText = variants.get(blockId)!;
-    const single = byText.texts.length === 1;
-    const keys: string[] = [];
-    let base: { key: string; lines: string[] } | undefined;
-    byText.texts.forEach((text, i) => {
-      const first = single ? blockId : byText.keys[i]!;
-      let key = first;
-      for (let n = 2; used.has(key); n++) key = `${first}#${n}`;
-      used.add(key);
-      keys.push(key);
-      const lines = linesOf(text);
-      if (base === undefined) {
-        base = { key, lines };
-        setOwn(texts, key, lines);
-      } else setOwn(texts, key, variantOf(base, lines));
-    });
-    keyOf.set(blockId, keys);
+    const stored = blockTexts(blockId, new Map(byText.texts.map((text, i) => [text, byText.keys[i]!])), used, linesOf, variantOf);
+    for (const [key, text] of stored.texts) setOwn(texts, key, text);
+    // In the order of byText.texts (a Map iterates in insertion order): looked up by each use's index, not its text.
+    keyOf.set(blockId, [...stored.keys.values()]);
   }
   const blockKeys = new Map<string, string[][]>();
   const toolKeys = new Map<string, string[]>();
@@ -446,4 +434,37 @@ export function storedTop(bundle: Bundle, keys: StoreKeys): StoredBundle {
 function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
   if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   else record[key] = value;
+}
+
+/**
+ * One block's stored texts: its only rendering under the block id, or each distinct
+ * rendering under `<block>@<agent>[@<cohort>]` (the first agent that has it), `#n`
+ * added to a key already `used`; the first is stored whole, the others as runs
+ * against it (variantOf). `byText`: rendered text -> variant key, in first-use order.
+ */
+export function blockTexts(
+  blockId: string,
+  byText: ReadonlyMap<string, string>,
+  used: Set<string>,
+  linesOf: StoreKeysMemo['linesOf'],
+  variantOf: StoreKeysMemo['variantOf'],
+): { keys: Map<string, string>; texts: [string, StoredText][]; lines: Map<string, string[]> } {
+  const keys = new Map<string, string>();
+  const texts: [string, StoredText][] = [];
+  const lines = new Map<string, string[]>();
+  let base: { key: string; lines: string[] } | undefined;
+  for (const [text, variantKey] of byText) {
+    const first = byText.size === 1 ? blockId : variantKey;
+    let key = first;
+    for (let n = 2; used.has(key); n++) key = `${first}#${n}`;
+    used.add(key);
+    keys.set(text, key);
+    const l = linesOf(text);
+    lines.set(text, l);
+    if (base === undefined) {
+      base = { key, lines: l };
+      texts.push([key, l]);
+    } else texts.push([key, variantOf(base, l)]);
+  }
+  return { keys, texts, lines };
 }

@@ -177,7 +177,8 @@ async function fromOverlay(path: string, text: string, cache: FileCache | undefi
   return file;
 }
 
-async function readCached(
+/** A file through the FileCache: the cached SourceFile while its stamp is unchanged, else read (and cached) anew. */
+export async function readCached(
   source: WorkspaceSource,
   path: string,
   kind: 'yaml' | 'block',

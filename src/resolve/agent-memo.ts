@@ -6,8 +6,8 @@
  * The key of an agent names everything resolveAgent reads: the config (its
  * resolved value's JSON, compared once per run: a change forgets every agent), the card, and — looked up by the ids the card names —
  * each block of its prompt (required platform blocks included), each tool, each
- * sub-agent's card and each parent's card, by object identity ("-" when the id
- * names nothing). Identity stands for content because parsed objects are never
+ * sub-agent's card and each parent's card, by object identity (undefined when the id
+ * names nothing), each list led by its length: keys are compared item by item. Identity stands for content because parsed objects are never
  * mutated and a file whose text changed is parsed into a new object (ParseCache);
  * rendering, counting and block analysis are pure functions of those objects.
  * Resolved agents are never mutated after resolve.
@@ -30,10 +30,8 @@ export interface AgentMemoRun {
 }
 
 export class PersistentAgentMemos {
-  private entries = new Map<string, { key: string; agent: Agent }>();
+  private entries = new Map<string, { key: readonly unknown[]; agent: Agent }>();
   private configKey: string | undefined;
-  private readonly ids = new WeakMap<object, number>();
-  private last = 0;
 
   /** This run's view over `p`'s lookups; agents not resolved in the run are dropped when it ends (`retain`). */
   forRun(p: AgentLookups): AgentMemoRun & { retain(): void } {
@@ -41,9 +39,9 @@ export class PersistentAgentMemos {
     const configKey = JSON.stringify(p.config);
     if (configKey !== this.configKey) this.entries.clear();
     this.configKey = configKey;
-    const next = new Map<string, { key: string; agent: Agent }>();
-    const keys = new Map<Card, string>();
-    const keyOf = (card: Card): string => {
+    const next = new Map<string, { key: readonly unknown[]; agent: Agent }>();
+    const keys = new Map<Card, readonly unknown[]>();
+    const keyOf = (card: Card): readonly unknown[] => {
       let key = keys.get(card);
       if (key === undefined) keys.set(card, (key = this.key(card, p)));
       return key;
@@ -51,7 +49,7 @@ export class PersistentAgentMemos {
     return {
       get: (card) => {
         const hit = this.entries.get(card.data.id);
-        return hit !== undefined && hit.key === keyOf(card) ? hit.agent : undefined;
+        return hit !== undefined && sameItems(hit.key, keyOf(card)) ? hit.agent : undefined;
       },
       set: (card, agent) => {
         next.set(card.data.id, { key: keyOf(card), agent });
@@ -71,23 +69,23 @@ export class PersistentAgentMemos {
     return this.entries.size;
   }
 
-  private id(o: object | undefined): string {
-    if (o === undefined) return '-';
-    let n = this.ids.get(o);
-    if (n === undefined) this.ids.set(o, (n = ++this.last));
-    return String(n);
-  }
-
-  private key(card: Card, p: AgentLookups): string {
+  /** The card, then each named id with its object (undefined when it names nothing), list by list: compared item by item (===). */
+  private key(card: Card, p: AgentLookups): unknown[] {
     const d = card.data;
-    const named = (ids: readonly string[], map: ReadonlyMap<string, object>): string => ids.map((id) => `${id}=${this.id(map.get(id))}`).join(',');
-    return [
-      this.id(card),
-      named(p.config.platform.requiredBlocks, p.blocks),
-      named(d.prompt_blocks, p.blocks),
-      named(d.tools, p.tools),
-      named(d.sub_agents, p.cards),
-      named(p.parents.get(d.id) ?? [], p.cards),
-    ].join('\u0000');
+    const key: unknown[] = [card];
+    const named = (ids: readonly string[], map: ReadonlyMap<string, object>): void => {
+      key.push(ids.length);
+      for (const id of ids) key.push(id, map.get(id));
+    };
+    named(p.config.platform.requiredBlocks, p.blocks);
+    named(d.prompt_blocks, p.blocks);
+    named(d.tools, p.tools);
+    named(d.sub_agents, p.cards);
+    named(p.parents.get(d.id) ?? [], p.cards);
+    return key;
   }
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

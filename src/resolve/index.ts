@@ -19,7 +19,7 @@ import { TokenCounter } from '../tokenize/counter.js';
 import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
 import { runBlockMemos, type BlockDerived, type BlockMemos, type StableRender } from './block-memo.js';
-import { RunMemo } from './run-memo.js';
+import { RunMemo, type LastingMemos } from './run-memo.js';
 import type { PersistentAgentMemos } from './agent-memo.js';
 import { effectiveDispatch } from './dispatch.js';
 import { resolveSuffix } from './suffix.js';
@@ -49,6 +49,8 @@ export interface ResolveMemos {
   blocks?: BlockMemos;
   /** Resolved agents (CompileCache keeps them across compiles, src/resolve/agent-memo.ts). */
   agents?: PersistentAgentMemos;
+  /** Derived data of single parsed objects (CompileCache keeps it across compiles, src/resolve/run-memo.ts). */
+  lasting?: LastingMemos;
 }
 
 /** `onAgent` is called after each agent (progress). */
@@ -113,7 +115,7 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     parents,
     unparsed: parsed.unparsed,
     evals: parsed.evals,
-    memo: new RunMemo(),
+    memo: new RunMemo(memos.lasting),
     suffix: resolveSuffix(parsed.config),
   };
   const renderCache = new Map<string, { text: string } | RenderError>();

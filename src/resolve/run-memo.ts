@@ -19,8 +19,30 @@ export function memoSlot<T>(name: string): MemoSlot<T> {
   return Object.freeze({ name });
 }
 
+/**
+ * Values that are a pure function of one parsed object alone (a Block, a Card, a Tool: never
+ * mutated, a changed file parses into a new object), kept across compiles by
+ * `CompileCache.objects` (src/compile.ts); without one they live for one run.
+ */
+export class LastingMemos {
+  private readonly slots = new Map<MemoSlot<unknown>, WeakMap<object, unknown>>();
+
+  of<K extends object, V>(slot: MemoSlot<WeakMap<K, V>>): WeakMap<K, V> {
+    let m = this.slots.get(slot as MemoSlot<unknown>);
+    if (m === undefined) this.slots.set(slot as MemoSlot<unknown>, (m = new WeakMap()));
+    return m as WeakMap<K, V>;
+  }
+}
+
 export class RunMemo {
   private readonly values = new Map<MemoSlot<unknown>, unknown>();
+
+  constructor(private readonly lasting: LastingMemos = new LastingMemos()) {}
+
+  /** The slot's values by object, across compiles when the run has a CompileCache (see LastingMemos: a value may depend on its key object only). */
+  byObject<K extends object, V>(slot: MemoSlot<WeakMap<K, V>>): WeakMap<K, V> {
+    return this.lasting.of(slot);
+  }
 
   /** The slot's value, made by `make` on first use in this run. */
   get<T>(slot: MemoSlot<T>, make: () => T): T {

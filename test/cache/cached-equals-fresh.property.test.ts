@@ -4,6 +4,8 @@
  * CompileCache yields the same diagnostics and bundle as a fresh compile, and
  * the generated files made through its emit cache (as watch mode writes them:
  * per-agent pieces, chunked tables, variants' runs) have the same bytes. The
+ * cached compile is told the changed paths, as watch mode tells it (only those
+ * are read; check rules that declare `reads` are replayed while those are unchanged). The
  * files are made from the program whatever its diagnostics (createBundle takes
  * an incomplete program), so every step exercises the emit cache.
  */
@@ -16,6 +18,7 @@ import { compile, createCompileCache, type CompileCache, type CompileResult } fr
 import { contentToString } from '../../src/emit/content.js';
 import { createBundle } from '../../src/emit/bundle.js';
 import { emitFiles } from '../../src/emit/files.js';
+import { storeBundle, storedJson } from '../../src/emit/stored.js';
 import { AGENTC_VERSION } from '../../src/version.js';
 import { BASE_MODEL, makeWorkspace, writeConfig, type ConfigModel } from './workspace.js';
 
@@ -40,6 +43,7 @@ const READS = ['{{locale}}', '{{user_id}}', '{{card.id}}', '{{model.id}}', 'on 2
 type Edit =
   | { kind: 'card-description'; card: string; text: string }
   | { kind: 'card-tool'; card: string; tool: string }
+  | { kind: 'card-model'; card: string; model: string }
   | { kind: 'block-append'; block: string; text: string }
   | { kind: 'block-remove'; block: string }
   | { kind: 'block-add'; n: number; text: string }
@@ -57,6 +61,12 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     text: fc.constantFrom('Points.', 'A much longer description of what this agent answers.'),
   }),
   fc.record({ kind: fc.constant('card-tool' as const), card: fc.constantFrom(...CARDS), tool: fc.constantFrom('get_user_points', 'get_user_pionts') }),
+  // With {{model.id}} in a shared block, a card's model decides which agent first uses each of the block's texts (its keys in bundle.json).
+  fc.record({
+    kind: fc.constant('card-model' as const),
+    card: fc.constantFrom('ereceipts', 'fetch_assistant', ...CARDS),
+    model: fc.constantFrom('gpt-5.4-nano', 'gpt-5.4-mini-low'),
+  }),
   fc.record({ kind: fc.constant('block-append' as const), block: fc.constantFrom(...BLOCKS), text: fc.constantFrom(...READS) }),
   fc.record({ kind: fc.constant('block-remove' as const), block: fc.constantFrom(...BLOCKS) }),
   fc.record({ kind: fc.constant('block-add' as const), n: fc.integer({ min: 1, max: 2 }), text: fc.constantFrom(...READS) }),
@@ -89,44 +99,52 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
 function seedReads(root: string): void {
   const path = join(root, 'blocks/rewards/instructions-rewards.md');
   writeFileSync(path, `${readFileSync(path, 'utf8')}\nAnswer in {{locale}} for a {{tier}} member near {{location}}.\n`);
+  const shared = join(root, 'blocks/platform/safety-base.md');
+  writeFileSync(shared, `${readFileSync(shared, 'utf8')}\nYou run on {{model.id}}.\n`);
 }
 
-function apply(root: string, e: Edit, model: ConfigModel): ConfigModel {
+/** Applies the edit; returns the new config model and the paths it wrote or removed (what a watcher would report). */
+function apply(root: string, e: Edit, model: ConfigModel): { model: ConfigModel; touched: string[] } {
+  const touched: string[] = [];
   const edit = (path: string, f: (text: string) => string): void => {
     const abs = join(root, path);
     if (existsSync(abs)) writeFileSync(abs, f(readFileSync(abs, 'utf8')));
+    touched.push(path);
   };
   switch (e.kind) {
     case 'card-description':
       edit(`cards/${e.card}.yaml`, (t) => t.replace(/^description: .*$/m, `description: ${e.text}`));
-      return model;
+      return { model, touched };
     case 'card-tool':
       edit(`cards/${e.card}.yaml`, (t) => t.replace(/^tools: \[/m, `tools: [${e.tool}, `));
-      return model;
+      return { model, touched };
+    case 'card-model':
+      edit(`cards/${e.card}.yaml`, (t) => t.replace(/^model: .*$/m, `model: ${e.model}`));
+      return { model, touched };
     case 'block-append':
       edit(e.block, (t) => `${t}\nAlso ${e.text}.\n`);
-      return model;
+      return { model, touched };
     case 'block-remove':
       if (existsSync(join(root, e.block))) unlinkSync(join(root, e.block));
-      return model;
+      return { model, touched: [e.block] };
     case 'block-add':
       writeFileSync(join(root, `blocks/shared/extra-${e.n}.md`), `---\ncategory: context\nowner: platform\nreusable: true\n---\nExtra ${e.text}\n`);
-      return model;
+      return { model, touched: [`blocks/shared/extra-${e.n}.md`] };
     case 'tool-description':
       edit(e.tool, (t) => t.replace(/^description: .*$/m, `description: ${e.text}`));
-      return model;
+      return { model, touched };
     case 'tool-break':
       edit(e.tool, (t) => `${t}\n: [unclosed\n`);
-      return model;
+      return { model, touched };
     case 'config': {
       const next = { ...model, ...e.change };
       writeConfig(root, next);
-      return next;
+      return { model: next, touched: ['agentc.config.ts', 'config-fields.ts'] };
     }
     case 'config-import': {
       const next = { ...model, imported: e.imported };
       writeConfig(root, next);
-      return next;
+      return { model: next, touched: ['agentc.config.ts', 'config-fields.ts'] };
     }
   }
 }
@@ -141,15 +159,17 @@ test('a compile reusing one CompileCache equals a fresh compile after any sequen
       let model = BASE_MODEL;
       generated(await compile({ root, cache, bundle: true, cacheRoot }), cache);
       for (const e of edits) {
-        model = apply(root, e, model);
-        const cached = await compile({ root, cache, bundle: true, cacheRoot });
+        const applied = apply(root, e, model);
+        model = applied.model;
+        // As watch mode compiles: told which paths changed (src/load/reload.ts trusts the rest of the listing).
+        const cached = await compile({ root, cache, bundle: true, cacheRoot, changed: applied.touched });
         const fresh = await compile({ root, bundle: true, cacheRoot });
         expect(cached.diagnostics).toEqual(fresh.diagnostics);
         expect(cached.bundle).toEqual(fresh.bundle);
         expect(generated(cached, cache)).toEqual(generated(fresh));
       }
     }),
-    { numRuns: 4 },
+    { numRuns: 6 },
   );
 }, 120_000);
 
@@ -158,5 +178,8 @@ function generated(result: CompileResult, cache?: CompileCache): Map<string, str
   if (result.program === undefined) return undefined;
   if (cache === undefined) return emitFiles(createBundle(result.program, AGENTC_VERSION));
   const bundle = createBundle(result.program, AGENTC_VERSION, cache.emit);
-  return new Map([...emitFiles(bundle, cache.emit)].map(([path, content]) => [path, contentToString(content)]));
+  const files = new Map([...emitFiles(bundle, cache.emit)].map(([path, content]) => [path, contentToString(content)]));
+  // bundle.json as watch mode streams it (pieces and keys remade only where inputs changed) is the stored bundle made from scratch.
+  expect(files.get('bundle.json')).toBe(storedJson(storeBundle(bundle)));
+  return files;
 }

@@ -81,10 +81,17 @@ export const askByName: ToolArgsByName['ask_travel'] = { query: 'q', intent_coun
 export const names: [ToolName, AgentId, StatusEvent, AgentStatusEvents['billing']] = ['ask_travel', 'concierge', 'searching_trips', 'paying_invoice'];
 export const hash: string = bundle.hash;
 export const cap: 2 = bundle.agents.concierge.dispatch.fan_out_cap;
-// Literal types declared once and shared (Shared_…) keep their values wherever they are used.
+// Literal types declared once and shared (ToolDispatch, SubAgentDispatch, InputSchema_…, Tuning_…,
+// the config's suffix template) keep their values wherever they are used.
 export const calls: 4 = bundle.agents.billing.policy.max_tool_calls;
 export const childCalls: 4 = bundle.agents.concierge.dispatch.table.ask_billing.policy.max_tool_calls;
+export const child: 'billing' = bundle.agents.concierge.dispatch.table.ask_billing.agent;
 export const whitelist: readonly ['get_invoices', 'pay_invoice'] = bundle.agents.billing.policy.tool_whitelist;
+export const envelope: { envelope: true; kind: 'tool'; tool: 'get_invoices' } = bundle.agents.billing.dispatch.table.get_invoices;
+export const required: readonly ['query'] = bundle.agents.billing.input.required;
+export const invoiceType: 'string' = bundle.agents.billing.input.properties.invoice_id.type;
+export const effort: 'low' = bundle.agents.concierge.tuning.reasoning_effort;
+export const suffix: '<context>\\nDate: {{date}}\\nLocale: {{locale}}\\n</context>' = bundle.agents.billing.suffix_template;
 `;
 
 /** Each must fail to compile, with the error in that file. */
@@ -147,6 +154,12 @@ export const a: AskBillingArgs = { query: 'q', intent_count: 1, invoice: 'inv_1'
   'wrong-shared-literal': `
 import { bundle } from './bundle.js';
 export const n: 5 = bundle.agents.concierge.dispatch.table.ask_billing.policy.max_tool_calls;`,
+  'wrong-shared-input': `
+import { bundle } from './bundle.js';
+export const r: readonly ['invoice_id'] = bundle.agents.billing.input.required;`,
+  'wrong-tool-envelope': `
+import { bundle } from './bundle.js';
+export const e: false = bundle.agents.billing.dispatch.table.get_invoices.envelope;`,
   'bad-enum-value': `
 import type { PayInvoiceArgs } from './bundle.js';
 export const a: PayInvoiceArgs = { invoice_id: 'x', amount: { value: 1, currency: 'USD' } };`,
@@ -312,6 +325,8 @@ describe('generated TypeScript', () => {
     'bad-enum-value': /TS2322: Type '"USD"' is not assignable to type '"EUR"'/,
     'wrong-handoff-field': /TS2353: Object literal may only specify known properties, and 'invoice' does not exist in type 'AskBillingArgs'/,
     'wrong-shared-literal': /TS2322: Type '4' is not assignable to type '5'/,
+    'wrong-shared-input': /TS2322: Type 'readonly \["query"\]' is not assignable to type 'readonly \["invoice_id"\]'/,
+    'wrong-tool-envelope': /TS2322: Type 'true' is not assignable to type 'false'/,
   };
 
   it.each(Object.keys(BAD))('rejects %s', (name) => {

@@ -8,6 +8,7 @@ import { blockAt, sortedCards } from '../support.js';
  */
 export const blockOwnership: Rule<'block-ownership'> = {
   id: 'block-ownership',
+  reads: ['cardTable', 'blockHeads'],
   needsConfig: true,
   run(program, report) {
     const platform = program.config.data.platform.owner;

@@ -1,5 +1,7 @@
 import { isWindowsReservedName, PORTABLE_NAME_MAX_BYTES, PROMPTS_DIR, promptFileName } from '../../bundle/file-names.js';
-import type { Rule } from '../rule.js';
+import type { Agent } from '../../resolve/types.js';
+import { agentReports, agentReportsSlot } from '../agent-reports.js';
+import type { Report, Rule } from '../rule.js';
 import { blockIdAt, cardAt, sortedBlocks, sortedCards, sortedTools, toolAt } from '../support.js';
 
 /**
@@ -18,18 +20,7 @@ export const fileName: Rule<'file-name'> = {
         report({ file: card.file.path, range: cardAt(card, ['id']), message: 'reserved', data: { kind: 'Card', id, files }, hint: { id: 'renameCard' } });
       }
       const agent = program.agents.get(id);
-      const longest = (agent?.cohorts ?? [])
-        .map((c) => promptFileName(id, c.key))
-        .reduce<string | undefined>((a, b) => (a === undefined || Buffer.byteLength(b) > Buffer.byteLength(a) ? b : a), undefined);
-      if (agent !== undefined && longest !== undefined && Buffer.byteLength(longest) > PORTABLE_NAME_MAX_BYTES) {
-        report({
-          file: card.file.path,
-          range: cardAt(card, ['id']),
-          message: 'tooLong',
-          data: { agent: id, path: `${PROMPTS_DIR}/${longest}`, bytes: Buffer.byteLength(longest), max: PORTABLE_NAME_MAX_BYTES },
-          hint: { id: 'shorten', data: { flags: agent.flags.join(', ') } },
-        });
-      }
+      if (agent !== undefined) agentReports(program, BY_AGENT, agent, report, (report) => checkPromptNames(agent, report));
     }
     for (const block of sortedBlocks(program)) {
       const id = block.data.id;
@@ -55,3 +46,23 @@ export const fileName: Rule<'file-name'> = {
     }
   },
 };
+
+const BY_AGENT = agentReportsSlot('file-name');
+
+/** The agent's longest prompt file name fits (reads the agent only). */
+function checkPromptNames(agent: Agent, report: Report<'file-name'>): void {
+  const card = agent.card;
+  const id = card.data.id;
+  const longest = agent.cohorts
+    .map((c) => promptFileName(id, c.key))
+    .reduce<string | undefined>((a, b) => (a === undefined || Buffer.byteLength(b) > Buffer.byteLength(a) ? b : a), undefined);
+  if (longest !== undefined && Buffer.byteLength(longest) > PORTABLE_NAME_MAX_BYTES) {
+    report({
+      file: card.file.path,
+      range: cardAt(card, ['id']),
+      message: 'tooLong',
+      data: { agent: id, path: `${PROMPTS_DIR}/${longest}`, bytes: Buffer.byteLength(longest), max: PORTABLE_NAME_MAX_BYTES },
+      hint: { id: 'shorten', data: { flags: agent.flags.join(', ') } },
+    });
+  }
+}

@@ -35,6 +35,7 @@ const MAX_DEPTH = 64;
  */
 export const jsonSchema: Rule<'json-schema'> = {
   id: 'json-schema',
+  reads: ['cardTable', 'toolTable'],
   run(program, report) {
     for (const c of contracts(program)) {
       const errors = metaSchemaErrorsOf(program, c.schema);

@@ -4,6 +4,7 @@ import { configRelated, sortedCards } from '../support.js';
 /** No card lists a required platform block in prompt_blocks (it is injected at the head of every prompt). */
 export const platformBlockDeclared: Rule<'platform-block-declared'> = {
   id: 'platform-block-declared',
+  reads: ['cardTable'],
   needsConfig: true,
   run(program, report) {
     const required = program.config.data.platform.requiredBlocks;

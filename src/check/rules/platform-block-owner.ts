@@ -4,6 +4,7 @@ import { blockAt, configRelated } from '../support.js';
 /** Every block in config.platform.requiredBlocks is owned by config.platform.owner. */
 export const platformBlockOwner: Rule<'platform-block-owner'> = {
   id: 'platform-block-owner',
+  reads: ['blockHeads'],
   needsConfig: true,
   run(program, report) {
     const platform = program.config.data.platform.owner;

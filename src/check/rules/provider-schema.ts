@@ -16,6 +16,7 @@ import type { Report, Rule } from '../rule.js';
  */
 export const providerSchema: Rule<'provider-schema'> = {
   id: 'provider-schema',
+  reads: ['cardTable', 'toolTable'],
   run(program, report) {
     for (const c of contracts(program)) {
       if (!c.toolShape) continue;

@@ -8,6 +8,7 @@ import { sortedCards } from '../support.js';
  */
 export const recursionDepth: Rule<'recursion-depth'> = {
   id: 'recursion-depth',
+  reads: ['cardTable'],
   run(program, report) {
     const graph = subAgentGraph(program);
     for (const card of sortedCards(program)) {

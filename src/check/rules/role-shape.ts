@@ -4,6 +4,7 @@ import { cardAt, sortedCards } from '../support.js';
 /** A card with role orchestrator has sub_agents, and only orchestrators have sub_agents. */
 export const roleShape: Rule<'role-shape'> = {
   id: 'role-shape',
+  reads: ['cardTable'],
   run(program, report) {
     for (const card of sortedCards(program)) {
       const { id, role, sub_agents } = card.data;

@@ -1,12 +1,15 @@
+import { effectiveDispatch } from '../../resolve/dispatch.js';
 import type { Rule } from '../rule.js';
 import { emittableEvents, sortedCards } from '../support.js';
 
 /** Every status event a sub-agent (or one of its tools) can emit has a status_rendering entry in its orchestrator. */
 export const statusEventUnrendered: Rule<'status-event-unrendered'> = {
   id: 'status-event-unrendered',
+  reads: ['cardTable', 'toolTable'],
   run(program, report) {
     for (const card of sortedCards(program)) {
-      const rendering = program.agents.get(card.data.id)?.dispatch.statusRendering ?? {};
+      // The agent's dispatch in effect (Agent.dispatch), made here from the card and the config alone.
+      const rendering = effectiveDispatch(card.data, program.config.data).statusRendering;
       card.data.sub_agents.forEach((id, i) => {
         const sub = program.cards.get(id);
         if (!sub) return;

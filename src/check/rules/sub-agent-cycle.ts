@@ -7,6 +7,7 @@ import { subAgentGraph } from '../graph.js';
  */
 export const subAgentCycle: Rule<'sub-agent-cycle'> = {
   id: 'sub-agent-cycle',
+  reads: ['cardTable'],
   run(program, report) {
     for (const cycle of subAgentGraph(program).cycles) {
       // Edges cycle[i] → cycle[i + 1]; the last one closes the cycle.

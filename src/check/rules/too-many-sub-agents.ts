@@ -4,6 +4,7 @@ import { cardAt, configRelated, sortedCards } from '../support.js';
 /** An orchestrator has at most config.budgets.maxSubAgents sub-agents. */
 export const tooManySubAgents: Rule<'too-many-sub-agents'> = {
   id: 'too-many-sub-agents',
+  reads: ['cardTable'],
   needsConfig: true,
   run(program, report) {
     const max = program.config.data.budgets.maxSubAgents;

@@ -1,4 +1,6 @@
-import type { Rule } from '../rule.js';
+import type { Agent } from '../../resolve/types.js';
+import { agentReports, agentReportsSlot } from '../agent-reports.js';
+import type { Report, Rule } from '../rule.js';
 import { sortedCards } from '../support.js';
 
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -15,39 +17,46 @@ export const toolName: Rule<'tool-name'> = {
   run(program, report) {
     for (const card of sortedCards(program)) {
       const agent = program.agents.get(card.data.id);
-      if (!agent) continue;
-      const prefix = agent.dispatch.toolPrefix;
-      for (const t of agent.tools) {
-        if (t.kind !== 'sub_agent' || TOOL_NAME.test(t.name)) continue;
-        const names = { card: card.data.id, agent: t.agent?.data.id ?? t.name, name: t.name };
-        report({
-          file: card.file.path,
-          range: t.declaredAt,
-          ...(t.name.length > 64 ? { message: 'tooLong' as const, data: { ...names, length: t.name.length } } : { message: 'badChars' as const, data: names }),
-          hint: { id: 'shorten', data: { prefix } },
-        });
-      }
-      const seen = new Map<string, (typeof agent.tools)[number]>();
-      for (const t of agent.tools) {
-        const first = seen.get(t.name);
-        if (!first) {
-          seen.set(t.name, t);
-          continue;
-        }
-        // Same kind twice is a duplicate list entry, which the card schema reports.
-        if (first.kind === t.kind) continue;
-        const own = first.kind === 'tool' ? first : t;
-        const sub = first.kind === 'tool' ? t : first;
-        // Reported at the own tool: its name is the one that took the derived name's shape.
-        report({
-          file: card.file.path,
-          range: own.declaredAt,
-          message: 'collision',
-          data: { card: card.data.id, name: t.name, tool: own.name, agent: sub.agent?.data.id ?? sub.name, prefix },
-          hint: { id: 'rename', data: { tool: own.name } },
-          related: [{ file: card.file.path, range: sub.declaredAt, message: 'becomesTool', data: { agent: sub.agent?.data.id ?? sub.name, tool: sub.name } }],
-        });
-      }
+      if (agent) agentReports(program, BY_AGENT, agent, report, (report) => checkAgent(agent, report));
     }
   },
 };
+
+const BY_AGENT = agentReportsSlot('tool-name');
+
+/** The agent's derived tool names (reads the card and the agent only). */
+function checkAgent(agent: Agent, report: Report<'tool-name'>): void {
+  const card = agent.card;
+  const prefix = agent.dispatch.toolPrefix;
+  for (const t of agent.tools) {
+    if (t.kind !== 'sub_agent' || TOOL_NAME.test(t.name)) continue;
+    const names = { card: card.data.id, agent: t.agent?.data.id ?? t.name, name: t.name };
+    report({
+      file: card.file.path,
+      range: t.declaredAt,
+      ...(t.name.length > 64 ? { message: 'tooLong' as const, data: { ...names, length: t.name.length } } : { message: 'badChars' as const, data: names }),
+      hint: { id: 'shorten', data: { prefix } },
+    });
+  }
+  const seen = new Map<string, (typeof agent.tools)[number]>();
+  for (const t of agent.tools) {
+    const first = seen.get(t.name);
+    if (!first) {
+      seen.set(t.name, t);
+      continue;
+    }
+    // Same kind twice is a duplicate list entry, which the card schema reports.
+    if (first.kind === t.kind) continue;
+    const own = first.kind === 'tool' ? first : t;
+    const sub = first.kind === 'tool' ? t : first;
+    // Reported at the own tool: its name is the one that took the derived name's shape.
+    report({
+      file: card.file.path,
+      range: own.declaredAt,
+      message: 'collision',
+      data: { card: card.data.id, name: t.name, tool: own.name, agent: sub.agent?.data.id ?? sub.name, prefix },
+      hint: { id: 'rename', data: { tool: own.name } },
+      related: [{ file: card.file.path, range: sub.declaredAt, message: 'becomesTool', data: { agent: sub.agent?.data.id ?? sub.name, tool: sub.name } }],
+    });
+  }
+}

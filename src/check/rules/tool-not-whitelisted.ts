@@ -4,6 +4,7 @@ import { sortedCards } from '../support.js';
 /** When a card has policy.tool_whitelist, every entry of its tools (that has a contract) is in it. */
 export const toolNotWhitelisted: Rule<'tool-not-whitelisted'> = {
   id: 'tool-not-whitelisted',
+  reads: ['cardTable', 'toolTable'],
   run(program, report) {
     for (const card of sortedCards(program)) {
       const whitelist = card.data.policy.tool_whitelist;

@@ -11,6 +11,7 @@ const BLOCK_ID = /^[a-z0-9][a-z0-9_.-]{0,95}$/;
 /** Every prompt_blocks entry of a card and every config.platform.requiredBlocks entry names a block. */
 export const unknownBlock: Rule<'unknown-block'> = {
   id: 'unknown-block',
+  reads: ['cardTable', 'blockHeads', 'unparsed'],
   needsConfig: true,
   run(program, report) {
     // An unreadable blocks/ folder is its own error; what it holds is unknown, not missing.

@@ -5,6 +5,7 @@ import { configRelated, sortedCards } from '../support.js';
 /** A card's model, fallback_model and history.summary_model are keys of config.models. */
 export const unknownModel: Rule<'unknown-model'> = {
   id: 'unknown-model',
+  reads: ['cardTable'],
   needsConfig: true,
   run(program, report) {
     const models = Object.keys(program.config.data.models).sort();

@@ -9,6 +9,7 @@ import { emittableEvents, sortedCards } from '../support.js';
  */
 export const unknownStatusEvent: Rule<'unknown-status-event'> = {
   id: 'unknown-status-event',
+  reads: ['cardTable', 'toolTable'],
   run(program, report) {
     for (const card of sortedCards(program)) {
       const rendering = card.data.dispatch?.status_rendering;

@@ -5,6 +5,7 @@ import { mismatchedStems, sortedCards } from '../support.js';
 /** Every sub_agents entry of a card names a card. */
 export const unknownSubAgent: Rule<'unknown-sub-agent'> = {
   id: 'unknown-sub-agent',
+  reads: ['cardTable', 'unparsed'],
   run(program, report) {
     const ids = sortedCards(program).map((c) => c.data.id);
     const mismatched = mismatchedStems(program).cards;

@@ -6,6 +6,7 @@ import { mismatchedStems, sortedCards, sortedTools } from '../support.js';
 /** Every tools and policy.tool_whitelist entry of a card names a tool contract. */
 export const unknownTool: Rule<'unknown-tool'> = {
   id: 'unknown-tool',
+  reads: ['cardTable', 'toolTable', 'unparsed'],
   run(program, report) {
     const names = sortedTools(program).map((t) => t.data.name);
     const mismatched = mismatchedStems(program).tools;

@@ -4,6 +4,7 @@ import { cardsIncomplete, sortedCards, typoTargets } from '../support.js';
 /** Every non-orchestrator card (role not orchestrator, no sub_agents) is listed as some card's sub-agent. */
 export const unreachableAgent: Rule<'unreachable-agent'> = {
   id: 'unreachable-agent',
+  reads: ['cardTable', 'toolTable', 'blockHeads', 'unparsed', 'duplicates'],
   run(program, report) {
     // A card that did not parse may use (or reach) anything: say nothing rather than guess.
     if (cardsIncomplete(program)) return;

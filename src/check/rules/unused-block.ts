@@ -4,6 +4,7 @@ import { cardsIncomplete, blockIdAt, sortedBlocks, sortedCards, typoTargets } fr
 /** Every block is required by the platform or listed in some card's prompt_blocks. */
 export const unusedBlock: Rule<'unused-block'> = {
   id: 'unused-block',
+  reads: ['cardTable', 'toolTable', 'blockHeads', 'unparsed', 'duplicates'],
   needsConfig: true,
   run(program, report) {
     // A card that did not parse may use (or reach) anything: say nothing rather than guess.

@@ -4,6 +4,7 @@ import { cardsIncomplete, configAt, sortedCards, typoTargets } from '../support.
 /** Every model in config.models is some card's model, fallback_model or history.summary_model. */
 export const unusedModel: Rule<'unused-model'> = {
   id: 'unused-model',
+  reads: ['cardTable', 'toolTable', 'blockHeads', 'unparsed', 'duplicates'],
   needsConfig: true,
   run(program, report) {
     // A card that did not parse may use (or reach) anything: say nothing rather than guess.

@@ -4,6 +4,7 @@ import { cardsIncomplete, sortedCards, sortedTools, typoTargets } from '../suppo
 /** Every tool contract is listed in some card's tools. */
 export const unusedTool: Rule<'unused-tool'> = {
   id: 'unused-tool',
+  reads: ['cardTable', 'toolTable', 'blockHeads', 'unparsed', 'duplicates'],
   run(program, report) {
     // A card that did not parse may use (or reach) anything: say nothing rather than guess.
     if (cardsIncomplete(program)) return;

@@ -56,11 +56,11 @@ interface Found {
   text: string;
 }
 
-/** The scan depends only on the block's body: once per block and run (a block is in many prefixes). */
-const SCANNED = memoSlot<Map<Block, Found[]>>('volatile literals by block');
+/** The scan depends only on the block's body: once per block (across compiles in watch mode). */
+const SCANNED = memoSlot<WeakMap<Block, Found[]>>('volatile literals by block');
 
 function volatileLiterals(program: Program, block: Block): Found[] {
-  const scanned = program.memo.map(SCANNED);
+  const scanned = program.memo.byObject(SCANNED);
   let found = scanned.get(block);
   if (!found) scanned.set(block, (found = scan(block.body)));
   return found;

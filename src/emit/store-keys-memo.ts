@@ -1,0 +1,192 @@
+/**
+ * storeKeys (stored.ts) for a bundle made through an EmitCache: the same keys,
+ * texts, block facts and tool shapes, with the per-block work redone only for
+ * the blocks whose uses changed since the last bundle.
+ *
+ * Why it is the same: in storeKeys a block's text keys and stored texts depend
+ * only on that block's uses in order — agents in id order, their prefixes in
+ * order, the uses in each — (agent id, cohort key, text, facts). Keys of two
+ * blocks never collide while no block id holds '@' or '#' (every key starts
+ * with its block's id up to the first of those), so each block can be keyed on
+ * its own; when one does, everything is made by storeKeys itself. An agent's
+ * uses are memoized per entry object (fragments.ts), so an agent whose uses
+ * object is the one of the last bundle used its blocks the same way.
+ * test/cache/cached-equals-fresh.property.test.ts compares the result with storeKeys'.
+ */
+import type { BundleAgent, StoredBlockInfo, StoredText, StoredToolShape } from '../bundle/types.js';
+import type { Bundle } from '../bundle/types.js';
+import { compareCodeUnits } from '../bundle/canonical-json.js';
+import { blockTexts, storeKeys, type BlockUse, type StoreKeys, type StoreKeysMemo } from './stored.js';
+
+/** What the last bundle's keys were made from, per agent and per block. */
+export interface StoreKeysState {
+  /** By agent id: its uses (the memoized object), its prefixes' cohort keys and its block keys. */
+  agents: Map<string, AgentKeys>;
+  /** By block id: the agents that use it, and what was made from their uses. */
+  blocks: Map<string, BlockKeys>;
+  /** The block ids, sorted. */
+  order: string[];
+}
+
+interface AgentKeys {
+  uses: BlockUse[][];
+  cohorts: string[];
+  blockKeys: string[][];
+}
+
+interface BlockKeys {
+  users: Set<string>;
+  info: StoredBlockInfo;
+  /** Text → key. */
+  keys: Map<string, string>;
+  /** Key → stored text, in storeKeys' order. */
+  texts: [string, StoredText][];
+  /** Text → its lines (the first text's are the base the others are stored against). */
+  lines: Map<string, string[]>;
+}
+
+/** Same as storeKeys(bundle, memo); `state` holds what the next call reuses (undefined: start afresh). */
+export function storeKeysIncremental(
+  bundle: Bundle,
+  memo: StoreKeysMemo,
+  last: StoreKeysState | undefined,
+): { keys: StoreKeys; state: StoreKeysState | undefined } {
+  const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
+  const uses = new Map<string, BlockUse[][]>();
+  for (const id of ids) uses.set(id, memo.usesOf(id, bundle.agents[id]!));
+
+  const agents = new Map<string, AgentKeys>();
+  const blocks = new Map<string, BlockKeys>(last?.blocks ?? []);
+  // Blocks to key again: those an agent now uses differently (other texts, prefixes or facts), starts or stops using.
+  const affected = new Set<string>();
+  const changed = new Set<string>();
+  for (const id of ids) {
+    const before = last?.agents.get(id);
+    const now = uses.get(id)!;
+    if (before !== undefined && before.uses === now) continue;
+    changed.add(id);
+    const was = before ? useLists(before.uses, before.cohorts) : new Map<string, unknown[]>();
+    for (const [b, list] of useLists(now, cohortKeys(bundle.agents[id]!))) {
+      // Checked for every block when it is first used (the last state exists only if all passed).
+      if (b.includes('@') || b.includes('#')) return { keys: storeKeys(bundle, memo), state: undefined };
+      if (!sameItems(was.get(b), list)) affected.add(b);
+      was.delete(b);
+    }
+    for (const b of was.keys()) affected.add(b);
+  }
+  for (const [id, before] of last?.agents ?? []) {
+    if (uses.has(id)) continue;
+    changed.add(id);
+    for (const b of useLists(before.uses, before.cohorts).keys()) affected.add(b);
+  }
+  // Who uses each affected block now (agents whose uses are unchanged still use it).
+  const users = new Map<string, Set<string>>();
+  for (const b of affected) users.set(b, new Set([...(blocks.get(b)?.users ?? [])].filter((id) => uses.has(id) && !changed.has(id))));
+  for (const id of changed) {
+    const perPrefix = uses.get(id);
+    if (perPrefix === undefined) continue;
+    for (const prefix of perPrefix) for (const u of prefix) users.get(u.id)?.add(id);
+  }
+  const rekeyed = new Set<string>();
+  let order = last?.order;
+  for (const b of affected) {
+    const made = keyBlock(b, [...users.get(b)!].sort(compareCodeUnits), uses, bundle.agents, memo, blocks.get(b));
+    if ((made === undefined) !== (blocks.get(b) === undefined)) order = undefined;
+    if (made === undefined) blocks.delete(b);
+    else blocks.set(b, made);
+    if (!sameKeys(made?.keys, last?.blocks.get(b)?.keys)) rekeyed.add(b);
+  }
+  order ??= [...blocks.keys()].sort(compareCodeUnits);
+
+  const blockKeys = new Map<string, string[][]>();
+  const toolKeys = new Map<string, string[]>();
+  const toolShapes: Record<string, StoredToolShape> = {};
+  for (const id of ids) {
+    const perPrefix = uses.get(id)!;
+    const before = last?.agents.get(id);
+    const keep = before !== undefined && !changed.has(id) && (rekeyed.size === 0 || !perPrefix.some((prefix) => prefix.some((u) => rekeyed.has(u.id))));
+    const keys = keep ? before.blockKeys : perPrefix.map((prefix) => prefix.map((u) => blocks.get(u.id)!.keys.get(u.text)!));
+    agents.set(id, { uses: perPrefix, cohorts: keep ? before.cohorts : cohortKeys(bundle.agents[id]!), blockKeys: keys });
+    blockKeys.set(id, keys);
+    const tools = memo.toolKeysOf(id, bundle.agents[id]!);
+    toolKeys.set(id, tools.keys);
+    tools.keys.forEach((key, i) => {
+      // Equal keys are equal shapes (the key holds 48 bits of the shape's sha256).
+      if (!Object.hasOwn(toolShapes, key)) setOwn(toolShapes, key, tools.shapes[i]!);
+    });
+  }
+  const texts: Record<string, StoredText> = {};
+  const infos: Record<string, StoredBlockInfo> = {};
+  for (const b of order) {
+    const made = blocks.get(b)!;
+    setOwn(infos, b, made.info);
+    for (const [key, text] of made.texts) setOwn(texts, key, text);
+  }
+  return { keys: { blockKeys, toolKeys, texts, toolShapes, blocks: infos }, state: { agents, blocks, order } };
+}
+
+/** One block's keys and stored texts from its uses (storeKeys' per-block steps); undefined when no agent uses it. */
+function keyBlock(
+  blockId: string,
+  users: readonly string[],
+  uses: ReadonlyMap<string, BlockUse[][]>,
+  entries: Readonly<Record<string, BundleAgent>>,
+  memo: StoreKeysMemo,
+  last: BlockKeys | undefined,
+): BlockKeys | undefined {
+  const byText = new Map<string, string>();
+  let info: StoredBlockInfo | undefined;
+  for (const id of users) {
+    uses.get(id)!.forEach((prefix, i) => {
+      const cohortKey = entries[id]!.prefixes[i]!.key;
+      for (const u of prefix) {
+        if (u.id !== blockId) continue;
+        if (!byText.has(u.text)) byText.set(u.text, `${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
+        if (info === undefined) info = u.info;
+        else if (info !== u.info && !sameBlockInfo(info, u.info))
+          throw new Error(`agentc bug: block "${u.id}" has different owner, category, file or required flag in two prefixes`);
+      }
+    });
+  }
+  if (info === undefined) return undefined;
+  const { keys, texts, lines } = blockTexts(blockId, byText, new Set(), (text) => last?.lines.get(text) ?? memo.linesOf(text), memo.variantOf);
+  return { users: new Set(users), info, keys, texts, lines };
+}
+
+function cohortKeys(entry: BundleAgent): string[] {
+  return entry.prefixes.map((p) => p.key);
+}
+
+/** Per block id, what storeKeys reads of the agent's uses of it, flat: prefix index, cohort key, text and facts per use. */
+function useLists(perPrefix: BlockUse[][], cohorts: readonly string[]): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  perPrefix.forEach((prefix, i) => {
+    for (const u of prefix) {
+      let list = out.get(u.id);
+      if (list === undefined) out.set(u.id, (list = []));
+      list.push(i, cohorts[i], u.text, u.info.category, u.info.file, u.info.owner, u.info.required);
+    }
+  });
+  return out;
+}
+
+function sameItems(a: readonly unknown[] | undefined, b: readonly unknown[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function sameKeys(a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<string, string> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.size !== b.size) return false;
+  for (const [text, key] of a) if (b.get(text) !== key) return false;
+  return true;
+}
+
+function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
+  return a.category === b.category && a.file === b.file && a.owner === b.owner && a.required === b.required;
+}
+
+/** `record[key] = value` as an own data property, also for the key "__proto__". */
+function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
+}
