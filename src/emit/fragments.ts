@@ -65,20 +65,25 @@ export function jsonPiece(
   toolKeys: readonly string[],
   suffix: ConfigSuffix,
   facts: DispatchFacts,
+  once = false,
 ): Buffer {
+  // A one-off cache makes each piece once: nothing to compare it with later, so no keys are kept.
+  if (once && f.json === undefined) return (f.json = pieceBytes(f, storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)));
   const made = f.jsonKeys;
   // Compared item by item first (a watch rebuild hands most agents the same strings and objects); else as JSON.
   const sameSuffix = made !== undefined && made.template === suffix.template && made.astJson === suffix.astJson;
   if (f.json !== undefined && sameSuffix && made.inputs !== undefined && sameKeys(made.inputs, blockKeys, toolKeys, facts)) return f.json;
   const keys = JSON.stringify([blockKeys, toolKeys, facts]);
   if (f.json === undefined || !sameSuffix || made.keys !== keys) {
-    const stored = storeAgent(f.entry, blockKeys, toolKeys, suffix, facts);
-    // storeAgent keeps a canonical entry canonical (stored.ts).
-    const body = storedValue(f.canonical ? stored : sortKeysDeep(stored), 2, 'agents');
-    f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
+    f.json = pieceBytes(f, storeAgent(f.entry, blockKeys, toolKeys, suffix, facts));
   }
   f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson, inputs: { blockKeys, toolKeys, facts } };
   return f.json;
+}
+
+/** The piece's UTF-8 bytes; storeAgent keeps a canonical entry canonical (stored.ts), so only another one is sorted here. */
+function pieceBytes(f: AgentFragments, stored: object): Buffer {
+  return Buffer.from(`    ${JSON.stringify(f.id)}: ${storedValue(f.canonical ? stored : sortKeysDeep(stored), 2, 'agents')}`, 'utf8');
 }
 
 /** Whether the keys and facts a piece was made with are these, item by item (===); false says "compare as JSON". */
@@ -168,7 +173,7 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const suffix = configSuffix(bundle);
     const pieces = ids.map((id) => {
       const entry = bundle.agents[id]!;
-      return jsonPiece(fragmentsOf(cache, id, entry), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle));
+      return jsonPiece(fragmentsOf(cache, id, entry), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle), cache.once);
     });
     layout = { frame, pieces };
     cache.frames.set(bundle, layout);
