@@ -37,9 +37,10 @@ import { toAnthropicInputSchema, toOpenAIStrictParameters } from '../contracts/o
  * With a cache (watch mode), an agent whose inputs are unchanged keeps its entry
  * object, and the hash is streamed over its cached serialization: the work is
  * proportional to what changed plus one pass of hashing. Without one, the same
- * bytes from scratch.
+ * bytes from scratch. A cache made `once` (a build, a diff side, and the default)
+ * skips the keys only a next build on it would look up: its entries are never reused.
  */
-export function createBundle(program: Program, agentcVersion: string, cache: EmitCache = createEmitCache()): Bundle {
+export function createBundle(program: Program, agentcVersion: string, cache: EmitCache = createEmitCache({ once: true })): Bundle {
   const config = program.config.data;
   useConfig(cache, config, agentcVersion);
   const agents: Record<string, BundleAgent> = {};
@@ -57,6 +58,10 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     }
     for (const t of agent.tools) {
       if (t.kind === 'tool' && t.tool !== undefined) usedTools.set(t.tool.data.name, t.tool);
+    }
+    if (cache.once) {
+      setOwn(agents, id, createAgent(program, id, agent, ast, cache));
+      continue;
     }
     const hit = cache.entries.get(id);
     // The same resolved agent (CompileCache.agents hands it out again while its inputs are unchanged) keeps its entry unkeyed.
@@ -161,7 +166,9 @@ function createAgent(program: Program, id: string, agent: Agent, ast: TemplateNo
   // Its block uses (stored.ts agentBlockUses) from the rendered blocks: each text is the slice of
   // the prefix at the block's place, and a block rendered alike for many agents is one string, which
   // the stored bundle's tables then look up by identity instead of by content.
-  fragmentsOf(cache, id, entry).uses = agent.cohorts.map((c) =>
+  const fragments = fragmentsOf(cache, id, entry);
+  fragments.canonical = true;
+  fragments.uses = agent.cohorts.map((c) =>
     c.blocks.map((b) => ({
       id: b.block.data.id,
       text: b.text,
@@ -197,11 +204,19 @@ function toolShapes(tool: AgentTool, cache: EmitCache): ToolShapes {
     shapes = {
       neutral,
       openai: sortKeysDeep(openaiTool(neutral)),
-      anthropic: sortKeysDeep(anthropicTool(neutral)),
+      // Its input_schema is a shallow copy of the sorted parameters: their members are canonical already, not copied again.
+      anthropic: sortKeysDeep(anthropicTool(neutral), canonicalMembers(neutral.parameters)),
     };
     byTool.set(key, shapes);
   }
   return shapes;
+}
+
+/** The object members of a canonical object (subtrees sortKeysDeep may take as they are). */
+function canonicalMembers(value: object): Set<object> {
+  const members = new Set<object>();
+  for (const v of Object.values(value)) if (v !== null && typeof v === 'object') members.add(v as object);
+  return members;
 }
 
 function openaiTool(tool: NeutralTool): OpenAITool {
@@ -281,9 +296,10 @@ function toolContract(tool: Tool): BundleToolContract {
   };
 }
 
-/** `record[key] = value` that also works for the key "__proto__" (an own data property, never the prototype). */
+/** `record[key] = value` that also works for the key "__proto__" (an own data property, never the prototype); plain assignment for every other key (much faster). */
 function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }
 
 /** The suffix template's AST; a build stops before emit when it did not parse or is outside the language (suffix-template). */

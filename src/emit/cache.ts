@@ -32,6 +32,11 @@ import type { HashCheckpoints } from './bundle-hash.js';
 import { createWriteCache, type WriteCache } from './write-in-place.js';
 
 export interface EmitCache {
+  /**
+   * Made for one bundle and its files (`agentc build`, one side of `agentc diff`): what only a next
+   * build on the same cache would use (agents' input keys, the texts interned for reuse) is not kept.
+   */
+  once: boolean;
   /** The config and agentc version the entries below were made under. */
   configKey: string | undefined;
   /** By agent id: the key of the agent's inputs, the (key-sorted) entry made from them, and the resolved agent it was made for (never mutated: the same object, the same inputs). */
@@ -115,6 +120,8 @@ export interface StoredLayout {
 export interface AgentFragments {
   id: string;
   entry: BundleAgent;
+  /** Set by createBundle: `entry` is canonical (keys sorted at every depth, no undefined), so its stored form is written without another sorted copy. */
+  canonical?: true;
   /** `    "<id>": {…}`: the agent's member of bundle.json's `agents`, UTF-8. */
   json?: Buffer;
   /** The text and tool-shape keys (as JSON, and as given) and the config's suffix `json` was made with. */
@@ -143,8 +150,9 @@ export interface AgentFragments {
   prompts?: { model: BundleModel | undefined; files: [string, string][] };
 }
 
-export function createEmitCache(): EmitCache {
+export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
   return {
+    once: options.once === true,
     configKey: undefined,
     entries: new Map(),
     models: new Map(),

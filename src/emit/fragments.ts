@@ -22,9 +22,12 @@ import {
   storedTool,
   storedTop,
   storedValue,
+  storeKeys,
   variantText,
   type ConfigSuffix,
   type DispatchFacts,
+  type StoreKeys,
+  type StoreKeysMemo,
 } from './stored.js';
 
 /** Keys JavaScript orders first (array indices: canonical integers below 2^32 - 1); the full check is in jsonKeyOrder's slow path. */
@@ -62,18 +65,25 @@ export function jsonPiece(
   toolKeys: readonly string[],
   suffix: ConfigSuffix,
   facts: DispatchFacts,
+  once = false,
 ): Buffer {
+  // A one-off cache makes each piece once: nothing to compare it with later, so no keys are kept.
+  if (once && f.json === undefined) return (f.json = pieceBytes(f, storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)));
   const made = f.jsonKeys;
   // Compared item by item first (a watch rebuild hands most agents the same strings and objects); else as JSON.
   const sameSuffix = made !== undefined && made.template === suffix.template && made.astJson === suffix.astJson;
   if (f.json !== undefined && sameSuffix && made.inputs !== undefined && sameKeys(made.inputs, blockKeys, toolKeys, facts)) return f.json;
   const keys = JSON.stringify([blockKeys, toolKeys, facts]);
   if (f.json === undefined || !sameSuffix || made.keys !== keys) {
-    const body = storedValue(sortKeysDeep(storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)), 2, 'agents');
-    f.json = Buffer.from(`    ${JSON.stringify(f.id)}: ${body}`, 'utf8');
+    f.json = pieceBytes(f, storeAgent(f.entry, blockKeys, toolKeys, suffix, facts));
   }
   f.jsonKeys = { keys, template: suffix.template, astJson: suffix.astJson, inputs: { blockKeys, toolKeys, facts } };
   return f.json;
+}
+
+/** The piece's UTF-8 bytes; storeAgent keeps a canonical entry canonical (stored.ts), so only another one is sorted here. */
+function pieceBytes(f: AgentFragments, stored: object): Buffer {
+  return Buffer.from(`    ${JSON.stringify(f.id)}: ${storedValue(f.canonical ? stored : sortKeysDeep(stored), 2, 'agents')}`, 'utf8');
 }
 
 /** Whether the keys and facts a piece was made with are these, item by item (===); false says "compare as JSON". */
@@ -103,7 +113,7 @@ export function toolKeysOf(f: AgentFragments, cache: EmitCache): ReturnType<type
     // Agents that have a tool share its shape objects (bundle.ts toolShapes): stored once per such triple.
     const hit = cache.storedTools.get(neutral);
     if (hit !== undefined && hit.openai === openai && hit.anthropic === anthropic) return hit.stored;
-    const stored = storedTool(neutral, openai, anthropic);
+    const stored = storedTool(neutral, openai, anthropic, f.canonical === true);
     cache.storedTools.set(neutral, { openai, anthropic, stored });
     return stored;
   }));
@@ -123,36 +133,39 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const lines = new Map<string, string[]>();
     const interned = new Map<string, string>();
     const intern = (text: string): string => interned.get(text) ?? cache.tail.interned.get(text) ?? text;
-    const stored = storeKeysIncremental(
-      bundle,
-      {
-        toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache),
-        usesOf: (id, entry) => {
-          const f = fragmentsOf(cache, id, entry);
-          // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
-          f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
-          for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
-          return f.uses;
-        },
-        linesOf: (text) => {
-          let l = lines.get(text) ?? cache.tail.lines.get(text);
-          if (l === undefined) l = text.split('\n');
-          lines.set(text, l);
-          return l;
-        },
-        // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
-        variantOf: (base, variant) => {
-          const hit = cache.tail.variants.get(variant);
-          if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
-          const stored = variantText(base, variant);
-          cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
-          return stored;
-        },
+    const memo: StoreKeysMemo = {
+      toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache),
+      usesOf: (id, entry) => {
+        const f = fragmentsOf(cache, id, entry);
+        // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
+        f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
+        if (!cache.once) for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
+        return f.uses;
       },
-      cache.storeKeys,
-    );
-    const keys = stored.keys;
-    cache.storeKeys = stored.state;
+      linesOf: (text) => {
+        if (cache.once) return text.split('\n'); // kept only for a next build's lookup by text
+        let l = lines.get(text) ?? cache.tail.lines.get(text);
+        if (l === undefined) l = text.split('\n');
+        lines.set(text, l);
+        return l;
+      },
+      // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
+      variantOf: (base, variant) => {
+        const hit = cache.tail.variants.get(variant);
+        if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
+        const stored = variantText(base, variant);
+        cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
+        return stored;
+      },
+    };
+    // A one-off cache keeps no state for a next build: plain storeKeys, without the incremental bookkeeping.
+    let keys: StoreKeys;
+    if (cache.once) keys = storeKeys(bundle, memo);
+    else {
+      const stored = storeKeysIncremental(bundle, memo, cache.storeKeys);
+      keys = stored.keys;
+      cache.storeKeys = stored.state;
+    }
     cache.tail.lines = lines;
     cache.tail.interned = interned;
     const top = storedTop(bundle, keys);
@@ -160,7 +173,7 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const suffix = configSuffix(bundle);
     const pieces = ids.map((id) => {
       const entry = bundle.agents[id]!;
-      return jsonPiece(fragmentsOf(cache, id, entry), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle));
+      return jsonPiece(fragmentsOf(cache, id, entry), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle), cache.once);
     });
     layout = { frame, pieces };
     cache.frames.set(bundle, layout);

@@ -68,12 +68,18 @@ export function storedValue(value: unknown, depth: number, table = ''): string {
   const close = '  '.repeat(depth);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
+    // Scalars only (a text's lines): one stringify, the same bytes (JSON strings hold no raw "\n").
+    if (value.every(isScalar)) return JSON.stringify(value, null, 2).replaceAll('\n', `\n${close}`);
     return `[\n${value.map((v) => pad + storedValue(v, depth + 1, table)).join(',\n')}\n${close}]`;
   }
   const keys = Object.keys(value);
   if (keys.length === 0) return '{}';
   const record = value as Record<string, unknown>;
   return `{\n${keys.map((k) => `${pad}${JSON.stringify(k)}: ${storedValue(record[k], depth + 1, depth === 0 ? k : table)}`).join(',\n')}\n${close}}`;
+}
+
+function isScalar(v: unknown): boolean {
+  return typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isFinite(v));
 }
 
 /** The keys each agent's stored entry refers to, and the tables they refer into. */
@@ -99,15 +105,20 @@ export interface StoredToolOf {
 
 type AgentTools = BundleAgent['tools'];
 
-/** A tool's stored shape and key: a pure function of its three shapes (see `toolShapeKey`). */
+/**
+ * A tool's stored shape and key: a pure function of its three shapes (see `toolShapeKey`).
+ * `canonical`: the caller vouches the three shapes are canonical (createBundle's), so the shape is made in key order, not copied sorted.
+ */
 export function storedTool(
   neutral: AgentTools['neutral'][number],
   openaiTool: AgentTools['openai'][number],
   anthropic: AgentTools['anthropic'][number],
+  canonical = false,
 ): StoredToolOf {
   const same = anthropic.name === neutral.name && anthropic.description === neutral.description && sameJson(anthropic.input_schema, neutral.parameters);
   const openai = storedOpenai(neutral, openaiTool);
-  const shape = sortKeysDeep<StoredToolShape>({ neutral, ...(openai === undefined ? {} : { openai }), ...(same ? {} : { anthropic }) });
+  const made = { ...(same ? {} : { anthropic }), neutral, ...(openai === undefined ? {} : { openai }) } as StoredToolShape;
+  const shape = canonical ? made : sortKeysDeep(made);
   return { key: sortedShapeKey(shape), shape };
 }
 
@@ -174,36 +185,48 @@ const FRESH: StoreKeysMemo = {
 export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): StoreKeys {
   const { toolKeysOf, usesOf, linesOf, variantOf } = { ...FRESH, ...memo };
   const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
-  const uses = new Map<string, BlockUse[][]>();
-  // Per block id: each distinct text → the key of its first use.
-  const variants = new Map<string, Map<string, string>>();
+  // Per agent, per prefix, per block: the index of its text among its block's distinct texts.
+  const uses = new Map<string, { id: string; at: number }[][]>();
+  // Per block id: each distinct text in order of first use, with the key of that first use.
+  const variants = new Map<string, BlockVariants>();
   const infos = new Map<string, StoredBlockInfo>();
   for (const id of ids) {
     const entry = bundle.agents[id]!;
     const perPrefix = usesOf(id, entry);
-    uses.set(id, perPrefix);
-    perPrefix.forEach((prefixUses, i) => {
-      const cohortKey = entry.prefixes[i]!.key;
-      for (const u of prefixUses) {
-        let byText = variants.get(u.id);
-        if (byText === undefined) variants.set(u.id, (byText = new Map<string, string>()));
-        if (!byText.has(u.text)) byText.set(u.text, `${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
-        const known = infos.get(u.id);
-        if (known === undefined) infos.set(u.id, u.info);
-        else if (known !== u.info && !sameBlockInfo(known, u.info))
-          throw new Error(`agentc bug: block "${u.id}" has different owner, category, file or required flag in two prefixes`);
-      }
-    });
+    uses.set(
+      id,
+      perPrefix.map((prefixUses, i) => {
+        const cohortKey = entry.prefixes[i]!.key;
+        return prefixUses.map((u) => {
+          let byText = variants.get(u.id);
+          if (byText === undefined) variants.set(u.id, (byText = { texts: [], keys: [] }));
+          let at = variantIndex(byText, u.text);
+          if (at === -1) {
+            at = byText.texts.length;
+            byText.texts.push(u.text);
+            byText.keys.push(`${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
+            byText.index?.set(u.text, at);
+          }
+          const known = infos.get(u.id);
+          if (known === undefined) infos.set(u.id, u.info);
+          else if (known !== u.info && !sameBlockInfo(known, u.info))
+            throw new Error(`agentc bug: block "${u.id}" has different owner, category, file or required flag in two prefixes`);
+          return { id: u.id, at };
+        });
+      }),
+    );
   }
   const blocks: Record<string, StoredBlockInfo> = {};
   for (const [blockId, info] of infos) setOwn(blocks, blockId, info);
-  const keyOf = new Map<string, Map<string, string>>();
+  const keyOf = new Map<string, string[]>();
   const texts: Record<string, StoredText> = {};
   const used = new Set<string>();
   for (const blockId of [...variants.keys()].sort(compareCodeUnits)) {
-    const stored = blockTexts(blockId, variants.get(blockId)!, used, linesOf, variantOf);
+    const byText = variants.get(blockId)!;
+    const stored = blockTexts(blockId, new Map(byText.texts.map((text, i) => [text, byText.keys[i]!])), used, linesOf, variantOf);
     for (const [key, text] of stored.texts) setOwn(texts, key, text);
-    keyOf.set(blockId, stored.keys);
+    // In the order of byText.texts (a Map iterates in insertion order): looked up by each use's index, not its text.
+    keyOf.set(blockId, [...stored.keys.values()]);
   }
   const blockKeys = new Map<string, string[][]>();
   const toolKeys = new Map<string, string[]>();
@@ -212,7 +235,7 @@ export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): St
     const entry = bundle.agents[id]!;
     blockKeys.set(
       id,
-      uses.get(id)!.map((prefixUses) => prefixUses.map((u) => keyOf.get(u.id)!.get(u.text)!)),
+      uses.get(id)!.map((prefixUses) => prefixUses.map((u) => keyOf.get(u.id)![u.at]!)),
     );
     const { keys, shapes } = toolKeysOf(id, entry);
     toolKeys.set(id, keys);
@@ -222,6 +245,28 @@ export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): St
     });
   }
   return { blockKeys, toolKeys, texts, toolShapes, blocks };
+}
+
+/** A block's distinct texts in order of first use, with the key of each one's first use; `index` once there are many. */
+interface BlockVariants {
+  texts: string[];
+  keys: string[];
+  index?: Map<string, number>;
+}
+
+/** Past this many distinct texts of one block, they are looked up by a Map instead of compared one by one. */
+const VARIANTS_SCANNED = 8;
+
+/**
+ * Where `text` is among the block's distinct texts, or -1. Compared one by one while there are few: a string
+ * compare (length first, then the bytes) costs less than hashing the whole text for a Map, which is most of the
+ * cost when a thousand agents hold the same long block.
+ */
+function variantIndex(v: BlockVariants, text: string): number {
+  if (v.index !== undefined) return v.index.get(text) ?? -1;
+  const at = v.texts.indexOf(text);
+  if (at === -1 && v.texts.length >= VARIANTS_SCANNED) v.index = new Map(v.texts.map((t, i) => [t, i]));
+  return at;
 }
 
 function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
@@ -306,26 +351,43 @@ export function storeAgent(
   suffix: ConfigSuffix,
   facts: DispatchFacts,
 ): StoredAgent {
-  const { prefixes, tools: _tools, suffix_template, suffix_ast, dispatch, ...rest } = entry;
-  const table: StoredAgentEntry['dispatch']['table'] = {};
-  for (const name of Object.keys(dispatch.table)) setOwn(table, name, storedDispatchEntry(name, dispatch.table[name]!, facts));
-  return {
-    ...rest,
-    dispatch: { ...dispatch, table },
-    ...(suffix_template === suffix.template ? {} : { suffix_template }),
-    ...(suffix_ast === suffix.ast || canonicalJson(suffix_ast) === suffix.astJson ? {} : { suffix_ast }),
-    tools: [...toolKeys],
-    prefixes: prefixes.map((p, i) => ({
-      cohort: p.cohort,
-      key: p.key,
-      tokens: p.tokens,
-      sha256: p.sha256,
-      blocks: p.blocks.map((b, j): StoredPrefixBlock => {
-        const text = blockKeys[i]![j]!;
-        return text === b.id ? { id: b.id, tokens: b.tokens } : { id: b.id, tokens: b.tokens, text };
-      }),
-    })),
-  };
+  // Members in the entry's order, each replaced in place: a canonical entry (createBundle's) gives a canonical result.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(entry) as (keyof BundleAgent)[]) {
+    switch (key) {
+      case 'dispatch': {
+        const dispatch = entry.dispatch;
+        const table: StoredAgentEntry['dispatch']['table'] = {};
+        for (const name of Object.keys(dispatch.table)) setOwn(table, name, storedDispatchEntry(name, dispatch.table[name]!, facts));
+        out.dispatch = { ...dispatch, table };
+        break;
+      }
+      case 'suffix_template':
+        if (entry.suffix_template !== suffix.template) out.suffix_template = entry.suffix_template;
+        break;
+      case 'suffix_ast':
+        if (entry.suffix_ast !== suffix.ast && canonicalJson(entry.suffix_ast) !== suffix.astJson) out.suffix_ast = entry.suffix_ast;
+        break;
+      case 'tools':
+        out.tools = [...toolKeys];
+        break;
+      case 'prefixes':
+        out.prefixes = entry.prefixes.map((p, i) => ({
+          blocks: p.blocks.map((b, j): StoredPrefixBlock => {
+            const text = blockKeys[i]![j]!;
+            return text === b.id ? { id: b.id, tokens: b.tokens } : { id: b.id, text, tokens: b.tokens };
+          }),
+          cohort: p.cohort,
+          key: p.key,
+          sha256: p.sha256,
+          tokens: p.tokens,
+        }));
+        break;
+      default:
+        out[key] = entry[key];
+    }
+  }
+  return out as unknown as StoredAgent;
 }
 
 function storedDispatchEntry(name: string, e: BundleAgent['dispatch']['table'][string], facts: DispatchFacts): StoredDispatchEntry {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Bundle, StoredBundle } from '../../src/bundle/types.js';
 import { createBundle } from '../../src/emit/bundle.js';
-import { storeBundle, storedJson, variantText } from '../../src/emit/stored.js';
+import { storeBundle, storedJson, storeKeys, variantText } from '../../src/emit/stored.js';
 import { loadBundleJson } from '../../src/runtime/load-bundle.js';
 import { sampleProgram } from './helpers/program.js';
 
@@ -97,5 +97,24 @@ describe('per-agent variants of a block', () => {
       -1,
       'other',
     ]);
+  });
+});
+
+describe('a block with many distinct renderings', () => {
+  // 24 agents, 12 distinct texts of one block (past the few that are compared one by one): the same keys as by text.
+  const ids = Array.from({ length: 24 }, (_, i) => `a${String(i).padStart(2, '0')}`);
+  const textOf = (i: number) => `variant ${i % 12}\nshared line`;
+  const bundle = { agents: Object.fromEntries(ids.map((id) => [id, { prefixes: [{ key: '' }] }])) } as unknown as Bundle;
+  const info = { category: 'c', file: 'blocks/b.md', owner: 'o', required: false };
+  const keys = storeKeys(bundle, {
+    usesOf: (id) => [[{ id: 'b', text: textOf(ids.indexOf(id)), info }]],
+    toolKeysOf: () => ({ keys: [], shapes: [] }),
+  });
+
+  it('keys each distinct text after its first use and gives later uses of that text the same key', () => {
+    expect(Object.keys(keys.texts).sort()).toEqual(ids.slice(0, 12).map((id) => `b@${id}`));
+    ids.forEach((id, i) => expect(keys.blockKeys.get(id)).toEqual([[`b@${ids[i % 12]}`]]));
+    expect(keys.texts['b@a00']).toEqual(['variant 0', 'shared line']);
+    expect(keys.texts['b@a11']).toEqual(variantText({ key: 'b@a00', lines: ['variant 0', 'shared line'] }, ['variant 11', 'shared line']));
   });
 });

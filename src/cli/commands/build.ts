@@ -149,7 +149,7 @@ async function compileAndEmit(
     import('../../emit/cache.js'),
     import('../../emit/files.js'),
   ]);
-  const emitCache = createEmitCache();
+  const emitCache = createEmitCache({ once: true });
   const { program, bundle: _none, ...result } = await compileAndStore(reuse, { root, progress, ...(cache ? { cache } : {}) });
   if (program === undefined || result.fatal !== undefined || result.diagnostics.some((d) => d.severity === 'error')) return { result, files: undefined };
   progress.phase('making the bundle');

@@ -297,7 +297,7 @@ async function compileSide(
     return { exit: EXIT.findings };
   }
   // The bundle is made here (as compile would) with an EmitCache of our own, so its bundle.json bytes come from emit's layout.
-  const emit = createEmitCache();
+  const emit = createEmitCache({ once: true });
   const bundle = createBundle(result.program, AGENTC_VERSION, emit);
   const json = bundleJson(bundle, emit);
   if (read !== undefined && bundles !== undefined && storable(read, result)) {
