@@ -11,6 +11,8 @@ export default tseslint.config(
       'dist/**',
       'packages/*/dist/**',
       'generated/**',
+      // The bench's synthetic workspace and its runs' copies (ignored by git).
+      'bench/.work/**',
       'node_modules/**',
       'editors/**',
       'examples/**',
