@@ -20,7 +20,8 @@ export interface CliIO {
    */
   buildId?: string;
   /**
-   * A test seam: the compile cache `check` compiles the workspace at `root` with, so in-process
+   * A test seam: the compile cache `check` (and build, run, eval, import, export, prompt, graph, diff)
+   * compiles the workspace at `root` with, so in-process
    * runs reuse an evaluated config while its text and inputs are unchanged (as a watch session
    * does). None by default: each run evaluates the config.
    */

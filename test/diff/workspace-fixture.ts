@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CliIO } from '../../src/cli/io.js';
+import { sharedCompileCache } from '../helpers/shared-config.js';
 
 export const FILES: Record<string, string> = {
   'agentc.config.ts': `import { defineConfig } from 'agentc';
@@ -207,8 +208,12 @@ export function createFixture(sub = ''): Fixture {
 }
 
 /** An in-memory CliIO that records output. */
+/** The sides' compiles reuse a config evaluated by an earlier one with the same text (test/helpers/shared-config.ts). */
+const compileCache = sharedCompileCache();
+
 export function memoryIO(cwd: string, env: Record<string, string | undefined> = {}): CliIO & { out: string; err: string } {
   const io = {
+    compileCache,
     out: '',
     err: '',
     cwd,

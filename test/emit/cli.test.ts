@@ -6,6 +6,10 @@ import { graphCommand } from '../../src/cli/commands/graph.js';
 import { promptCommand } from '../../src/cli/commands/prompt.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { copyFixture } from './helpers/workspace.js';
+import { sharedCompileCache } from '../helpers/shared-config.js';
+
+/** Runs reuse a config evaluated by an earlier one with the same text (test/helpers/shared-config.ts). */
+const compileCache = sharedCompileCache();
 
 interface Captured {
   io: CliIO;
@@ -17,7 +21,7 @@ function capture(cwd: string): Captured {
   let out = '';
   let err = '';
   return {
-    io: { stdout: (t) => void (out += t), stderr: (t) => void (err += t), cwd, env: {}, isTTY: false },
+    io: { stdout: (t) => void (out += t), stderr: (t) => void (err += t), cwd, env: {}, isTTY: false, compileCache },
     out: () => out,
     err: () => err,
   };

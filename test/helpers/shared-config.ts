@@ -57,3 +57,15 @@ export function sharedConfigs(): { compileCache: (root: string) => CompileCache;
     },
   };
 }
+
+/**
+ * A `CliIO.compileCache` for any number of runs, for an io object made once: each call first keeps
+ * what the earlier runs evaluated (their `settle`), then hands out a seeded cache as `sharedConfigs` does.
+ */
+export function sharedCompileCache(): (root: string) => CompileCache {
+  const configs = sharedConfigs();
+  return (root) => {
+    configs.settle();
+    return configs.compileCache(root);
+  };
+}

@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CliIO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { sharedConfigs } from '../helpers/shared-config.js';
 import { tempDir as suiteTempDir } from '../helpers/temp-dirs.js';
 
 export const SAMPLES = join(import.meta.dirname, 'samples');
@@ -16,8 +17,12 @@ export function tempDir(): string {
 export async function agentc(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd, env: {}, isTTY: false };
+  // The check that `import` runs reuses a config evaluated by an earlier run with the same config text
+  // (test/helpers/shared-config.ts): most imports write the same agentc.config.ts.
+  const configs = sharedConfigs();
+  const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd, env: {}, isTTY: false, compileCache: configs.compileCache };
   const code = await main(args, io);
+  configs.settle();
   return { code, stdout, stderr };
 }
 

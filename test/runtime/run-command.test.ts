@@ -12,13 +12,17 @@ import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { tempDir } from '../helpers/temp-dirs.js';
 import type { CallRecord, RuntimeEvent } from '../../src/runtime/index.js';
 import { makeBundle } from './fixtures/bundle.js';
+import { sharedCompileCache } from '../helpers/shared-config.js';
+
+/** Runs reuse the repo's evaluated config (test/helpers/shared-config.ts). */
+const compileCache = sharedCompileCache();
 
 const REPO = resolve(import.meta.dirname, '../..');
 const SCRIPTS = join(import.meta.dirname, 'fixtures/scripts');
 
 function io(env: Record<string, string> = {}) {
   const out = { stdout: '', stderr: '' };
-  const cli: CliIO = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), cwd: REPO, env, isTTY: false };
+  const cli: CliIO = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), cwd: REPO, env, isTTY: false, compileCache };
   return { cli, out };
 }
 
@@ -113,7 +117,7 @@ describe('scripted replay on the example workspace', () => {
   test('--format text on a terminal: the text streams to stdout, statuses dimmed on stderr', async () => {
     const chunks: string[] = [];
     let stderr = '';
-    const cli: CliIO = { stdout: (t) => void chunks.push(t), stderr: (t) => void (stderr += t), cwd: REPO, env: {}, isTTY: true };
+    const cli: CliIO = { stdout: (t) => void chunks.push(t), stderr: (t) => void (stderr += t), cwd: REPO, env: {}, isTTY: true, compileCache };
     const code = await runCommand(
       { agent: 'fetch_assistant', message: 'points and cold brew?', format: 'text', cwd: REPO, script: join(SCRIPTS, 'points-and-products.yaml') },
       cli,

@@ -10,6 +10,10 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
 import type { CliIO } from '../../src/cli/io.js';
 import type { RoutingEvent, RuntimeEvent } from '../../src/runtime/index.js';
+import { sharedCompileCache } from '../helpers/shared-config.js';
+
+/** Runs reuse the repo's evaluated config (test/helpers/shared-config.ts). */
+const compileCache = sharedCompileCache();
 
 const REPO = resolve(import.meta.dirname, '../..');
 const SCRIPT = join(import.meta.dirname, 'fixtures/scripts/points-and-products.yaml');
@@ -37,7 +41,7 @@ beforeEach(() => {
 
 async function run(env: Record<string, string>) {
   const out = { stdout: '', stderr: '' };
-  const io: CliIO = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), cwd: REPO, env, isTTY: false };
+  const io: CliIO = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), cwd: REPO, env, isTTY: false, compileCache };
   const code = await runCommand({ agent: 'fetch_assistant', message: 'points and cold brew?', format: 'json', cwd: REPO, script: SCRIPT }, io);
   const events = (JSON.parse(out.stdout) as { events: RuntimeEvent[] }).events;
   return { code, stderr: out.stderr, routing: events.find((e): e is RoutingEvent => e.type === 'routing')! };

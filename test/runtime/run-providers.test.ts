@@ -13,6 +13,10 @@ import type { Bundle } from '../../src/runtime/index.js';
 import { makeBundle } from './fixtures/bundle.js';
 import { ANTHROPIC_STREAM, RESPONSES_STREAM } from './providers/fixtures.js';
 import { json, sse, startMock, type Mock } from './providers/mock-server.js';
+import { sharedCompileCache } from '../helpers/shared-config.js';
+
+/** Runs reuse the repo's evaluated config (test/helpers/shared-config.ts). */
+const compileCache = sharedCompileCache();
 
 const REPO = resolve(import.meta.dirname, '../..');
 let mock: Mock;
@@ -43,7 +47,7 @@ function bundleWith(model: Partial<Bundle['models'][string]>): Bundle {
 
 async function run(opts: Partial<RunOptions>, bundle: Bundle, env: Record<string, string> = {}) {
   const out = { stdout: '', stderr: '' };
-  const io: CliIO = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), cwd: REPO, env, isTTY: false };
+  const io: CliIO = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), cwd: REPO, env, isTTY: false, compileCache };
   const deps: RunDeps = { compile: async () => ({ diagnostics: [], files: new Map(), program: undefined, bundle, fatal: undefined }) };
   const code = await runCommand({ agent: 'concierge', message: 'hello', format: 'text', cwd: REPO, ...opts }, io, deps);
   return { code, ...out };

@@ -14,7 +14,7 @@ import { appendFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { outputMatches, type OutputHashes } from '../../cache/check-result.js';
 import { sha256Hex } from '../../bundle/canonical-json.js';
-import type { CompileResult } from '../../compile.js';
+import type { CompileCache, CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { plural } from '../../diagnostics/render/common.js';
 import { renderGithubSummary, renderReport, type ReportFormat } from '../../diagnostics/render/index.js';
@@ -71,7 +71,7 @@ async function build(opts: BuildOptions, io: CliIO, progress: ProgressHandle): P
     return EXIT.ok;
   }
 
-  const { result, files: emitted } = await compileAndEmit(reuse, root, progress);
+  const { result, files: emitted } = await compileAndEmit(reuse, root, progress, io.compileCache?.(root));
   progress.clear();
   if (result.fatal !== undefined) {
     io.stderr(`agentc: ${result.fatal}\n`);
@@ -142,6 +142,7 @@ async function compileAndEmit(
   reuse: Awaited<ReturnType<typeof lookupResult>>,
   root: string,
   progress: ProgressHandle,
+  cache?: CompileCache,
 ): Promise<{ result: Omit<CompileResult, 'program' | 'bundle'>; files: OutputFiles | undefined }> {
   const [{ createBundle }, { createEmitCache }, { emitOutput }] = await Promise.all([
     import('../../emit/bundle.js'),
@@ -149,7 +150,7 @@ async function compileAndEmit(
     import('../../emit/files.js'),
   ]);
   const emitCache = createEmitCache({ once: true });
-  const { program, bundle: _none, ...result } = await compileAndStore(reuse, { root, progress });
+  const { program, bundle: _none, ...result } = await compileAndStore(reuse, { root, progress, ...(cache ? { cache } : {}) });
   if (program === undefined || result.fatal !== undefined || result.diagnostics.some((d) => d.severity === 'error')) return { result, files: undefined };
   progress.phase('making the bundle');
   const bundle = createBundle(program, AGENTC_VERSION, emitCache);

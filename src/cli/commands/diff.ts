@@ -282,7 +282,7 @@ async function compileSide(
   if (loaded !== undefined) return { bundle: loaded, json: cached, label };
 
   const result: CompileResult = await withProgress(io, `Compiling ${side} (${label})`, (progress) =>
-    compile({ root, cacheRoot, progress, ...(read ? { preloaded: read.loaded } : {}) }),
+    compile({ root, cacheRoot, progress, ...(read ? { preloaded: read.loaded } : {}), ...(io.compileCache ? { cache: io.compileCache(root) } : {}) }),
   );
   if (result.fatal) {
     io.stderr(`agentc diff: ${side} side (${label}): ${result.fatal}\n`);

@@ -96,7 +96,9 @@ export async function evalClient(
 /** Compiles the workspace at `root` (its evals/*.yaml included); diagnostics on stderr when it has errors. */
 export async function compileForEval(root: string, io: CliIO, deps: EvalDeps): Promise<{ bundle: Bundle; program: Program } | { exit: number }> {
   const compile = deps.compile ?? (await import('../../compile.js')).compile;
-  const result = await withProgress(io, 'Compiling workspace', () => compile({ root, bundle: true }));
+  const result = await withProgress(io, 'Compiling workspace', () =>
+    compile({ root, bundle: true, ...(io.compileCache ? { cache: io.compileCache(root) } : {}) }),
+  );
   if (result.fatal) {
     io.stderr(`agentc eval: ${String(result.fatal)}\n`);
     return { exit: EXIT.failure };

@@ -31,7 +31,7 @@ export async function exportCommand(opts: ExportOptions, io: CliIO): Promise<num
     io.stderr(`agentc export: --url "${opts.url}" is not an absolute URL.\n`);
     return EXIT.failure;
   }
-  const result = await compile({ root: opts.cwd, bundle: true });
+  const result = await compile({ root: opts.cwd, bundle: true, ...(io.compileCache ? { cache: io.compileCache(opts.cwd) } : {}) });
   if (result.fatal) {
     io.stderr(`agentc: ${result.fatal}\n`);
     return EXIT.failure;

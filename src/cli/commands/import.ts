@@ -79,7 +79,8 @@ export async function importCommand(opts: ImportOptions, io: CliIO): Promise<num
   }
   const written: WrittenFile[] = final.files.map((f) => ({ path: f.path, action: f.action }));
 
-  const compiled = await compile({ root });
+  // io.compileCache: the tests' seam to reuse a config evaluation (as check's); unset in the CLI.
+  const compiled = await compile({ root, ...(io.compileCache ? { cache: io.compileCache(root) } : {}) });
   let check: CheckSummary | null = null;
   if (!compiled.fatal) {
     const { errors, warnings } = countBySeverity(compiled.diagnostics);

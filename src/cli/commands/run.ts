@@ -115,7 +115,9 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
 
   const root = resolve(io.cwd, opts.cwd);
   const compile = deps.compile ?? (await import('../../compile.js')).compile;
-  const result = await withProgress(io, 'Compiling workspace', () => compile({ root, bundle: true }));
+  const result = await withProgress(io, 'Compiling workspace', () =>
+    compile({ root, bundle: true, ...(io.compileCache ? { cache: io.compileCache(root) } : {}) }),
+  );
   if (result.fatal) return usage(String(result.fatal));
   if (result.diagnostics.some((d) => d.severity === 'error')) {
     io.stderr(renderText(result.diagnostics, { color: useColor(io), cwd: io.cwd, root, toolVersion: AGENTC_VERSION }));

@@ -16,7 +16,7 @@ export type View = { ok: true; bundle: Bundle; result: CompileResult } | { ok: f
 
 /** `command` names the view in messages; `label` is the progress text. */
 export async function compileForView(root: string, command: string, label: string, io: CliIO): Promise<View> {
-  const result = await withProgress(io, label, () => compile({ root, bundle: true }));
+  const result = await withProgress(io, label, () => compile({ root, bundle: true, ...(io.compileCache ? { cache: io.compileCache(root) } : {}) }));
   if (result.fatal !== undefined) {
     io.stderr(`agentc: ${result.fatal}\n`);
     return { ok: false, exit: EXIT.failure };
