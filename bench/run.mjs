@@ -14,9 +14,8 @@
 //
 // 1. Generates the synthetic workspace (bench/synth.mjs → bench/.work/ws) when it
 //    is missing or was made by another generator version. Each workspace is copied
-//    into a temporary git repository (one commit, under bench/.work/run-*, removed
-//    at exit), so that the bench can edit it and diff against that commit without
-//    touching the originals.
+//    into a temporary git repository (one commit), so that the bench can edit it
+//    and diff against that commit without touching the originals.
 // 2. Times whole processes, each N times after one untimed warm-up round,
 //    interleaved (the order rotates every round) to spread machine noise; per
 //    workspace:
@@ -49,7 +48,7 @@
 // --strict when a target fails; 2 when a benchmarked command itself fails.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInto, FORMAT_1_BUNDLE_JSON_BYTES, prepareServices, serviceCommands } from './service.mjs';
@@ -98,12 +97,7 @@ if (args.only !== 'repo' && (args.regen || !isFresh(DEFAULT_OUT))) {
   const stats = synthesize({ out: DEFAULT_OUT });
   log(`bench: ${stats.cards} cards, ${stats.blocks} blocks, ${stats.tools} tools → ${relative(repo, DEFAULT_OUT)}`);
 }
-// The run's copies, caches and outputs live beside the synthetic workspace (bench/.work, ignored
-// by git), on the filesystem and in the directory depth a workspace's own generated/ has; not in
-// the OS temp dir, where on these machines (ext4, /tmp a top-level directory) creating each of a
-// fresh build's 1,136 files costs ~0.5 ms of kernel time against ~0.02 ms in a repository.
-mkdirSync(join(repo, 'bench', '.work'), { recursive: true });
-const tmpRoot = mkdtempSync(join(repo, 'bench', '.work', 'run-'));
+const tmpRoot = mkdtempSync(join(tmpdir(), 'agentc-bench-'));
 /** Cleanup that must happen however the run ends: watchers to stop. */
 const cleanup = { watchers: new Set() };
 process.on('exit', () => {
