@@ -28,6 +28,11 @@ export interface CliIO {
   compileCache?: (root: string) => CompileCache;
 }
 
+/** The compile option for `io.compileCache` (the test seam): `{ cache }` for `root`, or nothing. */
+export function cacheFor(io: CliIO, root: string): { cache?: CompileCache } {
+  return io.compileCache ? { cache: io.compileCache(root) } : {};
+}
+
 export function processIO(): CliIO {
   // `agentc … | head` closes the pipe early, which is not an error of ours: the rest
   // of stdout is dropped, the command finishes (a build still completes its write)

@@ -9,7 +9,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { renderGithubSummary, renderReport, writeStepSummary, type ReportFormat } from '../../diagnostics/render/index.js';
 import { AGENTC_VERSION } from '../../version.js';
-import { EXIT, useColor, type CliIO } from '../io.js';
+import { EXIT, useColor, type CliIO, cacheFor } from '../io.js';
 import { withProgress } from '../progress.js';
 import { compileAndStore, lookupResult } from '../reuse.js';
 
@@ -26,7 +26,7 @@ export async function checkCommand(opts: CheckOptions, io: CliIO): Promise<numbe
   const result = await withProgress(io, 'Checking workspace', async (progress) => {
     const reuse = await lookupResult(opts.root, io.env, io.buildId);
     if (reuse?.hit) return { diagnostics: reuse.hit.diagnostics, files: reuse.files, fatal: undefined };
-    return compileAndStore(reuse, { root: opts.root, progress, ...(io.compileCache ? { cache: io.compileCache(opts.root) } : {}) });
+    return compileAndStore(reuse, { root: opts.root, progress, ...cacheFor(io, opts.root) });
   });
   if (result.fatal) {
     io.stderr(`agentc: ${result.fatal}\n`);

@@ -41,7 +41,7 @@ import { renderText } from '../../diff/render-text.js';
 import { levelRank, type BundleDiff, type ChangeLevel } from '../../diff/types.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { AGENTC_VERSION } from '../../version.js';
-import { EXIT, useColor, type CliIO } from '../io.js';
+import { EXIT, useColor, type CliIO, cacheFor } from '../io.js';
 import { withProgress } from '../progress.js';
 import { readForCache, storable } from '../reuse.js';
 import { readBuildId } from '../../cache/build-id.js';
@@ -282,7 +282,7 @@ async function compileSide(
   if (loaded !== undefined) return { bundle: loaded, json: cached, label };
 
   const result: CompileResult = await withProgress(io, `Compiling ${side} (${label})`, (progress) =>
-    compile({ root, cacheRoot, progress, ...(read ? { preloaded: read.loaded } : {}), ...(io.compileCache ? { cache: io.compileCache(root) } : {}) }),
+    compile({ root, cacheRoot, progress, ...(read ? { preloaded: read.loaded } : {}), ...cacheFor(io, root) }),
   );
   if (result.fatal) {
     io.stderr(`agentc diff: ${side} side (${label}): ${result.fatal}\n`);

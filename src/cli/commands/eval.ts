@@ -25,7 +25,7 @@ import type { Bundle } from '../../bundle/types.js';
 import type { Program } from '../../resolve/types.js';
 import type { LlmClient } from '../../runtime/index.js';
 import { AGENTC_VERSION } from '../../version.js';
-import { EXIT, useColor, type CliIO } from '../io.js';
+import { EXIT, useColor, type CliIO, cacheFor } from '../io.js';
 import { withProgress } from '../progress.js';
 import { setupProviders } from '../run-providers.js';
 
@@ -96,9 +96,7 @@ export async function evalClient(
 /** Compiles the workspace at `root` (its evals/*.yaml included); diagnostics on stderr when it has errors. */
 export async function compileForEval(root: string, io: CliIO, deps: EvalDeps): Promise<{ bundle: Bundle; program: Program } | { exit: number }> {
   const compile = deps.compile ?? (await import('../../compile.js')).compile;
-  const result = await withProgress(io, 'Compiling workspace', () =>
-    compile({ root, bundle: true, ...(io.compileCache ? { cache: io.compileCache(root) } : {}) }),
-  );
+  const result = await withProgress(io, 'Compiling workspace', () => compile({ root, bundle: true, ...cacheFor(io, root) }));
   if (result.fatal) {
     io.stderr(`agentc eval: ${String(result.fatal)}\n`);
     return { exit: EXIT.failure };

@@ -9,7 +9,7 @@ import { compile } from '../../compile.js';
 import { sortKeysDeep } from '../../bundle/canonical-json.js';
 import { orchestratorIds, toA2ACard } from '../../export/a2a.js';
 import { validateAgentCard } from '../../export/validate.js';
-import { EXIT, type CliIO } from '../io.js';
+import { EXIT, type CliIO, cacheFor } from '../io.js';
 
 export interface ExportOptions {
   target: string;
@@ -31,7 +31,7 @@ export async function exportCommand(opts: ExportOptions, io: CliIO): Promise<num
     io.stderr(`agentc export: --url "${opts.url}" is not an absolute URL.\n`);
     return EXIT.failure;
   }
-  const result = await compile({ root: opts.cwd, bundle: true, ...(io.compileCache ? { cache: io.compileCache(opts.cwd) } : {}) });
+  const result = await compile({ root: opts.cwd, bundle: true, ...cacheFor(io, opts.cwd) });
   if (result.fatal) {
     io.stderr(`agentc: ${result.fatal}\n`);
     return EXIT.failure;

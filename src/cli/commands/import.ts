@@ -19,7 +19,7 @@ import { planWorkspace } from '../../import/workspace.js';
 import { readSchemaFiles } from '../../init/schemas.js';
 import { planInit, writePlan } from '../../init/write.js';
 import { AGENTC_VERSION } from '../../version.js';
-import { EXIT, type CliIO } from '../io.js';
+import { EXIT, type CliIO, cacheFor } from '../io.js';
 
 export interface ImportOptions {
   format: string;
@@ -79,8 +79,7 @@ export async function importCommand(opts: ImportOptions, io: CliIO): Promise<num
   }
   const written: WrittenFile[] = final.files.map((f) => ({ path: f.path, action: f.action }));
 
-  // io.compileCache: the tests' seam to reuse a config evaluation (as check's); unset in the CLI.
-  const compiled = await compile({ root, ...(io.compileCache ? { cache: io.compileCache(root) } : {}) });
+  const compiled = await compile({ root, ...cacheFor(io, root) });
   let check: CheckSummary | null = null;
   if (!compiled.fatal) {
     const { errors, warnings } = countBySeverity(compiled.diagnostics);

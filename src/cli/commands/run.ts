@@ -46,7 +46,7 @@ import {
   type TurnResult,
 } from '../../runtime/index.js';
 import { AGENTC_VERSION } from '../../version.js';
-import { EXIT, useColor, type CliIO } from '../io.js';
+import { EXIT, useColor, type CliIO, cacheFor } from '../io.js';
 import { withProgress } from '../progress.js';
 import { setupProviders } from '../run-providers.js';
 import { setupRunTelemetry } from '../run-telemetry.js';
@@ -115,9 +115,7 @@ export async function runCommand(opts: RunOptions, io: CliIO, deps: RunDeps = {}
 
   const root = resolve(io.cwd, opts.cwd);
   const compile = deps.compile ?? (await import('../../compile.js')).compile;
-  const result = await withProgress(io, 'Compiling workspace', () =>
-    compile({ root, bundle: true, ...(io.compileCache ? { cache: io.compileCache(root) } : {}) }),
-  );
+  const result = await withProgress(io, 'Compiling workspace', () => compile({ root, bundle: true, ...cacheFor(io, root) }));
   if (result.fatal) return usage(String(result.fatal));
   if (result.diagnostics.some((d) => d.severity === 'error')) {
     io.stderr(renderText(result.diagnostics, { color: useColor(io), cwd: io.cwd, root, toolVersion: AGENTC_VERSION }));

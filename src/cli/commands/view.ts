@@ -9,14 +9,14 @@ import { compile, type CompileResult } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { createBundle } from '../../emit/bundle.js';
 import { AGENTC_VERSION } from '../../version.js';
-import { EXIT, type CliIO } from '../io.js';
+import { EXIT, type CliIO, cacheFor } from '../io.js';
 import { withProgress } from '../progress.js';
 
 export type View = { ok: true; bundle: Bundle; result: CompileResult } | { ok: false; exit: number };
 
 /** `command` names the view in messages; `label` is the progress text. */
 export async function compileForView(root: string, command: string, label: string, io: CliIO): Promise<View> {
-  const result = await withProgress(io, label, () => compile({ root, bundle: true, ...(io.compileCache ? { cache: io.compileCache(root) } : {}) }));
+  const result = await withProgress(io, label, () => compile({ root, bundle: true, ...cacheFor(io, root) }));
   if (result.fatal !== undefined) {
     io.stderr(`agentc: ${result.fatal}\n`);
     return { ok: false, exit: EXIT.failure };
