@@ -12,7 +12,7 @@ import { bundleTsContent } from './bundle-ts.js';
 import { createEmitCache, type EmitCache } from './cache.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString, type FileContent, type OutputFiles } from './content.js';
-import { fragmentsOf, jsonChunks, layoutOf } from './fragments.js';
+import { bundleJsonChunks, fragmentsOf } from './fragments.js';
 import { renderOrchestratorTs } from './orchestrator-ts.js';
 import { promptFilePath, renderPromptFile } from './prompts.js';
 
@@ -23,9 +23,7 @@ export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileCo
   const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = ids.map((id) => fragmentsOf(memo, id, bundle.agents[id]!));
   const files = new Map<string, FileContent>();
-  const layout = layoutOf(bundle, memo);
-  const json = jsonChunks(layout.frame, layout.pieces);
-  files.set('bundle.json', json);
+  files.set('bundle.json', bundleJsonChunks(bundle, memo));
   files.set('bundle.ts', bundleTsContent(bundle, memo));
   files.set('orchestrator.ts', renderOrchestratorTs(bundle));
   for (const a of agents) {
@@ -53,8 +51,7 @@ export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileCo
  */
 export function emitOutput(bundle: Bundle, cache: EmitCache = createEmitCache()): OutputFiles {
   const made = new Map<string, FileContent>();
-  const layout = layoutOf(bundle, cache);
-  made.set('bundle.json', jsonChunks(layout.frame, layout.pieces));
+  made.set('bundle.json', bundleJsonChunks(bundle, cache));
   made.set('bundle.ts', bundleTsContent(bundle, cache));
   made.set('orchestrator.ts', renderOrchestratorTs(bundle));
   const prompts = new Map<string, { entry: BundleAgent; prefix: BundlePrefix; model: BundleModel | undefined }>();

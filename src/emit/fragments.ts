@@ -289,6 +289,12 @@ export function jsonChunks(frame: BundleFrame, pieces: readonly Buffer[]): Buffe
   return [Buffer.from(frame.head, 'utf8'), ...joined(pieces), ...(typeof frame.tail === 'string' ? [Buffer.from(frame.tail, 'utf8')] : frame.tail)];
 }
 
+/** bundle.json's bytes for a bundle made with this EmitCache (its layout is made once and kept there). */
+export function bundleJsonChunks(bundle: Bundle, cache: EmitCache): Buffer[] {
+  const layout = layoutOf(bundle, cache);
+  return jsonChunks(layout.frame, layout.pieces);
+}
+
 function joined(pieces: readonly Buffer[]): Buffer[] {
   const out: Buffer[] = [];
   pieces.forEach((p, i) => {

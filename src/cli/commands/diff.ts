@@ -28,8 +28,8 @@ import { BundleCache } from '../../cache/bundle-cache.js';
 import { ResultCache, storedConfigInputs } from '../../cache/check-result.js';
 import { compile, type CompileResult } from '../../compile.js';
 import { createBundle } from '../../emit/bundle.js';
-import { createEmitCache, type EmitCache } from '../../emit/cache.js';
-import { jsonChunks, layoutOf } from '../../emit/fragments.js';
+import { createEmitCache } from '../../emit/cache.js';
+import { bundleJsonChunks } from '../../emit/fragments.js';
 import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { renderText as renderDiagnostics } from '../../diagnostics/render/text.js';
 import { diffBundles } from '../../diff/compare.js';
@@ -299,7 +299,7 @@ async function compileSide(
   // The bundle is made here (as compile would) with an EmitCache of our own, so its bundle.json bytes come from emit's layout.
   const emit = createEmitCache({ once: true });
   const bundle = createBundle(result.program, AGENTC_VERSION, emit);
-  const json = bundleJson(bundle, emit);
+  const json = Buffer.concat(bundleJsonChunks(bundle, emit));
   if (read !== undefined && bundles !== undefined && storable(read, result)) {
     const config = storedConfigInputs(result.configInputs);
     if (config !== 'untrackable') {
@@ -321,12 +321,6 @@ function loadCached(json: Buffer): Bundle | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** bundle.json's bytes for a bundle createBundle made with this EmitCache (its layout is already there). */
-function bundleJson(bundle: Bundle, emit: EmitCache): Buffer {
-  const layout = layoutOf(bundle, emit);
-  return Buffer.concat(jsonChunks(layout.frame, layout.pieces));
 }
 
 /** Trees of commits not diffed against for a day, and staging left by an interrupted run (a kill skips `finally`): removed. */
