@@ -134,8 +134,18 @@ describe('partialSide', () => {
   });
 
   it('a tool taken off one agent, and given to another', async () => {
-    expect(samePartial(base, await side({ 'cards/rewards.yaml': ['tools: [get_user_points, get_redemption_history, calculate_redemption]', 'tools: [get_user_points, calculate_redemption]'] }))).toBeDefined();
-    const play = files.get('cards/play.yaml')!.toString('utf8').replaceAll('[list_games, get_game_progress]', '[list_games, get_game_progress, get_user_points]');
+    expect(
+      samePartial(
+        base,
+        await side({
+          'cards/rewards.yaml': ['tools: [get_user_points, get_redemption_history, calculate_redemption]', 'tools: [get_user_points, calculate_redemption]'],
+        }),
+      ),
+    ).toBeDefined();
+    const play = files
+      .get('cards/play.yaml')!
+      .toString('utf8')
+      .replaceAll('[list_games, get_game_progress]', '[list_games, get_game_progress, get_user_points]');
     const withPoints = await side({ 'cards/play.yaml': play });
     expect(samePartial(base, withPoints)).toBeDefined();
     // play drops a tool that rewards (unchanged) still has: its shape stays.
@@ -143,14 +153,18 @@ describe('partialSide', () => {
   });
 
   it("a card's blocks reordered, and a card's model", async () => {
-    expect(samePartial(base, await side({ 'cards/play.yaml': ['  - persona-play\n  - instructions-play', '  - instructions-play\n  - persona-play'] }))).toBeDefined();
+    expect(
+      samePartial(base, await side({ 'cards/play.yaml': ['  - persona-play\n  - instructions-play', '  - instructions-play\n  - persona-play'] })),
+    ).toBeDefined();
     expect(samePartial(base, await side({ 'cards/play.yaml': ['model: claude-haiku-4-5', 'model: gpt-5.4-nano'] }))).toBeDefined();
   });
 
   it('a block rendered for each agent: edited, its first user gone, a new first user', async () => {
     const hello = await side(withHello(['play', 'rewards', 'shop']));
     // Its texts are stored as runs against the first agent's: every variant entry is remade.
-    expect(samePartial(hello, await side({ ...withHello(['play', 'rewards', 'shop']), 'blocks/shared/hello.md': HELLO.replace('friendly', 'kind') }))).toBeDefined();
+    expect(
+      samePartial(hello, await side({ ...withHello(['play', 'rewards', 'shop']), 'blocks/shared/hello.md': HELLO.replace('friendly', 'kind') })),
+    ).toBeDefined();
     expect(samePartial(hello, await side(withHello(['rewards', 'shop'])))).toBeDefined();
     expect(samePartial(hello, await side(withHello(['ereceipts', 'play', 'rewards', 'shop'])))).toBeDefined();
     expect(samePartial(base, hello)).toBeDefined();
