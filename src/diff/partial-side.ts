@@ -313,7 +313,7 @@ function assembled(
       list.forEach((e, i) => {
         if (i > 0) hash.update(',\n', 'utf8');
         if (typeof e === 'string') hash.update(e, 'utf8');
-        else hash.update(e);
+        else hash.update(INDENT).update(e);
       });
       hash.update('\n  ', 'utf8');
     }
@@ -353,13 +353,13 @@ function definedOnly(m: ReadonlyMap<string, string | undefined>): Map<string, st
   return out;
 }
 
-/** One table's entries in key order: the cached side's (but `drop` and replaced keys) and `replace`'s. */
+/** One table's entries in key order: the cached side's bytes (from the key's quote: the indent is the caller's), but `drop` and replaced keys, and `replace`'s texts (indent included). */
 function tableEntries(old: Map<string, Buffer>, replace: ReadonlyMap<string, string>, drop: ReadonlySet<string>): (string | Buffer)[] {
   const byKey = new Map<string, string | Buffer>();
   for (const [raw, bytes] of old) {
     const key = raw.includes('\\') || /[^\x20-\x7e]/.test(raw) ? decodeKey(raw) : raw;
     if (drop.has(key) || replace.has(key)) continue;
-    byKey.set(key, Buffer.concat([INDENT, bytes]));
+    byKey.set(key, bytes);
   }
   for (const [key, text] of replace) byKey.set(key, text);
   return jsonKeyOrder([...byKey.keys()].sort(compareCodeUnits)).map((k) => byKey.get(k)!);
