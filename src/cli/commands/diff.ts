@@ -333,7 +333,7 @@ async function compileSide(
  */
 function loadCached(json: Buffer): Bundle | undefined {
   try {
-    return loadBundleJson(json.toString('utf8'));
+    return loadBundleJson(json);
   } catch {
     return undefined;
   }
