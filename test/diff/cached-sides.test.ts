@@ -82,4 +82,23 @@ describe('agentc diff: both sides from the persistent cache (built CLI)', () => 
     expect(reverted.err).toBe('');
     expect(JSON.parse(reverted.out)).not.toMatchObject({ changes: expect.arrayContaining([expect.objectContaining({ path: 'model' })]) as unknown });
   });
+  it('builds only the changed agents of the working tree, with the same report as without a cache, for each kind of edit', () => {
+    const f = createFixture();
+    const cache = mkdtempSync(join(tmpdir(), 'agentc-diff-cache-'));
+    cleanups.push(f.cleanup, () => rmSync(cache, { recursive: true, force: true }));
+    const same = (): void => {
+      const warm = diff(f, cache); // the base commit's entry (with digests) serves; the working tree is built in part
+      expect(warm.err).toBe('');
+      expect(warm.out).toBe(diff(f, '').out);
+      expect(readdirSync(join(cache, 'bundles'))).toHaveLength(1);
+    };
+    f.edit('blocks/rewards/instructions-rewards.md', 'Quote exact numbers.', 'Quote exact numbers, never rounded.');
+    same();
+    f.edit('schemas/tools/get_points.yaml', "The signed-in user's points balance.", "The signed-in user's points balance, in points.");
+    same();
+    f.edit('cards/shop.yaml', 'Product search across stores', 'Product search across all stores');
+    same();
+    f.edit('agentc.config.ts', 'fanOutCap: 2', 'fanOutCap: 3');
+    same();
+  });
 });
