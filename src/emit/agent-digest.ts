@@ -93,7 +93,11 @@ function memoJson(run: DigestRun, value: object): string {
   return s;
 }
 
-/** JSON that tells apart what JSON.stringify writes alike as `null` (non-finite numbers; only looked at when `null` occurs). */
+/**
+ * JSON of parsed data (plain objects, arrays, strings, numbers, booleans, null: what
+ * the parsers make of YAML and JSON files, and what bundle.json holds), telling apart
+ * what JSON.stringify writes alike as `null` (non-finite numbers; looked at only when `null` occurs).
+ */
 function json(value: unknown): string {
   const plain = JSON.stringify(value) ?? 'undefined';
   if (!plain.includes('null')) return plain;
