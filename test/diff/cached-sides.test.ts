@@ -16,11 +16,18 @@ const bin = join(repo, 'bin', 'agentc.js');
 const cleanups: (() => void)[] = [];
 afterAll(() => cleanups.forEach((c) => c()));
 
+/** The OS temp dir of the spawned diffs (an uncached diff keeps its private before-* tree there): not the one other test files look at. */
+let childTmp: string | undefined;
+
 function diff(f: Fixture, cacheDir: string): { code: number; out: string; err: string } {
+  if (childTmp === undefined) {
+    const dir = (childTmp = mkdtempSync(join(tmpdir(), 'agentc-diff-tmp-')));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  }
   const r = spawnSync(process.execPath, [bin, 'diff', '--format', 'json', '--fail-on', 'none'], {
     cwd: f.ws,
     encoding: 'utf8',
-    env: { ...process.env, AGENTC_CACHE_DIR: cacheDir, NO_COLOR: '1', CI: '1' },
+    env: { ...process.env, AGENTC_CACHE_DIR: cacheDir, NO_COLOR: '1', CI: '1', TMPDIR: childTmp },
   });
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }

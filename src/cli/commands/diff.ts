@@ -320,10 +320,10 @@ async function compileSide(
   const emit = createEmitCache({ once: true });
   const bundle = createBundle(result.program, AGENTC_VERSION, emit);
   const json = Buffer.concat(bundleJsonChunks(bundle, emit));
-  // Stored with each agent's inputs digest, so a diff against this side builds only what changed.
-  const digests = agentDigests(result.program, AGENTC_VERSION);
+  // The base side keeps each agent's inputs digest (stored with it too), so the working tree builds only what changed.
+  const digests = side === 'before' && !needProgram ? agentDigests(result.program, AGENTC_VERSION) : undefined;
   if (read !== undefined && bundles !== undefined && config !== 'untrackable') bundles.store(read.key, config, json, digests);
-  return { bundle, json, label, digests, ...(needProgram ? { program: result.program } : {}) };
+  return { bundle, json, label, ...(digests ? { digests } : {}), ...(needProgram ? { program: result.program } : {}) };
 }
 
 /**
