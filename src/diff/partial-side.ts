@@ -188,12 +188,18 @@ function assembled(
 
   // The changed agents' uses on the cached side, and the blocks whose uses by a changed agent differ.
   const oldUses = new Map<string, Use[]>();
+  const oldUsers = new Map<string, string[]>(); // block → the changed agents that used it on the cached side
   const affected = new Set<string>();
   for (const id of changed) {
     const was = Object.hasOwn(before.bundle.agents, id) ? entryUses(before.bundle.agents[id]!) : [];
     oldUses.set(id, was);
     const a = byBlock(uses.get(id) ?? []);
     const b = byBlock(was);
+    for (const blockId of b.keys()) {
+      const l = oldUsers.get(blockId);
+      if (l === undefined) oldUsers.set(blockId, [id]);
+      else l.push(id);
+    }
     for (const blockId of new Set([...a.keys(), ...b.keys()])) {
       const x = a.get(blockId) ?? [];
       const y = b.get(blockId) ?? [];
@@ -207,11 +213,20 @@ function assembled(
   const dropTexts = new Set<string>(); // decoded keys of the affected blocks on the cached side
   const newBlocks = new Map<string, string | undefined>();
   const keyOf = new Map<string, Map<string, string>>(); // block → text → key (working tree)
+  // The cached side's text keys by block (a key is the block id, or the block id, `@` and more: block ids hold no `@`).
+  const oldTextKeys = new Map<string, string[]>();
+  if (affected.size > 0) {
+    for (const raw of old.tables.texts.keys()) {
+      const key = decodeKey(raw);
+      const blockId = key.split('@', 1)[0]!;
+      const l = oldTextKeys.get(blockId);
+      if (l === undefined) oldTextKeys.set(blockId, [key]);
+      else l.push(key);
+    }
+  }
   for (const blockId of affected) {
     const nowUsers = users.get(blockId) ?? [];
-    const wasUsers = [
-      ...new Set([...nowUsers.filter((id) => unchanged.has(id)), ...[...changed].filter((id) => oldUses.get(id)!.some((u) => u.id === blockId))]),
-    ].sort(compareCodeUnits);
+    const wasUsers = [...new Set([...nowUsers.filter((id) => unchanged.has(id)), ...(oldUsers.get(blockId) ?? [])])].sort(compareCodeUnits);
     const nowUses = nowUsers.flatMap((id) =>
       uses
         .get(id)!
@@ -225,11 +240,7 @@ function assembled(
     const was = variantKeys(blockId, wasUses);
     keyOf.set(blockId, now);
     // The cached side must hold exactly the keys this model gives it; else its layout is not what is modelled.
-    const oldKeys = new Set<string>();
-    for (const raw of old.tables.texts.keys()) {
-      const key = decodeKey(raw);
-      if (key === blockId || key.startsWith(`${blockId}@`)) oldKeys.add(key);
-    }
+    const oldKeys = new Set(oldTextKeys.get(blockId) ?? []);
     const wasKeys = new Set(was.values());
     if (oldKeys.size !== wasKeys.size || [...oldKeys].some((k) => !wasKeys.has(k))) throw new Decline();
     for (const k of oldKeys) dropTexts.add(k);
