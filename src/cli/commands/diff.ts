@@ -320,9 +320,11 @@ async function compileSide(
   const emit = createEmitCache({ once: true });
   const bundle = createBundle(result.program, AGENTC_VERSION, emit);
   const json = Buffer.concat(bundleJsonChunks(bundle, emit));
-  // The base side keeps each agent's inputs digest (stored with it too), so the working tree builds only what changed.
-  const digests = side === 'before' && !needProgram ? agentDigests(result.program, AGENTC_VERSION) : undefined;
-  if (read !== undefined && bundles !== undefined && config !== 'untrackable') bundles.store(read.key, config, json, digests);
+  // Each agent's inputs digest, kept by the base side and stored with any side (a working tree stored now may be a
+  // base commit's tree later), so the other side builds only what changed.
+  const store = read !== undefined && bundles !== undefined && config !== 'untrackable';
+  const digests = (side === 'before' && !needProgram) || store ? agentDigests(result.program, AGENTC_VERSION) : undefined;
+  if (store) bundles.store(read.key, config, json, digests);
   return { bundle, json, label, ...(digests ? { digests } : {}), ...(needProgram ? { program: result.program } : {}) };
 }
 
