@@ -422,9 +422,27 @@ function storedEntry(old: Split, id: string): { tools: string[]; blockKey(prefix
 function heldByUnchanged(old: Split, unchanged: ReadonlySet<string>, remade: ReadonlySet<string>, key: string): boolean {
   for (const id of unchanged) {
     if (remade.has(id)) continue;
-    const tools = storedEntry(old, id)?.tools;
-    if (tools === undefined) throw new Decline();
-    if (tools.includes(key)) return true;
+    const bytes = old.tables.agents.get(rawKey(id));
+    if (bytes === undefined) throw new Decline();
+    if (toolsLine(bytes).includes(key)) return true;
   }
   return false;
 }
+
+/**
+ * The tool-shape keys of a stored agent entry, from its `tools` member: in the
+ * canonical layout each member of an entry is one line at a fixed indent (a JSON
+ * string holds no raw newline), so this line is found without parsing the entry.
+ */
+function toolsLine(entry: Buffer): string[] {
+  const at = entry.indexOf(TOOLS_MEMBER);
+  if (at === -1) throw new Decline();
+  const from = at + TOOLS_MEMBER.length;
+  const nl = entry.indexOf(0x0a, from);
+  const line = entry.toString('utf8', from, nl === -1 ? entry.length : nl).replace(/,$/, '');
+  const tools = JSON.parse(line) as unknown;
+  if (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')) throw new Decline();
+  return tools as string[];
+}
+
+const TOOLS_MEMBER = Buffer.from('\n      "tools": ', 'utf8');
