@@ -5,12 +5,12 @@
  * that no tool mistakes them for sources.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Bundle } from '../../src/bundle/types.js';
+import type { Bundle, BundlePrefix } from '../../src/bundle/types.js';
 import { bundleHash } from '../../src/emit/bundle.js';
 import { contentToString } from '../../src/emit/content.js';
 import { emitFiles, emitOutput } from '../../src/emit/files.js';
 import { renderGraph } from '../../src/emit/graph.js';
-import { boundaryLine, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';
+import { boundaryLine, renderPromptFile, renderPromptFileChunks, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';
 import { fixtureBundle } from './helpers/workspace.js';
 import { storeBundle, storedJson } from '../../src/emit/stored.js';
 import { loadBundleJson } from '../../src/runtime/load-bundle.js';
@@ -106,6 +106,38 @@ describe('emitFiles', () => {
       await expect(files.get(path)).toMatchFileSnapshot(snapshotPath(path));
     },
   );
+});
+
+describe('renderPromptFileChunks', () => {
+  const chunked = (agentId: string, prefix: BundlePrefix): string => {
+    const agent = bundle.agents[agentId]!;
+    return Buffer.concat(renderPromptFileChunks(agent, prefix, bundle.models[agent.model], Buffer.from(prefix.text, 'utf8'))).toString('utf8');
+  };
+
+  it('makes the bytes of renderPromptFile for every prefix', () => {
+    for (const agent of Object.values(bundle.agents)) {
+      for (const prefix of agent.prefixes)
+        expect(chunked(agent.id, prefix), `${agent.id}@${prefix.key}`).toBe(renderPromptFile(agent, prefix, bundle.models[agent.model]));
+    }
+  });
+
+  it('finds each block in the bytes when the text is not ASCII, and writes an empty block as renderPromptFile does', () => {
+    const travel = bundle.agents.travel!;
+    const base = travel.prefixes[0]!;
+    expect(base.blocks.length).toBeGreaterThanOrEqual(2);
+    // Multi-byte characters (2, 3 and 4 bytes, a surrogate pair) before, inside and between the blocks; one block empty.
+    const texts = base.blocks.map((_, i) => (i === 1 ? '' : `Bloc ${i}: café · naïve ≈ 3 — 🙂 done\nsecond line ${'é'.repeat(i)}`));
+    let text = 'Préambule ✓\n\n';
+    const blocks = base.blocks.map((b, i) => {
+      if (i > 0) text += '\n\n¶ ';
+      const start = text.length;
+      text += texts[i]!;
+      return { ...b, start, length: texts[i]!.length };
+    });
+    const prefix: BundlePrefix = { ...base, text, blocks };
+    expect(Buffer.byteLength(text, 'utf8')).toBeGreaterThan(text.length);
+    expect(chunked('travel', prefix)).toBe(renderPromptFile(travel, prefix, bundle.models[travel.model]));
+  });
 });
 
 describe('renderGraph', () => {
