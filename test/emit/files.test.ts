@@ -8,10 +8,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle, BundlePrefix } from '../../src/bundle/types.js';
 import { bundleHash } from '../../src/emit/bundle.js';
 import { contentToString } from '../../src/emit/content.js';
+import { createBundle } from '../../src/emit/bundle.js';
+import { createEmitCache } from '../../src/emit/cache.js';
 import { emitFiles, emitOutput } from '../../src/emit/files.js';
+import { compile } from '../../src/compile.js';
+import { FIXTURE_WS, fixtureBundle } from './helpers/workspace.js';
 import { renderGraph } from '../../src/emit/graph.js';
 import { boundaryLine, renderPromptFile, renderPromptFileChunks, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';
-import { fixtureBundle } from './helpers/workspace.js';
 import { storeBundle, storedJson } from '../../src/emit/stored.js';
 import { loadBundleJson } from '../../src/runtime/load-bundle.js';
 
@@ -62,6 +65,17 @@ describe('emitFiles', () => {
     expect(lazy.get('prompts/travel.md')).not.toBe(lazy.get('prompts/travel.md'));
     expect(lazy.has('prompts/nobody.md')).toBe(false);
     expect(lazy.get('prompts/nobody.md')).toBeUndefined();
+  });
+
+  it("a build's one-off cache (createBundle, then emitOutput on the same cache) makes the bytes a watch cache makes", async () => {
+    const { program } = await compile({ root: FIXTURE_WS });
+    const once = createEmitCache({ once: true });
+    const built = createBundle(program!, '0.0.0-test', once);
+    const lazy = emitOutput(built, once);
+    const watched = emitFiles(createBundle(program!, '0.0.0-test', createEmitCache()), createEmitCache());
+    expect([...lazy].map(([path, content]) => [path, contentToString(content)])).toEqual(
+      [...watched].map(([path, content]) => [path, contentToString(content)]),
+    );
   });
 
   it('bundle.json loads back to the bundle, lazily and with every prefix checked', () => {
