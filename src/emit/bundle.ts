@@ -139,7 +139,7 @@ function createAgent(program: Program, id: string, agent: Agent, ast: TemplateNo
     neutral: shapes.map((s) => s.neutral),
     openai: shapes.map((s) => s.openai),
   };
-  const prefixes = agent.cohorts.map((c) => prefix(c, cache));
+  const prefixes = agent.cohorts.map(prefix);
   const out: BundleAgent = {
     id: card.id,
     description: card.description,
@@ -236,13 +236,9 @@ function anthropicTool(tool: NeutralTool): AnthropicTool {
   return { name: tool.name, description: tool.description, input_schema: toAnthropicInputSchema(tool.parameters) };
 }
 
-/**
- * A prefix with its keys in canonical order (blocks, cohort, key, sha256, text, tokens; each block's likewise).
- * A `once` cache keeps the text's UTF-8 bytes, hashed here, for the prompt file (files.ts emitOutput).
- */
-function prefix(cohort: Cohort, cache: EmitCache): BundlePrefix {
-  const bytes = cache.once ? Buffer.from(cohort.text, 'utf8') : undefined;
-  const out: BundlePrefix = {
+/** A prefix with its keys in canonical order (blocks, cohort, key, sha256, text, tokens; each block's likewise). */
+function prefix(cohort: Cohort): BundlePrefix {
+  return {
     blocks: cohort.blocks.map((b) => ({
       category: b.block.data.category,
       file: b.block.file.path,
@@ -255,12 +251,10 @@ function prefix(cohort: Cohort, cache: EmitCache): BundlePrefix {
     })),
     cohort: [...cohort.flags],
     key: cohort.key,
-    sha256: sha256Hex(bytes ?? cohort.text),
+    sha256: sha256Hex(cohort.text),
     text: cohort.text,
     tokens: cohort.tokens,
   };
-  if (bytes !== undefined) cache.prefixBytes.set(out, bytes);
-  return out;
 }
 
 /** The agent's effective dispatch settings (computed in resolve) plus its dispatch table. */

@@ -18,7 +18,6 @@ import type {
   Bundle,
   BundleAgent,
   BundleModel,
-  BundlePrefix,
   BundleToolContract,
   NeutralTool,
   OpenAITool,
@@ -60,8 +59,6 @@ export interface EmitCache {
   storeKeys: StoreKeysState | undefined;
   /** The frame's tail chunks of the last build (see fragments.ts). */
   tail: TailMemo;
-  /** A `once` cache only: each prefix's text as UTF-8, encoded once for its sha256 and reused for its prompt file (files.ts emitOutput). */
-  prefixBytes: WeakMap<BundlePrefix, Buffer>;
   /** Hash states in front of every 16th piece of the last bundle (see bundle-hash.ts). */
   hashCheckpoints: HashCheckpoints | undefined;
   /** bundle.ts's literal type of a model or tool contract, by the object (see bundle-ts.ts). */
@@ -167,7 +164,6 @@ export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
     frames: new WeakMap(),
     storeKeys: undefined,
     tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },
-    prefixBytes: new WeakMap(),
     hashCheckpoints: undefined,
     literalTypes: new WeakMap(),
     tsDeclarations: undefined,

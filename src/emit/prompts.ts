@@ -40,8 +40,8 @@ export function renderPromptFile(agent: BundleAgent, prefix: BundlePrefix, model
 
 /**
  * renderPromptFile's UTF-8 bytes as chunks, each block's text a view into `prefixBytes`
- * (the prefix text's UTF-8 bytes, as hashed for its sha256): the 24 MB of prompt text a
- * 1,000-card build writes is never concatenated, flattened or encoded again.
+ * (the prefix text's UTF-8 bytes): the 24 MB of prompt text a 1,000-card build writes is
+ * encoded once, never concatenated into each file's text and flattened first.
  */
 export function renderPromptFileChunks(agent: BundleAgent, prefix: BundlePrefix, model: BundleModel | undefined, prefixBytes: Buffer): Buffer[] {
   const approx = model?.approximateTokens === true;
