@@ -23,7 +23,7 @@
 import type { Bundle, BundleDispatch, DispatchEntry, NeutralTool } from '../bundle/types.js';
 import type { JsonSchema } from '../parse/types.js';
 import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
-import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sha256Hex } from '../bundle/canonical-json.js';
+import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sameJson, sha256Hex } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
 import { fragmentsOf } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
@@ -191,7 +191,7 @@ function dispatchEntryType(entry: DispatchEntry, bundle: Pick<Bundle, 'agents'>)
     entry.kind === 'sub_agent' &&
     keys === 'agent,kind,policy' &&
     Object.hasOwn(bundle.agents, entry.agent) &&
-    canonicalJsonLine(bundle.agents[entry.agent]!.policy) === canonicalJsonLine(entry.policy)
+    sameJson(bundle.agents[entry.agent]!.policy, entry.policy)
   ) {
     return `SubAgentDispatch<${JSON.stringify(entry.agent)}>`;
   }

@@ -14,7 +14,7 @@ import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString, type FileContent, type OutputFiles } from './content.js';
 import { bundleJsonChunks, fragmentsOf } from './fragments.js';
 import { renderOrchestratorTs } from './orchestrator-ts.js';
-import { promptFilePath, renderPromptFile, renderPromptFileChunks } from './prompts.js';
+import { promptFilePath, renderPromptFile, renderPromptFileBytes } from './prompts.js';
 
 export function emitFiles(bundle: Bundle): Map<string, string>;
 export function emitFiles(bundle: Bundle, cache: EmitCache): Map<string, FileContent>;
@@ -45,7 +45,7 @@ export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileCo
  * The same files and bytes as emitFiles, made for one write or compare (`agentc
  * build`): bundle.json, bundle.ts and orchestrator.ts at once (the bundle hash
  * has made bundle.json's pieces already), each prompt file only when it is asked
- * for, as its UTF-8 bytes (block texts as views into the prefix's), and never kept. So a build holds one prompt file at a
+ * for, as its UTF-8 bytes (encoded in place, never first built as a string), and never kept. So a build holds one prompt file at a
  * time instead of every one of them, and each is encoded once, for its hash and
  * its write.
  */
@@ -66,9 +66,7 @@ export function emitOutput(bundle: Bundle, cache: EmitCache = createEmitCache())
     const content = made.get(rel);
     if (content !== undefined) return content;
     const p = prompts.get(rel);
-    if (p === undefined) return undefined;
-    // Block texts as views into the prefix text's bytes, encoded once here (not the file's text built, flattened and encoded).
-    return renderPromptFileChunks(p.entry, p.prefix, p.model, Buffer.from(p.prefix.text, 'utf8'));
+    return p === undefined ? undefined : [renderPromptFileBytes(p.entry, p.prefix, p.model)];
   };
   return {
     size: paths.length,

@@ -39,25 +39,15 @@ export function renderPromptFile(agent: BundleAgent, prefix: BundlePrefix, model
 }
 
 /**
- * renderPromptFile's UTF-8 bytes as chunks, each block's text a view into `prefixBytes`
- * (the prefix text's UTF-8 bytes): the 24 MB of prompt text a 1,000-card build writes is
- * encoded once, never concatenated into each file's text and flattened first.
+ * renderPromptFile's UTF-8 bytes, encoded straight into one buffer: the boundary lines and
+ * each block's text (a slice of the prefix text) are written in place, so the 24 MB of
+ * prompt text a 1,000-card build writes is never concatenated into each file's text,
+ * flattened and then encoded.
  */
-export function renderPromptFileChunks(agent: BundleAgent, prefix: BundlePrefix, model: BundleModel | undefined, prefixBytes: Buffer): Buffer[] {
+export function renderPromptFileBytes(agent: BundleAgent, prefix: BundlePrefix, model: BundleModel | undefined): Buffer {
   const approx = model?.approximateTokens === true;
-  const text = prefix.text;
-  // Char offsets are byte offsets when the text is ASCII (as many bytes as UTF-16 units); else counted as the blocks go.
-  const ascii = prefixBytes.byteLength === text.length;
-  let charAt = 0;
-  let byteAt = 0;
-  const byteOffset = (at: number): number => {
-    if (ascii) return at;
-    if (at < charAt) [charAt, byteAt] = [0, 0];
-    byteAt += Buffer.byteLength(text.slice(charAt, at), 'utf8');
-    charAt = at;
-    return byteAt;
-  };
-  const chunks: Buffer[] = [];
+  // parts alternate: text of our own (header, boundary lines, trailer), then a block's text, …, ending with our own.
+  const parts: string[] = [];
   let glue = promptHeader(agent, prefix, model);
   for (const block of prefix.blocks) {
     glue += `${boundaryLine(block, approx)}\n`;
@@ -65,13 +55,17 @@ export function renderPromptFileChunks(agent: BundleAgent, prefix: BundlePrefix,
       glue += '\n';
       continue;
     }
-    const start = byteOffset(block.start);
-    const end = byteOffset(block.start + block.length);
-    chunks.push(Buffer.from(glue, 'utf8'), prefixBytes.subarray(start, end));
+    parts.push(glue, blockText(prefix, block));
     glue = '\n\n';
   }
-  chunks.push(Buffer.from(glue + promptTrailer(agent, prefix, approx), 'utf8'));
-  return chunks;
+  parts.push(glue + promptTrailer(agent, prefix, approx));
+  let size = 0;
+  for (const part of parts) size += Buffer.byteLength(part, 'utf8');
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const part of parts) at += bytes.write(part, at, 'utf8');
+  if (at !== size) throw new Error(`agentc bug: a prompt file came out ${at} bytes long, not ${size}`);
+  return bytes;
 }
 
 /** Everything before the first block's boundary line. */

@@ -14,7 +14,7 @@ import { emitFiles, emitOutput } from '../../src/emit/files.js';
 import { compile } from '../../src/compile.js';
 import { FIXTURE_WS, fixtureBundle } from './helpers/workspace.js';
 import { renderGraph } from '../../src/emit/graph.js';
-import { boundaryLine, renderPromptFile, renderPromptFileChunks, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';
+import { boundaryLine, renderPromptFile, renderPromptFileBytes, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';
 import { storeBundle, storedJson } from '../../src/emit/stored.js';
 import { loadBundleJson } from '../../src/runtime/load-bundle.js';
 
@@ -122,10 +122,10 @@ describe('emitFiles', () => {
   );
 });
 
-describe('renderPromptFileChunks', () => {
+describe('renderPromptFileBytes', () => {
   const chunked = (agentId: string, prefix: BundlePrefix): string => {
     const agent = bundle.agents[agentId]!;
-    return Buffer.concat(renderPromptFileChunks(agent, prefix, bundle.models[agent.model], Buffer.from(prefix.text, 'utf8'))).toString('utf8');
+    return renderPromptFileBytes(agent, prefix, bundle.models[agent.model]).toString('utf8');
   };
 
   it('makes the bytes of renderPromptFile for every prefix', () => {
@@ -135,7 +135,7 @@ describe('renderPromptFileChunks', () => {
     }
   });
 
-  it('finds each block in the bytes when the text is not ASCII, and writes an empty block as renderPromptFile does', () => {
+  it('encodes multi-byte text in place, and writes an empty block as renderPromptFile does', () => {
     const travel = bundle.agents.travel!;
     const base = travel.prefixes[0]!;
     expect(base.blocks.length).toBeGreaterThanOrEqual(2);
