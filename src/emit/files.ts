@@ -54,11 +54,16 @@ export function emitOutput(bundle: Bundle, cache: EmitCache = createEmitCache())
   made.set('bundle.json', bundleJsonChunks(bundle, cache));
   made.set('bundle.ts', bundleTsContent(bundle, cache));
   made.set('orchestrator.ts', renderOrchestratorTs(bundle));
-  const prompts = new Map<string, { entry: BundleAgent; prefix: BundlePrefix; model: BundleModel | undefined }>();
+  const prompts = new Map<
+    string,
+    { entry: BundleAgent; prefix: BundlePrefix; model: BundleModel | undefined; texts: readonly { text: string }[] | undefined }
+  >();
   for (const id of Object.keys(bundle.agents).sort(compareCodeUnits)) {
     const entry = bundle.agents[id]!;
     const model = bundle.models[entry.model];
-    for (const prefix of entry.prefixes) prompts.set(promptFilePath(id, prefix.key), { entry, prefix, model });
+    // The block texts createBundle kept with the entry's fragments (the prompt file then never slices the prefix text).
+    const uses = cache.fragments.get(entry)?.uses;
+    entry.prefixes.forEach((prefix, i) => prompts.set(promptFilePath(id, prefix.key), { entry, prefix, model, texts: uses?.[i] }));
   }
   for (const path of made.keys()) prompts.delete(path);
   const paths = [...made.keys(), ...prompts.keys()].sort(compareCodeUnits);
@@ -66,7 +71,7 @@ export function emitOutput(bundle: Bundle, cache: EmitCache = createEmitCache())
     const content = made.get(rel);
     if (content !== undefined) return content;
     const p = prompts.get(rel);
-    return p === undefined ? undefined : [renderPromptFileBytes(p.entry, p.prefix, p.model)];
+    return p === undefined ? undefined : [renderPromptFileBytes(p.entry, p.prefix, p.model, p.texts)];
   };
   return {
     size: paths.length,

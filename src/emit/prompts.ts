@@ -40,22 +40,31 @@ export function renderPromptFile(agent: BundleAgent, prefix: BundlePrefix, model
 
 /**
  * renderPromptFile's UTF-8 bytes, encoded straight into one buffer: the boundary lines and
- * each block's text (a slice of the prefix text) are written in place, so the 24 MB of
+ * each block's text (`blockTexts[i].text`, the block's text as resolve rendered it, when
+ * given; else its slice of the prefix text) are written in place, so the 24 MB of
  * prompt text a 1,000-card build writes is never concatenated into each file's text,
  * flattened and then encoded.
  */
-export function renderPromptFileBytes(agent: BundleAgent, prefix: BundlePrefix, model: BundleModel | undefined): Buffer {
+export function renderPromptFileBytes(
+  agent: BundleAgent,
+  prefix: BundlePrefix,
+  model: BundleModel | undefined,
+  blockTexts?: readonly { readonly text: string }[],
+): Buffer {
   const approx = model?.approximateTokens === true;
   // parts alternate: text of our own (header, boundary lines, trailer), then a block's text, …, ending with our own.
   const parts: string[] = [];
   let glue = promptHeader(agent, prefix, model);
-  for (const block of prefix.blocks) {
+  for (let i = 0; i < prefix.blocks.length; i++) {
+    const block = prefix.blocks[i]!;
     glue += `${boundaryLine(block, approx)}\n`;
     if (block.length === 0) {
       glue += '\n';
       continue;
     }
-    parts.push(glue, blockText(prefix, block));
+    // The block's own text when the caller has it (the same characters as its slice, which would flatten the prefix text).
+    const given = blockTexts?.[i]?.text;
+    parts.push(glue, given !== undefined && given.length === block.length ? given : blockText(prefix, block));
     glue = '\n\n';
   }
   parts.push(glue + promptTrailer(agent, prefix, approx));
