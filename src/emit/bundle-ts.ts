@@ -23,7 +23,7 @@
 import type { Bundle, BundleDispatch, DispatchEntry, NeutralTool } from '../bundle/types.js';
 import type { JsonSchema } from '../parse/types.js';
 import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
-import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sha256Hex } from '../bundle/canonical-json.js';
+import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sameJson, sha256Hex } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
 import { fragmentsOf } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
@@ -191,7 +191,7 @@ function dispatchEntryType(entry: DispatchEntry, bundle: Pick<Bundle, 'agents'>)
     entry.kind === 'sub_agent' &&
     keys === 'agent,kind,policy' &&
     Object.hasOwn(bundle.agents, entry.agent) &&
-    canonicalJsonLine(bundle.agents[entry.agent]!.policy) === canonicalJsonLine(entry.policy)
+    sameJson(bundle.agents[entry.agent]!.policy, entry.policy)
   ) {
     return `SubAgentDispatch<${JSON.stringify(entry.agent)}>`;
   }
@@ -276,19 +276,18 @@ function literalType(value: unknown): string {
  */
 function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): Buffer {
   const contractNames = Object.keys(bundle.tools).sort(compareCodeUnits);
-  const inputs: unknown[] = [
-    bundle.flags.join('\u0000'),
-    bundle.dispatchDefaults.toolPrefix,
-    ...contractNames.map((n) => bundle.tools[n]),
-    ...agents.map((a) => tsKey(a, cache)),
-  ];
+  // A one-off cache (a build) has no last text to reuse: neither the inputs nor the declarations are keyed.
+  const inputs: unknown[] = cache.once
+    ? []
+    : [bundle.flags.join('\u0000'), bundle.dispatchDefaults.toolPrefix, ...contractNames.map((n) => bundle.tools[n]), ...agents.map((a) => tsKey(a, cache))];
   const memo = cache.tsDeclarations;
-  if (memo !== undefined && memo.inputs.length === inputs.length && memo.inputs.every((x, i) => x === inputs[i])) return memo.bytes;
+  if (!cache.once && memo !== undefined && memo.inputs.length === inputs.length && memo.inputs.every((x, i) => x === inputs[i])) return memo.bytes;
 
   const agentIds = agents.map((a) => a.id);
   const previous = memo?.declarations ?? new Map<string, string>();
   const used = new Map<string, string>();
   const args = argsTypes(bundle, agents, cache, (typeName, tool, summary, shape) => {
+    if (cache.once) return declaration(typeName, tool, summary);
     const key = `${typeName}\u0000${summary}\u0000${tool.description}\u0000${shape}`;
     let text = used.get(key) ?? previous.get(key);
     if (text === undefined) text = declaration(typeName, tool, summary);
@@ -348,7 +347,7 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
   out += `}\n\n`;
 
   const bytes = Buffer.from(out, 'utf8');
-  cache.tsDeclarations = { inputs, bytes, declarations: used };
+  if (!cache.once) cache.tsDeclarations = { inputs, bytes, declarations: used };
   return bytes;
 }
 
