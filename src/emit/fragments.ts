@@ -223,7 +223,7 @@ function tailOf(top: StoredBundle, memo: TailMemo): { tail: Buffer[]; hashAt: nu
     const made = new Map<string, { source: unknown; chunk: Buffer }>();
     entries.set(key, made);
     tail.push(chunkOf(memo, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
-    jsonKeyOrder(Object.keys(table).sort(compareCodeUnits)).forEach((k, i) => {
+    jsonOrder(memo, key, Object.keys(table)).forEach((k, i) => {
       if (i > 0) tail.push(PIECE_SEPARATOR);
       const v = table[k];
       // What the entry's text is made from, compared by identity first: a shape by its key (which names its content);
@@ -231,8 +231,9 @@ function tailOf(top: StoredBundle, memo: TailMemo): { tail: Buffer[]; hashAt: nu
       const source = key === 'toolShapes' ? k : v;
       const last = lastEntries?.get(k);
       const same = last !== undefined && (last.source === source || sameSource(key, last.source, v));
-      const value = MADE_SORTED.has(key) ? v : sortKeysDeep(v);
-      const entry = same ? last : { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(value, 2, key)}`, 'utf8') };
+      const entry = same
+        ? last
+        : { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(MADE_SORTED.has(key) ? v : sortKeysDeep(v), 2, key)}`, 'utf8') };
       made.set(k, entry);
       tail.push(entry.chunk);
     });
@@ -242,6 +243,19 @@ function tailOf(top: StoredBundle, memo: TailMemo): { tail: Buffer[]; hashAt: nu
   memo.entries = entries;
   if (hashAt === -1) throw new Error('agentc bug: no hash member in the stored bundle');
   return { tail, hashAt };
+}
+
+/**
+ * A table's keys in the order JSON.stringify writes them once sorted (jsonKeyOrder), kept per
+ * table: the same list of keys (item by item, in the table's insertion order) has the same
+ * order, so a watch rebuild whose tables kept their keys sorts none of them.
+ */
+function jsonOrder(memo: TailMemo, table: string, keys: string[]): readonly string[] {
+  const last = memo.orders.get(table);
+  if (last !== undefined && last.keys.length === keys.length && last.keys.every((k, i) => k === keys[i])) return last.order;
+  const order = jsonKeyOrder([...keys].sort(compareCodeUnits));
+  memo.orders.set(table, { keys, order });
+  return order;
 }
 
 function topKeys(top: StoredBundle): (keyof StoredBundle)[] {

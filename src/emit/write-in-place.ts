@@ -15,13 +15,17 @@
  * - A replaced file's old inode is freed in the background: it gets a second name
  *   next to the output directory before the rename, removed afterwards without
  *   waiting. (Freeing an inode whose data the kernel is still writing back waits
- *   for that I/O: tens of ms per 36 MB bundle on ext4.) The next call awaits those
- *   removals before it starts, and sweeps any left by a killed process.
+ *   for that I/O: tens of ms per 36 MB bundle on ext4.) A next call with the
+ *   directory as this one left it does not wait for them (nor for sweeping killed
+ *   builds' leftovers, which it adds to the same background work); any other call
+ *   awaits them before it starts, and sweeps any left by a killed process.
+ *   `settled` waits for all of it.
  */
 import { statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FileContent, OutputFiles } from './content.js';
-import { GONE_TAG, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
+import * as nodeFs from 'node:fs/promises';
+import { GONE_TAG, nodeFsSync, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
 
 /** What writeOutput last left in an output directory (one watch session). */
 export interface WriteCache {
@@ -122,7 +126,9 @@ export async function updateInPlace(
   } finally {
     if (cache && gone.length > 0) {
       const previous = cache.freeing;
-      cache.freeing = Promise.all([previous, ...gone.map((p) => fs.rm(p, { force: true }).catch(() => undefined))]).then(() => undefined);
+      // Through the thread pool even when the build's own calls are synchronous: freeing is never waited for.
+      const background = fs === nodeFsSync ? nodeFs : fs;
+      cache.freeing = Promise.all([previous, ...gone.map((p) => background.rm(p, { force: true }).catch(() => undefined))]).then(() => undefined);
     }
   }
   for (const rel of change.removed) await fs.rm(join(target, rel), { force: true });
