@@ -109,6 +109,8 @@ export interface TailMemo {
   entries: Map<string, Map<string, { source: unknown; chunk: Buffer }>>;
   /** By table: its keys as listed last time (insertion order) and their order in bundle.json (fragments.ts jsonOrder). */
   orders: Map<string, { keys: readonly string[]; order: readonly string[] }>;
+  /** The same for tables given as rows (StoreKeys.rows): the rows' indices in that order. */
+  rowOrders: Map<string, { keys: readonly string[]; order: readonly number[] }>;
   /** The other chunks by name, with their text. */
   small: Map<string, { text: string; chunk: Buffer }>;
   /** Each text of the last build, split at "\n". */
@@ -171,7 +173,7 @@ export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
     shapes: new WeakMap(),
     frames: new WeakMap(),
     storeKeys: undefined,
-    tail: { entries: new Map(), orders: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },
+    tail: { entries: new Map(), orders: new Map(), rowOrders: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },
     hashCheckpoints: undefined,
     literalTypes: new WeakMap(),
     tsDeclarations: undefined,

@@ -28,6 +28,7 @@ import {
   type DispatchFacts,
   type StoreKeys,
   type StoreKeysMemo,
+  type TableRows,
 } from './stored.js';
 
 /** Keys JavaScript orders first (array indices: canonical integers below 2^32 - 1); the full check is in jsonKeyOrder's slow path. */
@@ -169,7 +170,8 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     cache.tail.lines = lines;
     cache.tail.interned = interned;
     const top = storedTop(bundle, keys);
-    const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail) };
+    // Without agents the tables are empty (rows too: nothing uses a block or a tool).
+    const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail, keys.rows) };
     const suffix = configSuffix(bundle);
     const pieces = ids.map((id) => {
       const entry = bundle.agents[id]!;
@@ -206,26 +208,26 @@ function headOf(top: StoredBundle): string {
  * storedJson(top) has after its (empty) `agents` member, with the agents' closing
  * brace first. `hashAt` is the index of the chunk `,\n  "hash": …`.
  */
-function tailOf(top: StoredBundle, memo: TailMemo): { tail: Buffer[]; hashAt: number } {
+function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { tail: Buffer[]; hashAt: number } {
   const tail: Buffer[] = [chunkOf(memo, '\u0000close', '\n  }')];
   let hashAt = -1;
   const keys = topKeys(top);
   const entries = new Map<string, Map<string, { source: unknown; chunk: Buffer }>>();
   for (const key of keys.slice(keys.indexOf('agents') + 1)) {
     const value = top[key];
-    if (!CHUNKED_TABLES.has(key) || value === null || typeof value !== 'object' || Object.keys(value).length === 0) {
+    const given = rows !== undefined && (key === 'texts' || key === 'toolShapes' || key === 'blocks') ? (rows[key] as TableRows<unknown>) : undefined;
+    const empty = given !== undefined ? given.keys.length === 0 : value === null || typeof value !== 'object' || Object.keys(value).length === 0;
+    if (!CHUNKED_TABLES.has(key) || empty) {
       if (key === HASH_KEY) hashAt = tail.length;
-      tail.push(chunkOf(memo, key, `,\n  ${JSON.stringify(key)}: ${storedValue(sortKeysDeep(value), 1, key)}`));
+      tail.push(chunkOf(memo, key, `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
       continue;
     }
-    const table = value as Record<string, unknown>;
     const lastEntries = memo.entries.get(key);
     const made = new Map<string, { source: unknown; chunk: Buffer }>();
     entries.set(key, made);
     tail.push(chunkOf(memo, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
-    jsonOrder(memo, key, Object.keys(table)).forEach((k, i) => {
+    const add = (k: string, v: unknown, i: number): void => {
       if (i > 0) tail.push(PIECE_SEPARATOR);
-      const v = table[k];
       // What the entry's text is made from, compared by identity first: a shape by its key (which names its content);
       // texts (lines memoized per text), models, contracts (EmitCache keeps them) and block facts (memoized per use) by value.
       const source = key === 'toolShapes' ? k : v;
@@ -236,7 +238,12 @@ function tailOf(top: StoredBundle, memo: TailMemo): { tail: Buffer[]; hashAt: nu
         : { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(MADE_SORTED.has(key) ? v : sortKeysDeep(v), 2, key)}`, 'utf8') };
       made.set(k, entry);
       tail.push(entry.chunk);
-    });
+    };
+    if (given !== undefined) rowOrder(memo, key, given.keys).forEach((at, i) => add(given.keys[at]!, given.values[at], i));
+    else {
+      const table = value as Record<string, unknown>;
+      jsonOrder(memo, key, Object.keys(table)).forEach((k, i) => add(k, table[k], i));
+    }
     tail.push(chunkOf(memo, `${key}\u0000close`, '\n  }'));
   }
   tail.push(chunkOf(memo, '\u0000end', '\n}\n'));
@@ -255,6 +262,16 @@ function jsonOrder(memo: TailMemo, table: string, keys: string[]): readonly stri
   if (last !== undefined && last.keys.length === keys.length && last.keys.every((k, i) => k === keys[i])) return last.order;
   const order = jsonKeyOrder([...keys].sort(compareCodeUnits));
   memo.orders.set(table, { keys, order });
+  return order;
+}
+
+/** The indices of `keys` (each key once) in the order jsonOrder gives them, kept likewise. */
+function rowOrder(memo: TailMemo, table: string, keys: readonly string[]): readonly number[] {
+  const last = memo.rowOrders.get(table);
+  if (last !== undefined && (last.keys === keys || (last.keys.length === keys.length && last.keys.every((k, i) => k === keys[i])))) return last.order;
+  const at = new Map(keys.map((k, i) => [k, i]));
+  const order = jsonKeyOrder([...keys].sort(compareCodeUnits)).map((k) => at.get(k)!);
+  memo.rowOrders.set(table, { keys, order });
   return order;
 }
 

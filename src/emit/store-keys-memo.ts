@@ -16,7 +16,7 @@
 import type { BundleAgent, StoredBlockInfo, StoredText, StoredToolShape } from '../bundle/types.js';
 import type { Bundle } from '../bundle/types.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
-import { blockTexts, storeKeys, type BlockUse, type StoreKeys, type StoreKeysMemo } from './stored.js';
+import { blockTexts, storeKeys, type BlockUse, type StoreKeys, type StoreKeysMemo, type TableRows } from './stored.js';
 
 /** What the last bundle's keys were made from, per agent and per block. */
 export interface StoreKeysState {
@@ -56,7 +56,8 @@ export function storeKeysIncremental(
   for (const id of ids) uses.set(id, memo.usesOf(id, bundle.agents[id]!));
 
   const agents = new Map<string, AgentKeys>();
-  const blocks = new Map<string, BlockKeys>(last?.blocks ?? []);
+  // Updated in place: the last state is this cache's alone, and replaced by the one returned.
+  const blocks = last?.blocks ?? new Map<string, BlockKeys>();
   // Blocks to key again: those an agent now uses differently (other texts, prefixes or facts), starts or stops using.
   const affected = new Set<string>();
   const changed = new Set<string>();
@@ -90,17 +91,18 @@ export function storeKeysIncremental(
   const rekeyed = new Set<string>();
   let order = last?.order;
   for (const b of affected) {
-    const made = keyBlock(b, [...users.get(b)!].sort(compareCodeUnits), uses, bundle.agents, memo, blocks.get(b));
-    if ((made === undefined) !== (blocks.get(b) === undefined)) order = undefined;
+    const before = blocks.get(b);
+    const made = keyBlock(b, [...users.get(b)!].sort(compareCodeUnits), uses, bundle.agents, memo, before);
+    if ((made === undefined) !== (before === undefined)) order = undefined;
     if (made === undefined) blocks.delete(b);
     else blocks.set(b, made);
-    if (!sameKeys(made?.keys, last?.blocks.get(b)?.keys)) rekeyed.add(b);
+    if (!sameKeys(made?.keys, before?.keys)) rekeyed.add(b);
   }
   order ??= [...blocks.keys()].sort(compareCodeUnits);
 
   const blockKeys = new Map<string, string[][]>();
   const toolKeys = new Map<string, string[]>();
-  const toolShapes: Record<string, StoredToolShape> = {};
+  const toolShapes = new Map<string, StoredToolShape>();
   for (const id of ids) {
     const perPrefix = uses.get(id)!;
     const before = last?.agents.get(id);
@@ -112,17 +114,23 @@ export function storeKeysIncremental(
     toolKeys.set(id, tools.keys);
     tools.keys.forEach((key, i) => {
       // Equal keys are equal shapes (the key holds 48 bits of the shape's sha256).
-      if (!Object.hasOwn(toolShapes, key)) setOwn(toolShapes, key, tools.shapes[i]!);
+      if (!toolShapes.has(key)) toolShapes.set(key, tools.shapes[i]!);
     });
   }
-  const texts: Record<string, StoredText> = {};
-  const infos: Record<string, StoredBlockInfo> = {};
+  const texts: TableRows<StoredText> = { keys: [], values: [] };
   for (const b of order) {
-    const made = blocks.get(b)!;
-    setOwn(infos, b, made.info);
-    for (const [key, text] of made.texts) setOwn(texts, key, text);
+    for (const [key, text] of blocks.get(b)!.texts) {
+      texts.keys.push(key);
+      texts.values.push(text);
+    }
   }
-  return { keys: { blockKeys, toolKeys, texts, toolShapes, blocks: infos }, state: { agents, blocks, order } };
+  const rows = {
+    texts,
+    toolShapes: { keys: [...toolShapes.keys()], values: [...toolShapes.values()] },
+    blocks: { keys: order, values: order.map((b) => blocks.get(b)!.info) },
+  };
+  // The records stay empty: `rows` stands for them (see StoreKeys).
+  return { keys: { blockKeys, toolKeys, texts: {}, toolShapes: {}, blocks: {}, rows }, state: { agents, blocks, order } };
 }
 
 /** One block's keys and stored texts from its uses (storeKeys' per-block steps); undefined when no agent uses it. */
@@ -183,10 +191,4 @@ function sameKeys(a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<str
 
 function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
   return a.category === b.category && a.file === b.file && a.owner === b.owner && a.required === b.required;
-}
-
-/** `record[key] = value` as an own data property, also for the key "__proto__". */
-function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-  else record[key] = value;
 }
