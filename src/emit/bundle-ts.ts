@@ -84,9 +84,11 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: Em
   });
   const tail = `  };\n}\n\n`;
   if (cache.once) return { head: Buffer.from(typeHead(bundle, agents, cache), 'utf8'), members, tail };
-  // Watch: the head is a function of the members (their shared declarations go with them), the
-  // top-level fields' types and the tables' entries (typed once per entry object): kept while those are.
-  const inputs: unknown[] = [...members];
+  // Watch: the head is a function of the number of agents, their shared declarations (names and
+  // texts, compared as strings: an edited agent's member is made again, its declarations mostly
+  // the same), the top-level fields' types and the tables' entries (typed once per entry object).
+  const inputs: unknown[] = [agents.length];
+  for (const a of agents) for (const [name, text] of a.sharedTypes!) inputs.push(name, text);
   const { agents: _agents, hash: _hash, ...top } = bundle;
   for (const key of Object.keys(top).sort(compareCodeUnits)) {
     const value = (top as Record<string, unknown>)[key];

@@ -126,9 +126,10 @@ export async function updateInPlace(
   } finally {
     if (cache && gone.length > 0) {
       const previous = cache.freeing;
-      // Through the thread pool even when the build's own calls are synchronous: freeing is never waited for.
-      const background = fs === nodeFsSync ? nodeFs : fs;
-      cache.freeing = Promise.all([previous, ...gone.map((p) => background.rm(p, { force: true }).catch(() => undefined))]).then(() => undefined);
+      // Through the thread pool even when the build's own calls are synchronous: freeing is never waited for
+      // (a plain unlink: the promise API's rm checks its path synchronously, on this thread).
+      const free = (p: string): Promise<void> => (fs === nodeFsSync ? nodeFs.unlink(p) : fs.rm(p, { force: true }));
+      cache.freeing = Promise.all([previous, ...gone.map((p) => free(p).catch(() => undefined))]).then(() => undefined);
     }
   }
   for (const rel of change.removed) await fs.rm(join(target, rel), { force: true });
