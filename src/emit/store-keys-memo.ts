@@ -26,6 +26,15 @@ export interface StoreKeysState {
   blocks: Map<string, BlockKeys>;
   /** The block ids, sorted. */
   order: string[];
+  /** The texts and blocks tables as rows (in `order`), with each block's place in them. */
+  rows: BlockRows;
+}
+
+interface BlockRows {
+  texts: TableRows<StoredText>;
+  infos: StoredBlockInfo[];
+  /** By block id: its index in `order` (and `infos`), and its first text's index and text count in `texts`. */
+  at: Map<string, { block: number; text: number; count: number }>;
 }
 
 interface AgentKeys {
@@ -117,20 +126,49 @@ export function storeKeysIncremental(
       if (!toolShapes.has(key)) toolShapes.set(key, tools.shapes[i]!);
     });
   }
+  const made = blockRows(order, blocks, affected, order === last?.order ? last.rows : undefined);
+  const rows = {
+    texts: made.texts,
+    toolShapes: { keys: [...toolShapes.keys()], values: [...toolShapes.values()] },
+    blocks: { keys: order, values: made.infos },
+  };
+  // The records stay empty: `rows` stands for them (see StoreKeys).
+  return { keys: { blockKeys, toolKeys, texts: {}, toolShapes: {}, blocks: {}, rows }, state: { agents, blocks, order, rows: made } };
+}
+
+/**
+ * The texts and blocks tables' rows in `order`: the last ones (same order) with the affected
+ * blocks' rows replaced, while each of those still has as many texts; else made afresh.
+ * Always new arrays (tailOf compares keys with the last build's).
+ */
+function blockRows(order: readonly string[], blocks: ReadonlyMap<string, BlockKeys>, affected: ReadonlySet<string>, last: BlockRows | undefined): BlockRows {
+  if (last !== undefined && [...affected].every((b) => blocks.get(b)?.texts.length === last.at.get(b)?.count)) {
+    const texts = { keys: last.texts.keys.slice(), values: last.texts.values.slice() };
+    const infos = last.infos.slice();
+    for (const b of affected) {
+      const made = blocks.get(b)!;
+      const at = last.at.get(b)!;
+      infos[at.block] = made.info;
+      made.texts.forEach(([key, text], i) => {
+        texts.keys[at.text + i] = key;
+        texts.values[at.text + i] = text;
+      });
+    }
+    return { texts, infos, at: last.at };
+  }
   const texts: TableRows<StoredText> = { keys: [], values: [] };
-  for (const b of order) {
-    for (const [key, text] of blocks.get(b)!.texts) {
+  const infos: StoredBlockInfo[] = [];
+  const at = new Map<string, { block: number; text: number; count: number }>();
+  order.forEach((b, i) => {
+    const made = blocks.get(b)!;
+    at.set(b, { block: i, text: texts.keys.length, count: made.texts.length });
+    infos.push(made.info);
+    for (const [key, text] of made.texts) {
       texts.keys.push(key);
       texts.values.push(text);
     }
-  }
-  const rows = {
-    texts,
-    toolShapes: { keys: [...toolShapes.keys()], values: [...toolShapes.values()] },
-    blocks: { keys: order, values: order.map((b) => blocks.get(b)!.info) },
-  };
-  // The records stay empty: `rows` stands for them (see StoreKeys).
-  return { keys: { blockKeys, toolKeys, texts: {}, toolShapes: {}, blocks: {}, rows }, state: { agents, blocks, order } };
+  });
+  return { texts, infos, at };
 }
 
 /** One block's keys and stored texts from its uses (storeKeys' per-block steps); undefined when no agent uses it. */
