@@ -71,6 +71,11 @@ export function jsonPiece(
   // A one-off cache makes each piece once: nothing to compare it with later, so no keys are kept.
   if (once && f.json === undefined) return (f.json = pieceBytes(f, storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)));
   const made = f.jsonKeys;
+  // The same keys and facts objects as last time (a watch rebuild hands an unchanged agent the very same ones).
+  if (f.json !== undefined && made?.inputs !== undefined && made.template === suffix.template && made.astJson === suffix.astJson) {
+    const i = made.inputs;
+    if (i.blockKeys === blockKeys && i.toolKeys === toolKeys && i.facts === facts) return f.json;
+  }
   // Compared item by item first (a watch rebuild hands most agents the same strings and objects); else as JSON.
   const sameSuffix = made !== undefined && made.template === suffix.template && made.astJson === suffix.astJson;
   if (f.json !== undefined && sameSuffix && made.inputs !== undefined && sameKeys(made.inputs, blockKeys, toolKeys, facts)) return f.json;
@@ -85,6 +90,26 @@ export function jsonPiece(
 /** The piece's UTF-8 bytes; storeAgent keeps a canonical entry canonical (stored.ts), so only another one is sorted here. */
 function pieceBytes(f: AgentFragments, stored: object): Buffer {
   return Buffer.from(`    ${JSON.stringify(f.id)}: ${storedValue(f.canonical ? stored : sortKeysDeep(stored), 2, 'agents')}`, 'utf8');
+}
+
+/**
+ * The entry's dispatch facts: the ones its piece was last made with while each still holds (the
+ * same entry, so the same dispatch table; each sub-agent's policy and each tool's envelope the
+ * same value), else made afresh — so an unchanged agent's piece is found by identity.
+ */
+function factsOf(f: AgentFragments, bundle: Bundle): DispatchFacts {
+  const last = f.jsonKeys?.inputs?.facts;
+  if (last === undefined) return dispatchFacts(f.entry, bundle);
+  for (const e of Object.values(f.entry.dispatch.table)) {
+    if (e.kind === 'sub_agent') {
+      const policy = Object.hasOwn(bundle.agents, e.agent) ? bundle.agents[e.agent]!.policy : undefined;
+      if (!Object.hasOwn(last.policies, e.agent) || last.policies[e.agent] !== policy) return dispatchFacts(f.entry, bundle);
+    } else {
+      const envelope = Object.hasOwn(bundle.tools, e.tool) ? bundle.tools[e.tool]!.envelope : undefined;
+      if (!Object.hasOwn(last.envelopes, e.tool) || last.envelopes[e.tool] !== envelope) return dispatchFacts(f.entry, bundle);
+    }
+  }
+  return last;
 }
 
 /** Whether the keys and facts a piece was made with are these, item by item (===); false says "compare as JSON". */
@@ -175,7 +200,9 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     const suffix = configSuffix(bundle);
     const pieces = ids.map((id) => {
       const entry = bundle.agents[id]!;
-      return jsonPiece(fragmentsOf(cache, id, entry), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle), cache.once);
+      const f = fragmentsOf(cache, id, entry);
+      const facts = cache.once ? dispatchFacts(entry, bundle) : factsOf(f, bundle);
+      return jsonPiece(f, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, facts, cache.once);
     });
     layout = { frame, pieces };
     cache.frames.set(bundle, layout);
