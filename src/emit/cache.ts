@@ -111,6 +111,8 @@ export interface TailMemo {
   orders: Map<string, { keys: readonly string[]; order: readonly string[] }>;
   /** The same for tables given as rows (StoreKeys.rows): the rows' indices in that order. */
   rowOrders: Map<string, { keys: readonly string[]; order: readonly number[] }>;
+  /** By table given as rows (StoreKeys.rows): its keys and each row's entry, as `entries` holds them by key for the other tables. */
+  rowChunks: Map<string, { keys: readonly string[]; entries: readonly { source: unknown; chunk: Buffer }[] }>;
   /** The other chunks by name, with their text. */
   small: Map<string, { text: string; chunk: Buffer }>;
   /** Each text of the last build, split at "\n". */
@@ -173,7 +175,16 @@ export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
     shapes: new WeakMap(),
     frames: new WeakMap(),
     storeKeys: undefined,
-    tail: { entries: new Map(), orders: new Map(), rowOrders: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },
+    tail: {
+      entries: new Map(),
+      orders: new Map(),
+      rowOrders: new Map(),
+      rowChunks: new Map(),
+      small: new Map(),
+      lines: new Map(),
+      interned: new Map(),
+      variants: new WeakMap(),
+    },
     hashCheckpoints: undefined,
     literalTypes: new WeakMap(),
     tsDeclarations: undefined,

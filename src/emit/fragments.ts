@@ -240,6 +240,7 @@ function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { 
   let hashAt = -1;
   const keys = topKeys(top);
   const entries = new Map<string, Map<string, { source: unknown; chunk: Buffer }>>();
+  const rowChunks: TailMemo['rowChunks'] = new Map();
   for (const key of keys.slice(keys.indexOf('agents') + 1)) {
     const value = top[key];
     const given = rows !== undefined && (key === 'texts' || key === 'toolShapes' || key === 'blocks') ? (rows[key] as TableRows<unknown>) : undefined;
@@ -249,32 +250,50 @@ function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { 
       tail.push(chunkOf(memo, key, `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
       continue;
     }
-    const lastEntries = memo.entries.get(key);
-    const made = new Map<string, { source: unknown; chunk: Buffer }>();
-    entries.set(key, made);
     tail.push(chunkOf(memo, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
-    const add = (k: string, v: unknown, i: number): void => {
-      if (i > 0) tail.push(PIECE_SEPARATOR);
+    // The entry's chunk: the last one for this key when made from the same source, else a new one.
+    const entryOf = (k: string, v: unknown, last: { source: unknown; chunk: Buffer } | undefined): { source: unknown; chunk: Buffer } => {
       // What the entry's text is made from, compared by identity first: a shape by its key (which names its content);
       // texts (lines memoized per text), models, contracts (EmitCache keeps them) and block facts (memoized per use) by value.
       const source = key === 'toolShapes' ? k : v;
-      const last = lastEntries?.get(k);
-      const same = last !== undefined && (last.source === source || sameSource(key, last.source, v));
-      const entry = same
-        ? last
-        : { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(MADE_SORTED.has(key) ? v : sortKeysDeep(v), 2, key)}`, 'utf8') };
-      made.set(k, entry);
-      tail.push(entry.chunk);
+      if (last !== undefined && (last.source === source || sameSource(key, last.source, v))) return last;
+      return { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(MADE_SORTED.has(key) ? v : sortKeysDeep(v), 2, key)}`, 'utf8') };
     };
-    if (given !== undefined) rowOrder(memo, key, given.keys).forEach((at, i) => add(given.keys[at]!, given.values[at], i));
-    else {
+    if (given !== undefined) {
+      // Rows (watch): the last build's entry at the same row when its key is there, else looked up by key.
+      const prev = memo.rowChunks.get(key);
+      let byKey: Map<string, { source: unknown; chunk: Buffer }> | undefined;
+      const lastOf = (k: string, at: number): { source: unknown; chunk: Buffer } | undefined => {
+        if (prev === undefined) return undefined;
+        if (prev.keys[at] === k) return prev.entries[at];
+        byKey ??= new Map(prev.keys.map((pk, i) => [pk, prev.entries[i]!]));
+        return byKey.get(k);
+      };
+      const made: { source: unknown; chunk: Buffer }[] = new Array<{ source: unknown; chunk: Buffer }>(given.keys.length);
+      rowOrder(memo, key, given.keys).forEach((at, i) => {
+        if (i > 0) tail.push(PIECE_SEPARATOR);
+        const k = given.keys[at]!;
+        made[at] = entryOf(k, given.values[at], lastOf(k, at));
+        tail.push(made[at].chunk);
+      });
+      rowChunks.set(key, { keys: given.keys, entries: made });
+    } else {
+      const lastEntries = memo.entries.get(key);
+      const made = new Map<string, { source: unknown; chunk: Buffer }>();
+      entries.set(key, made);
       const table = value as Record<string, unknown>;
-      jsonOrder(memo, key, Object.keys(table)).forEach((k, i) => add(k, table[k], i));
+      jsonOrder(memo, key, Object.keys(table)).forEach((k, i) => {
+        if (i > 0) tail.push(PIECE_SEPARATOR);
+        const entry = entryOf(k, table[k], lastEntries?.get(k));
+        made.set(k, entry);
+        tail.push(entry.chunk);
+      });
     }
     tail.push(chunkOf(memo, `${key}\u0000close`, '\n  }'));
   }
   tail.push(chunkOf(memo, '\u0000end', '\n}\n'));
   memo.entries = entries;
+  memo.rowChunks = rowChunks;
   if (hashAt === -1) throw new Error('agentc bug: no hash member in the stored bundle');
   return { tail, hashAt };
 }
