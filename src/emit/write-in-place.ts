@@ -22,7 +22,7 @@
  *   `settled` waits for all of it.
  */
 import { statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import type { FileContent, OutputFiles } from './content.js';
 import * as nodeFs from 'node:fs/promises';
 import { GONE_TAG, nodeFsSync, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
@@ -47,16 +47,20 @@ export async function settled(cache: WriteCache): Promise<void> {
 }
 
 /**
- * Stat stamps of files below `dir`; a file that cannot be stat'ed gets none (it
+ * Stat stamps of files below `dir` (a real path; `rels` are '/'-separated and
+ * normalized, writeOutput checks them); a file that cannot be stat'ed gets none (it
  * is then compared by reading). Synchronous on purpose and outside the WriteFs
  * seam: a thousand stats take ~7 ms this way and ~30 ms through the thread pool,
- * and a missing stamp only costs a read, never correctness.
+ * and a missing stamp only costs a read, never correctness. Times are taken as
+ * numbers (milliseconds, to a fraction of a microsecond): a stat with BigInts makes
+ * a dozen of them per file, garbage a watch rebuild would collect for nothing.
  */
 export function stampsOf(dir: string, rels: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
+  const base = dir.endsWith(sep) ? dir : `${dir}${sep}`;
   for (const rel of rels) {
-    const s = statSync(join(dir, rel), { bigint: true, throwIfNoEntry: false });
-    if (s?.isFile()) out.set(rel, `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`);
+    const s = statSync(`${base}${sep === '/' ? rel : rel.split('/').join(sep)}`, { throwIfNoEntry: false });
+    if (s?.isFile()) out.set(rel, `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`);
   }
   return out;
 }
