@@ -120,11 +120,13 @@ export class PersistentRuleMemos {
 function sameTable<T>(key: readonly unknown[], map: ReadonlyMap<string, T>, item: (t: T) => unknown): boolean {
   if (key.length !== map.size * 2) return false;
   let i = 0;
-  for (const [id, t] of map) {
-    if (key[i] !== id || key[i + 1] !== item(t)) return false;
+  let same = true;
+  // forEach, not for…of: no [id, t] pair made per entry.
+  map.forEach((t, id) => {
+    if (same && (key[i] !== id || key[i + 1] !== item(t))) same = false;
     i += 2;
-  }
-  return true;
+  });
+  return same;
 }
 
 /** id, item, id, item… in the table's order. */

@@ -363,20 +363,18 @@ export function withHash(frame: BundleFrame, hash: string): BundleFrame {
 
 /** bundle.json's bytes: head, pieces, tail. */
 export function jsonChunks(frame: BundleFrame, pieces: readonly Buffer[]): Buffer[] {
-  return [Buffer.from(frame.head, 'utf8'), ...joined(pieces), ...(typeof frame.tail === 'string' ? [Buffer.from(frame.tail, 'utf8')] : frame.tail)];
+  const out: Buffer[] = [Buffer.from(frame.head, 'utf8')];
+  pieces.forEach((p, i) => {
+    if (i > 0) out.push(PIECE_SEPARATOR);
+    out.push(p);
+  });
+  if (typeof frame.tail === 'string') out.push(Buffer.from(frame.tail, 'utf8'));
+  else for (const chunk of frame.tail) out.push(chunk);
+  return out;
 }
 
 /** bundle.json's bytes for a bundle made with this EmitCache (its layout is made once and kept there). */
 export function bundleJsonChunks(bundle: Bundle, cache: EmitCache): Buffer[] {
   const layout = layoutOf(bundle, cache);
   return jsonChunks(layout.frame, layout.pieces);
-}
-
-function joined(pieces: readonly Buffer[]): Buffer[] {
-  const out: Buffer[] = [];
-  pieces.forEach((p, i) => {
-    if (i > 0) out.push(PIECE_SEPARATOR);
-    out.push(p);
-  });
-  return out;
 }
