@@ -25,9 +25,13 @@ const VERDICTS = memoSlot<WeakMap<Block, { context: string; refs: ClassifiedRef[
 /** What of the config a verdict depends on, once per run. */
 const CONTEXT = memoSlot<{ key: string; root: ReturnType<typeof buildContextShape>; dynamic: { has(name: string): boolean } }>('template context');
 
-/** The reads of `block` in source order; [] when its template did not parse. */
-export function classifiedRefs(program: Program, block: Block): ClassifiedRef[] {
-  const context = program.memo.get(CONTEXT, () => {
+/** What of the config a block's verdicts depend on, as a key (the same key, the same verdicts). */
+export function templateContext(program: Program): string {
+  return contextOf(program).key;
+}
+
+function contextOf(program: Program): { key: string; root: ReturnType<typeof buildContextShape>; dynamic: { has(name: string): boolean } } {
+  return program.memo.get(CONTEXT, () => {
     const failed = configFailed(program);
     const flags = failed ? undefined : program.config.data.flags;
     const fields = failed ? undefined : program.config.data.dynamicContext.fields;
@@ -38,6 +42,11 @@ export function classifiedRefs(program: Program, block: Block): ClassifiedRef[] 
       dynamic: fields === undefined ? { has: () => true } : new Set(fields),
     };
   });
+}
+
+/** The reads of `block` in source order; [] when its template did not parse. */
+export function classifiedRefs(program: Program, block: Block): ClassifiedRef[] {
+  const context = contextOf(program);
   const byBlock = program.memo.byObject(VERDICTS);
   const hit = byBlock.get(block);
   if (hit !== undefined && hit.context === context.key) return hit.refs;
