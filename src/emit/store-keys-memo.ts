@@ -28,6 +28,8 @@ export interface StoreKeysState {
   order: string[];
   /** The texts and blocks tables as rows (in `order`), with each block's place in them. */
   rows: BlockRows;
+  /** The toolShapes table as rows (each key first met in id order, then tool order). */
+  toolRows: TableRows<StoredToolShape>;
 }
 
 interface BlockRows {
@@ -41,6 +43,8 @@ interface AgentKeys {
   uses: BlockUse[][];
   cohorts: string[];
   blockKeys: string[][];
+  /** Its tool-shape keys and shapes (the memoized object). */
+  tools: { keys: string[]; shapes: StoredToolShape[] };
 }
 
 interface BlockKeys {
@@ -111,29 +115,40 @@ export function storeKeysIncremental(
 
   const blockKeys = new Map<string, string[][]>();
   const toolKeys = new Map<string, string[]>();
-  const toolShapes = new Map<string, StoredToolShape>();
+  // The tool shapes are the last ones while the same agents have the same tools objects, in the same order.
+  let sameTools = last !== undefined && last.agents.size === ids.length;
   for (const id of ids) {
     const perPrefix = uses.get(id)!;
     const before = last?.agents.get(id);
     const keep = before !== undefined && !changed.has(id) && (rekeyed.size === 0 || !perPrefix.some((prefix) => prefix.some((u) => rekeyed.has(u.id))));
     const keys = keep ? before.blockKeys : perPrefix.map((prefix) => prefix.map((u) => blocks.get(u.id)!.keys.get(u.text)!));
-    agents.set(id, { uses: perPrefix, cohorts: keep ? before.cohorts : cohortKeys(bundle.agents[id]!), blockKeys: keys });
-    blockKeys.set(id, keys);
     const tools = memo.toolKeysOf(id, bundle.agents[id]!);
+    if (before?.tools !== tools) sameTools = false;
+    agents.set(
+      id,
+      keep && before.tools === tools ? before : { uses: perPrefix, cohorts: keep ? before.cohorts : cohortKeys(bundle.agents[id]!), blockKeys: keys, tools },
+    );
+    blockKeys.set(id, keys);
     toolKeys.set(id, tools.keys);
+  }
+  const made = blockRows(order, blocks, affected, order === last?.order ? last.rows : undefined);
+  const toolRows = sameTools && last !== undefined ? last.toolRows : toolShapeRows(ids, agents);
+  const rows = { texts: made.texts, toolShapes: toolRows, blocks: { keys: order, values: made.infos } };
+  // The records stay empty: `rows` stands for them (see StoreKeys).
+  return { keys: { blockKeys, toolKeys, texts: {}, toolShapes: {}, blocks: {}, rows }, state: { agents, blocks, order, rows: made, toolRows } };
+}
+
+/** Each tool shape once, in the order storeKeys meets them (agents in id order, tools in order). */
+function toolShapeRows(ids: readonly string[], agents: ReadonlyMap<string, AgentKeys>): TableRows<StoredToolShape> {
+  const toolShapes = new Map<string, StoredToolShape>();
+  for (const id of ids) {
+    const tools = agents.get(id)!.tools;
     tools.keys.forEach((key, i) => {
       // Equal keys are equal shapes (the key holds 48 bits of the shape's sha256).
       if (!toolShapes.has(key)) toolShapes.set(key, tools.shapes[i]!);
     });
   }
-  const made = blockRows(order, blocks, affected, order === last?.order ? last.rows : undefined);
-  const rows = {
-    texts: made.texts,
-    toolShapes: { keys: [...toolShapes.keys()], values: [...toolShapes.values()] },
-    blocks: { keys: order, values: made.infos },
-  };
-  // The records stay empty: `rows` stands for them (see StoreKeys).
-  return { keys: { blockKeys, toolKeys, texts: {}, toolShapes: {}, blocks: {}, rows }, state: { agents, blocks, order, rows: made } };
+  return { keys: [...toolShapes.keys()], values: [...toolShapes.values()] };
 }
 
 /**
