@@ -39,7 +39,7 @@ export class PersistentAgentMemos {
   private entries = new Map<string, { card: Card; parents: readonly string[]; agent: Agent }>();
   private configKey: string | undefined;
   /** The last run's tables, to list what changed since. */
-  private last: Pick<AgentLookups, 'blocks' | 'cards' | 'tools'> | undefined;
+  private last: AgentLookups | undefined;
 
   /** This run's view over `p`'s lookups; agents not resolved in the run are dropped when it ends (`retain`). */
   forRun(p: AgentLookups): AgentMemoRun & { retain(): void } {
@@ -74,7 +74,7 @@ export class PersistentAgentMemos {
       },
       retain: () => {
         this.entries = next;
-        this.last = { blocks: p.blocks, cards: p.cards, tools: p.tools };
+        this.last = p;
       },
     };
   }
