@@ -56,7 +56,16 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
   out += `export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;\n\n`;
   out += PROVIDER_TOOLS;
   if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
-  return [declarations, Buffer.from(type.head, 'utf8'), ...type.members, Buffer.from(out, 'utf8')];
+  return [declarations, type.head, ...type.members, cache.once ? Buffer.from(out, 'utf8') : keptBytes(cache, 'end', out)];
+}
+
+/** The UTF-8 bytes of `text`, the same Buffer as last time under `name` when the text is the same (watch: compared by identity). */
+function keptBytes(cache: EmitCache, name: string, text: string): Buffer {
+  const last = cache.tsChunks.get(name);
+  if (last !== undefined && last.text === text) return last.bytes;
+  const bytes = Buffer.from(text, 'utf8');
+  cache.tsChunks.set(name, { text, bytes });
+  return bytes;
 }
 
 /**
@@ -64,7 +73,7 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
  * their arguments are typed once, in ToolArgsByName; the schemas themselves are
  * plain JSON objects, so the type does not grow with every agent's copy of them.
  */
-function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): { head: string; members: Buffer[]; tail: string } {
+function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): { head: Buffer; members: Buffer[]; tail: string } {
   const members = agents.map((a) => {
     if (a.typeMember === undefined) {
       const shared = new Map<string, string>();
@@ -73,6 +82,29 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: Em
     }
     return a.typeMember;
   });
+  const tail = `  };\n}\n\n`;
+  if (cache.once) return { head: Buffer.from(typeHead(bundle, agents, cache), 'utf8'), members, tail };
+  // Watch: the head is a function of the number of agents, their shared declarations (names and
+  // texts, compared as strings: an edited agent's member is made again, its declarations mostly
+  // the same), the top-level fields' types and the tables' entries (typed once per entry object).
+  const inputs: unknown[] = [agents.length];
+  for (const a of agents) for (const [name, text] of a.sharedTypes!) inputs.push(name, text);
+  const { agents: _agents, hash: _hash, ...top } = bundle;
+  for (const key of Object.keys(top).sort(compareCodeUnits)) {
+    const value = (top as Record<string, unknown>)[key];
+    inputs.push(key);
+    if (TABLES.has(key)) for (const [k, v] of Object.entries(value as Record<string, object>)) inputs.push(k, v);
+    else if (key !== 'dynamicContextAst') inputs.push(literalType(value));
+  }
+  const memo = cache.tsTypeHead;
+  if (memo !== undefined && memo.inputs.length === inputs.length && memo.inputs.every((x, i) => x === inputs[i])) return { head: memo.bytes, members, tail };
+  const head = Buffer.from(typeHead(bundle, agents, cache), 'utf8');
+  cache.tsTypeHead = { inputs, bytes: head };
+  return { head, members, tail };
+}
+
+/** The part of the bundle's type before the agents' members (each agent's sharedTypes set). */
+function typeHead(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): string {
   let out = TOOL_TYPES;
   if (agents.length > 0) out += DISPATCH_TYPES;
   const shared = new Map<string, string>();
@@ -87,7 +119,7 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: Em
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
-  return { head: out, members, tail: `  };\n}\n\n` };
+  return out;
 }
 
 /**

@@ -34,11 +34,21 @@ export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileCo
     for (const [path, text] of a.prompts.files) files.set(path, text);
   }
   const sorted = new Map<string, FileContent>();
-  for (const path of [...files.keys()].sort(compareCodeUnits)) {
+  for (const path of sortedPaths(files, memo)) {
     const content = files.get(path)!;
     sorted.set(path, cache ? content : contentToString(content));
   }
   return sorted;
+}
+
+/** The paths in code-unit order; the same list as last time (item by item, as made) keeps its order. */
+function sortedPaths(files: ReadonlyMap<string, FileContent>, cache: EmitCache): readonly string[] {
+  const paths = [...files.keys()];
+  const last = cache.fileOrder;
+  if (last !== undefined && last.paths.length === paths.length && last.paths.every((p, i) => p === paths[i])) return last.order;
+  const order = [...paths].sort(compareCodeUnits);
+  if (!cache.once) cache.fileOrder = { paths, order };
+  return order;
 }
 
 /**
