@@ -26,6 +26,8 @@ const WINDOWS_RESERVED = new Set(['con', 'prn', 'aux', 'nul', ...[1, 2, 3, 4, 5,
 export function isWindowsReservedName(fileName: string): boolean {
   // Every reserved name starts with a, c, l, n or p (any case): most names are decided by their first letter.
   if (!/^[aclnp]/i.test(fileName)) return false;
-  const stem = fileName.split('.')[0]!.trimEnd().toLowerCase();
-  return WINDOWS_RESERVED.has(stem);
+  const dot = fileName.indexOf('.');
+  const stem = (dot === -1 ? fileName : fileName.slice(0, dot)).trimEnd();
+  // Every reserved name has 3 or 4 letters.
+  return stem.length <= 4 && WINDOWS_RESERVED.has(stem.toLowerCase());
 }

@@ -40,7 +40,7 @@ export class PersistentRuleMemos {
     const parts = new Map<ProgramPart | 'config', number>([['config', this.version('config', [configKey])]]);
     const part = (p: ProgramPart): number => {
       let n = parts.get(p);
-      if (n === undefined) parts.set(p, (n = this.version(p, this.partKey(program, p))));
+      if (n === undefined) parts.set(p, (n = this.partVersion(program, p)));
       return n;
     };
     const keyOf = (rule: Rule): string | undefined => (rule.reads ? [parts.get('config'), ...rule.reads.map((p) => `${p}=${part(p)}`)].join(',') : undefined);
@@ -65,6 +65,21 @@ export class PersistentRuleMemos {
     const n = ++this.lastVersion;
     this.versions.set(part, { key, n });
     return n;
+  }
+
+  /** The part's version: a table is compared with the last key in place (no list made while it is the same). */
+  private partVersion(program: Program, p: ProgramPart): number {
+    const last = this.versions.get(p);
+    if (last !== undefined) {
+      const same =
+        p === 'cardTable'
+          ? sameTable(last.key, program.cards, (card) => card)
+          : p === 'toolTable'
+            ? sameTable(last.key, program.tools, (tool) => tool)
+            : p === 'blockHeads' && sameTable(last.key, program.blocks, (block) => this.head(block));
+      if (same) return last.n;
+    }
+    return this.version(p, this.partKey(program, p));
   }
 
   invalidate(): void {
@@ -99,6 +114,19 @@ export class PersistentRuleMemos {
     }
     return h;
   }
+}
+
+/** Whether `key` is table(map, item), without making it. */
+function sameTable<T>(key: readonly unknown[], map: ReadonlyMap<string, T>, item: (t: T) => unknown): boolean {
+  if (key.length !== map.size * 2) return false;
+  let i = 0;
+  let same = true;
+  // forEach, not for…of: no [id, t] pair made per entry.
+  map.forEach((t, id) => {
+    if (same && (key[i] !== id || key[i + 1] !== item(t))) same = false;
+    i += 2;
+  });
+  return same;
 }
 
 /** id, item, id, item… in the table's order. */

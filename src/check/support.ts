@@ -64,17 +64,39 @@ const CARDS_BY_ID = memoSlot<readonly Card[]>('cards by id');
 const BLOCKS_BY_ID = memoSlot<readonly Block[]>('blocks by id');
 const TOOLS_BY_NAME = memoSlot<readonly Tool[]>('tools by name');
 
+/** Per kind, across compiles: the ids in table order and the permutation that sorts them (the same ids sort the same way). */
+const CARD_ORDER = memoSlot<SortOrder>('card sort order');
+const BLOCK_ORDER = memoSlot<SortOrder>('block sort order');
+const TOOL_ORDER = memoSlot<SortOrder>('tool sort order');
+interface SortOrder {
+  ids: readonly string[];
+  order: readonly number[];
+}
+
 /** Cards in id order (Map iteration order is insertion order; do not rely on it). */
 export function sortedCards(program: Program): readonly Card[] {
-  return program.memo.get(CARDS_BY_ID, () => Object.freeze([...program.cards.values()].sort((a, b) => cmp(a.data.id, b.data.id))));
+  return program.memo.get(CARDS_BY_ID, () => sortedBy(program, CARD_ORDER, [...program.cards.values()], (c) => c.data.id));
 }
 
 export function sortedBlocks(program: Program): readonly Block[] {
-  return program.memo.get(BLOCKS_BY_ID, () => Object.freeze([...program.blocks.values()].sort((a, b) => cmp(a.data.id, b.data.id))));
+  return program.memo.get(BLOCKS_BY_ID, () => sortedBy(program, BLOCK_ORDER, [...program.blocks.values()], (b) => b.data.id));
 }
 
 export function sortedTools(program: Program): readonly Tool[] {
-  return program.memo.get(TOOLS_BY_NAME, () => Object.freeze([...program.tools.values()].sort((a, b) => cmp(a.data.name, b.data.name))));
+  return program.memo.get(TOOLS_BY_NAME, () => sortedBy(program, TOOL_ORDER, [...program.tools.values()], (t) => t.data.name));
+}
+
+/** `items` stably sorted by `idOf` (code units), frozen; the permutation is reused while the ids in order are the same. */
+function sortedBy<T>(program: Program, slot: typeof CARD_ORDER, items: readonly T[], idOf: (t: T) => string): readonly T[] {
+  const ids = items.map(idOf);
+  const box = program.memo.lastingBox(slot);
+  const last = box.value;
+  let order = last?.order;
+  if (last === undefined || last.ids.length !== ids.length || !last.ids.every((id, i) => id === ids[i])) {
+    order = ids.map((_, i) => i).sort((a, b) => cmp(ids[a]!, ids[b]!) || a - b);
+    box.value = { ids, order };
+  }
+  return Object.freeze(order!.map((i) => items[i]!));
 }
 
 export function cmp(a: string, b: string): number {

@@ -23,7 +23,7 @@
 import type { Bundle, BundleDispatch, DispatchEntry, NeutralTool } from '../bundle/types.js';
 import type { JsonSchema } from '../parse/types.js';
 import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
-import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sha256Hex } from '../bundle/canonical-json.js';
+import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sameJson, sha256Hex } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
 import { fragmentsOf } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
@@ -56,7 +56,16 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
   out += `export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;\n\n`;
   out += PROVIDER_TOOLS;
   if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
-  return [declarations, Buffer.from(type.head, 'utf8'), ...type.members, Buffer.from(out, 'utf8')];
+  return [declarations, type.head, ...type.members, cache.once ? Buffer.from(out, 'utf8') : keptBytes(cache, 'end', out)];
+}
+
+/** The UTF-8 bytes of `text`, the same Buffer as last time under `name` when the text is the same (watch: compared by identity). */
+function keptBytes(cache: EmitCache, name: string, text: string): Buffer {
+  const last = cache.tsChunks.get(name);
+  if (last !== undefined && last.text === text) return last.bytes;
+  const bytes = Buffer.from(text, 'utf8');
+  cache.tsChunks.set(name, { text, bytes });
+  return bytes;
 }
 
 /**
@@ -64,7 +73,7 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
  * their arguments are typed once, in ToolArgsByName; the schemas themselves are
  * plain JSON objects, so the type does not grow with every agent's copy of them.
  */
-function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): { head: string; members: Buffer[]; tail: string } {
+function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): { head: Buffer; members: Buffer[]; tail: string } {
   const members = agents.map((a) => {
     if (a.typeMember === undefined) {
       const shared = new Map<string, string>();
@@ -73,6 +82,29 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: Em
     }
     return a.typeMember;
   });
+  const tail = `  };\n}\n\n`;
+  if (cache.once) return { head: Buffer.from(typeHead(bundle, agents, cache), 'utf8'), members, tail };
+  // Watch: the head is a function of the number of agents, their shared declarations (names and
+  // texts, compared as strings: an edited agent's member is made again, its declarations mostly
+  // the same), the top-level fields' types and the tables' entries (typed once per entry object).
+  const inputs: unknown[] = [agents.length];
+  for (const a of agents) for (const [name, text] of a.sharedTypes!) inputs.push(name, text);
+  const { agents: _agents, hash: _hash, ...top } = bundle;
+  for (const key of Object.keys(top).sort(compareCodeUnits)) {
+    const value = (top as Record<string, unknown>)[key];
+    inputs.push(key);
+    if (TABLES.has(key)) for (const [k, v] of Object.entries(value as Record<string, object>)) inputs.push(k, v);
+    else if (key !== 'dynamicContextAst') inputs.push(literalType(value));
+  }
+  const memo = cache.tsTypeHead;
+  if (memo !== undefined && memo.inputs.length === inputs.length && memo.inputs.every((x, i) => x === inputs[i])) return { head: memo.bytes, members, tail };
+  const head = Buffer.from(typeHead(bundle, agents, cache), 'utf8');
+  cache.tsTypeHead = { inputs, bytes: head };
+  return { head, members, tail };
+}
+
+/** The part of the bundle's type before the agents' members (each agent's sharedTypes set). */
+function typeHead(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): string {
   let out = TOOL_TYPES;
   if (agents.length > 0) out += DISPATCH_TYPES;
   const shared = new Map<string, string>();
@@ -87,7 +119,7 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: Em
   }
   out += `  readonly "hash": string;\n`;
   out += `  readonly "agents": {\n`;
-  return { head: out, members, tail: `  };\n}\n\n` };
+  return out;
 }
 
 /**
@@ -191,7 +223,7 @@ function dispatchEntryType(entry: DispatchEntry, bundle: Pick<Bundle, 'agents'>)
     entry.kind === 'sub_agent' &&
     keys === 'agent,kind,policy' &&
     Object.hasOwn(bundle.agents, entry.agent) &&
-    canonicalJsonLine(bundle.agents[entry.agent]!.policy) === canonicalJsonLine(entry.policy)
+    sameJson(bundle.agents[entry.agent]!.policy, entry.policy)
   ) {
     return `SubAgentDispatch<${JSON.stringify(entry.agent)}>`;
   }
@@ -276,19 +308,18 @@ function literalType(value: unknown): string {
  */
 function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): Buffer {
   const contractNames = Object.keys(bundle.tools).sort(compareCodeUnits);
-  const inputs: unknown[] = [
-    bundle.flags.join('\u0000'),
-    bundle.dispatchDefaults.toolPrefix,
-    ...contractNames.map((n) => bundle.tools[n]),
-    ...agents.map((a) => tsKey(a, cache)),
-  ];
+  // A one-off cache (a build) has no last text to reuse: neither the inputs nor the declarations are keyed.
+  const inputs: unknown[] = cache.once
+    ? []
+    : [bundle.flags.join('\u0000'), bundle.dispatchDefaults.toolPrefix, ...contractNames.map((n) => bundle.tools[n]), ...agents.map((a) => tsKey(a, cache))];
   const memo = cache.tsDeclarations;
-  if (memo !== undefined && memo.inputs.length === inputs.length && memo.inputs.every((x, i) => x === inputs[i])) return memo.bytes;
+  if (!cache.once && memo !== undefined && memo.inputs.length === inputs.length && memo.inputs.every((x, i) => x === inputs[i])) return memo.bytes;
 
   const agentIds = agents.map((a) => a.id);
   const previous = memo?.declarations ?? new Map<string, string>();
   const used = new Map<string, string>();
   const args = argsTypes(bundle, agents, cache, (typeName, tool, summary, shape) => {
+    if (cache.once) return declaration(typeName, tool, summary);
     const key = `${typeName}\u0000${summary}\u0000${tool.description}\u0000${shape}`;
     let text = used.get(key) ?? previous.get(key);
     if (text === undefined) text = declaration(typeName, tool, summary);
@@ -348,7 +379,7 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
   out += `}\n\n`;
 
   const bytes = Buffer.from(out, 'utf8');
-  cache.tsDeclarations = { inputs, bytes, declarations: used };
+  if (!cache.once) cache.tsDeclarations = { inputs, bytes, declarations: used };
   return bytes;
 }
 

@@ -9,6 +9,7 @@
  * `agentc prompt` and `agentc graph` show what there is even while `check` fails.
  * `agentc build` only writes a bundle made from an error-free program.
  */
+import { createHash } from 'node:crypto';
 import {
   BUNDLE_FORMAT_VERSION,
   type AnthropicTool,
@@ -24,7 +25,7 @@ import {
 } from '../bundle/types.js';
 import type { TemplateNode } from '../bundle/template/ast.js';
 import type { ModelEntry, Tool } from '../parse/types.js';
-import { handoffSchema } from '../resolve/index.js';
+import { BLOCK_SEPARATOR, handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
 import { hashPieces } from './bundle-hash.js';
 import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type ToolShapes } from './cache.js';
@@ -264,10 +265,27 @@ function prefix(cohort: Cohort): BundlePrefix {
     })),
     cohort: [...cohort.flags],
     key: cohort.key,
-    sha256: sha256Hex(cohort.text),
+    sha256: prefixSha256(cohort),
     text: cohort.text,
     tokens: cohort.tokens,
   };
+}
+
+/**
+ * SHA-256 of the prefix text, hashed block by block: by Cohort's contract the text is each
+ * block's text followed by BLOCK_SEPARATOR (the block uses below rely on the same), so its
+ * 20 MB at 1,000 cards are never flattened into one string per cohort (the prompt files take
+ * the block texts too). A cohort whose blocks are not at those offsets is hashed whole.
+ */
+function prefixSha256(cohort: Cohort): string {
+  const hash = createHash('sha256');
+  let at = 0;
+  for (const b of cohort.blocks) {
+    if (b.start !== at) return sha256Hex(cohort.text);
+    hash.update(b.text, 'utf8').update(BLOCK_SEPARATOR, 'utf8');
+    at += b.text.length + BLOCK_SEPARATOR.length;
+  }
+  return at === cohort.text.length ? hash.digest('hex') : sha256Hex(cohort.text);
 }
 
 /** The agent's effective dispatch settings (computed in resolve) plus its dispatch table. */

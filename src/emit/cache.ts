@@ -65,6 +65,12 @@ export interface EmitCache {
   literalTypes: WeakMap<object, string>;
   /** bundle.ts declarations (see bundle-ts.ts). */
   tsDeclarations: TsDeclarationsMemo | undefined;
+  /** bundle.ts: the Bundle type's head by what it is made from, compared item by item (see bundle-ts.ts bundleType). */
+  tsTypeHead: { inputs: readonly unknown[]; bytes: Buffer } | undefined;
+  /** bundle.ts: other chunks by name, with their text (kept while the text is the same). */
+  tsChunks: Map<string, { text: string; bytes: Buffer }>;
+  /** emitFiles: the paths as made last time and their sorted order. */
+  fileOrder: { paths: readonly string[]; order: readonly string[] } | undefined;
   /** What writeOutput last wrote. */
   written: WriteCache;
   /** A number per parsed object while it lives (see identity): the keys above are made of these. */
@@ -101,6 +107,12 @@ export interface BundleFrame {
 export interface TailMemo {
   /** By table, by key: what the entry was made from, and its chunk. */
   entries: Map<string, Map<string, { source: unknown; chunk: Buffer }>>;
+  /** By table: its keys as listed last time (insertion order) and their order in bundle.json (fragments.ts jsonOrder). */
+  orders: Map<string, { keys: readonly string[]; order: readonly string[] }>;
+  /** The same for tables given as rows (StoreKeys.rows): the rows' indices in that order. */
+  rowOrders: Map<string, { keys: readonly string[]; order: readonly number[] }>;
+  /** By table given as rows (StoreKeys.rows): its keys and each row's entry, as `entries` holds them by key for the other tables. */
+  rowChunks: Map<string, { keys: readonly string[]; entries: readonly { source: unknown; chunk: Buffer }[] }>;
   /** The other chunks by name, with their text. */
   small: Map<string, { text: string; chunk: Buffer }>;
   /** Each text of the last build, split at "\n". */
@@ -163,10 +175,22 @@ export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
     shapes: new WeakMap(),
     frames: new WeakMap(),
     storeKeys: undefined,
-    tail: { entries: new Map(), small: new Map(), lines: new Map(), interned: new Map(), variants: new WeakMap() },
+    tail: {
+      entries: new Map(),
+      orders: new Map(),
+      rowOrders: new Map(),
+      rowChunks: new Map(),
+      small: new Map(),
+      lines: new Map(),
+      interned: new Map(),
+      variants: new WeakMap(),
+    },
     hashCheckpoints: undefined,
     literalTypes: new WeakMap(),
     tsDeclarations: undefined,
+    tsTypeHead: undefined,
+    tsChunks: new Map(),
+    fileOrder: undefined,
     written: createWriteCache(),
     identities: { of: new WeakMap(), last: 0 },
   };

@@ -45,8 +45,9 @@ export function sameContent(a: FileContent, b: FileContent): boolean {
   const x = typeof a === 'string' ? [Buffer.from(a, 'utf8')] : a;
   const y = typeof b === 'string' ? [Buffer.from(b, 'utf8')] : b;
   if (x.length === y.length && x.every((c, i) => c === y[i])) return true;
-  if (contentByteLength(x) !== contentByteLength(y)) return false;
-  // Walk both chunk lists side by side, comparing the overlapping spans.
+  // Walk both chunk lists side by side, comparing the overlapping spans (a chunk shared at the same
+  // offset is skipped unread); it stops at the first difference. No total length first: that would
+  // visit every chunk of both (thousands for bundle.json) even when they differ early.
   let i = 0;
   let j = 0;
   let at = 0;
@@ -63,6 +64,12 @@ export function sameContent(a: FileContent, b: FileContent): boolean {
     if (at === cx.byteLength) [i, at] = [i + 1, 0];
     if (bt === cy.byteLength) [j, bt] = [j + 1, 0];
   }
+  return restIsEmpty(x, i, at) && restIsEmpty(y, j, bt);
+}
+
+/** Whether no byte is left in `chunks` from offset `at` of chunk `i` on. */
+function restIsEmpty(chunks: readonly Uint8Array[], i: number, at: number): boolean {
+  for (; i < chunks.length; i++, at = 0) if (chunks[i]!.byteLength > at) return false;
   return true;
 }
 

@@ -14,7 +14,7 @@ import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString, type FileContent, type OutputFiles } from './content.js';
 import { bundleJsonChunks, fragmentsOf } from './fragments.js';
 import { renderOrchestratorTs } from './orchestrator-ts.js';
-import { promptFilePath, renderPromptFile } from './prompts.js';
+import { promptFilePath, renderPromptFile, renderPromptFileBytes } from './prompts.js';
 
 export function emitFiles(bundle: Bundle): Map<string, string>;
 export function emitFiles(bundle: Bundle, cache: EmitCache): Map<string, FileContent>;
@@ -34,18 +34,28 @@ export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileCo
     for (const [path, text] of a.prompts.files) files.set(path, text);
   }
   const sorted = new Map<string, FileContent>();
-  for (const path of [...files.keys()].sort(compareCodeUnits)) {
+  for (const path of sortedPaths(files, memo)) {
     const content = files.get(path)!;
     sorted.set(path, cache ? content : contentToString(content));
   }
   return sorted;
 }
 
+/** The paths in code-unit order; the same list as last time (item by item, as made) keeps its order. */
+function sortedPaths(files: ReadonlyMap<string, FileContent>, cache: EmitCache): readonly string[] {
+  const paths = [...files.keys()];
+  const last = cache.fileOrder;
+  if (last !== undefined && last.paths.length === paths.length && last.paths.every((p, i) => p === paths[i])) return last.order;
+  const order = [...paths].sort(compareCodeUnits);
+  if (!cache.once) cache.fileOrder = { paths, order };
+  return order;
+}
+
 /**
  * The same files and bytes as emitFiles, made for one write or compare (`agentc
  * build`): bundle.json, bundle.ts and orchestrator.ts at once (the bundle hash
  * has made bundle.json's pieces already), each prompt file only when it is asked
- * for, as its UTF-8 bytes, and never kept. So a build holds one prompt file at a
+ * for, as its UTF-8 bytes (encoded in place, never first built as a string), and never kept. So a build holds one prompt file at a
  * time instead of every one of them, and each is encoded once, for its hash and
  * its write.
  */
@@ -54,11 +64,16 @@ export function emitOutput(bundle: Bundle, cache: EmitCache = createEmitCache())
   made.set('bundle.json', bundleJsonChunks(bundle, cache));
   made.set('bundle.ts', bundleTsContent(bundle, cache));
   made.set('orchestrator.ts', renderOrchestratorTs(bundle));
-  const prompts = new Map<string, { entry: BundleAgent; prefix: BundlePrefix; model: BundleModel | undefined }>();
+  const prompts = new Map<
+    string,
+    { entry: BundleAgent; prefix: BundlePrefix; model: BundleModel | undefined; texts: readonly { text: string }[] | undefined }
+  >();
   for (const id of Object.keys(bundle.agents).sort(compareCodeUnits)) {
     const entry = bundle.agents[id]!;
     const model = bundle.models[entry.model];
-    for (const prefix of entry.prefixes) prompts.set(promptFilePath(id, prefix.key), { entry, prefix, model });
+    // The block texts createBundle kept with the entry's fragments (the prompt file then never slices the prefix text).
+    const uses = cache.fragments.get(entry)?.uses;
+    entry.prefixes.forEach((prefix, i) => prompts.set(promptFilePath(id, prefix.key), { entry, prefix, model, texts: uses?.[i] }));
   }
   for (const path of made.keys()) prompts.delete(path);
   const paths = [...made.keys(), ...prompts.keys()].sort(compareCodeUnits);
@@ -66,7 +81,7 @@ export function emitOutput(bundle: Bundle, cache: EmitCache = createEmitCache())
     const content = made.get(rel);
     if (content !== undefined) return content;
     const p = prompts.get(rel);
-    return p === undefined ? undefined : [Buffer.from(renderPromptFile(p.entry, p.prefix, p.model), 'utf8')];
+    return p === undefined ? undefined : [renderPromptFileBytes(p.entry, p.prefix, p.model, p.texts)];
   };
   return {
     size: paths.length,

@@ -28,6 +28,7 @@ import {
   type DispatchFacts,
   type StoreKeys,
   type StoreKeysMemo,
+  type TableRows,
 } from './stored.js';
 
 /** Keys JavaScript orders first (array indices: canonical integers below 2^32 - 1); the full check is in jsonKeyOrder's slow path. */
@@ -70,6 +71,11 @@ export function jsonPiece(
   // A one-off cache makes each piece once: nothing to compare it with later, so no keys are kept.
   if (once && f.json === undefined) return (f.json = pieceBytes(f, storeAgent(f.entry, blockKeys, toolKeys, suffix, facts)));
   const made = f.jsonKeys;
+  // The same keys and facts objects as last time (a watch rebuild hands an unchanged agent the very same ones).
+  if (f.json !== undefined && made?.inputs !== undefined && made.template === suffix.template && made.astJson === suffix.astJson) {
+    const i = made.inputs;
+    if (i.blockKeys === blockKeys && i.toolKeys === toolKeys && i.facts === facts) return f.json;
+  }
   // Compared item by item first (a watch rebuild hands most agents the same strings and objects); else as JSON.
   const sameSuffix = made !== undefined && made.template === suffix.template && made.astJson === suffix.astJson;
   if (f.json !== undefined && sameSuffix && made.inputs !== undefined && sameKeys(made.inputs, blockKeys, toolKeys, facts)) return f.json;
@@ -84,6 +90,26 @@ export function jsonPiece(
 /** The piece's UTF-8 bytes; storeAgent keeps a canonical entry canonical (stored.ts), so only another one is sorted here. */
 function pieceBytes(f: AgentFragments, stored: object): Buffer {
   return Buffer.from(`    ${JSON.stringify(f.id)}: ${storedValue(f.canonical ? stored : sortKeysDeep(stored), 2, 'agents')}`, 'utf8');
+}
+
+/**
+ * The entry's dispatch facts: the ones its piece was last made with while each still holds (the
+ * same entry, so the same dispatch table; each sub-agent's policy and each tool's envelope the
+ * same value), else made afresh — so an unchanged agent's piece is found by identity.
+ */
+function factsOf(f: AgentFragments, bundle: Bundle): DispatchFacts {
+  const last = f.jsonKeys?.inputs?.facts;
+  if (last === undefined) return dispatchFacts(f.entry, bundle);
+  for (const e of Object.values(f.entry.dispatch.table)) {
+    if (e.kind === 'sub_agent') {
+      const policy = Object.hasOwn(bundle.agents, e.agent) ? bundle.agents[e.agent]!.policy : undefined;
+      if (!Object.hasOwn(last.policies, e.agent) || last.policies[e.agent] !== policy) return dispatchFacts(f.entry, bundle);
+    } else {
+      const envelope = Object.hasOwn(bundle.tools, e.tool) ? bundle.tools[e.tool]!.envelope : undefined;
+      if (!Object.hasOwn(last.envelopes, e.tool) || last.envelopes[e.tool] !== envelope) return dispatchFacts(f.entry, bundle);
+    }
+  }
+  return last;
 }
 
 /** Whether the keys and facts a piece was made with are these, item by item (===); false says "compare as JSON". */
@@ -169,11 +195,14 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     cache.tail.lines = lines;
     cache.tail.interned = interned;
     const top = storedTop(bundle, keys);
-    const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail) };
+    // Without agents the tables are empty (rows too: nothing uses a block or a tool).
+    const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail, keys.rows) };
     const suffix = configSuffix(bundle);
     const pieces = ids.map((id) => {
       const entry = bundle.agents[id]!;
-      return jsonPiece(fragmentsOf(cache, id, entry), keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, dispatchFacts(entry, bundle), cache.once);
+      const f = fragmentsOf(cache, id, entry);
+      const facts = cache.once ? dispatchFacts(entry, bundle) : factsOf(f, bundle);
+      return jsonPiece(f, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, facts, cache.once);
     });
     layout = { frame, pieces };
     cache.frames.set(bundle, layout);
@@ -206,42 +235,90 @@ function headOf(top: StoredBundle): string {
  * storedJson(top) has after its (empty) `agents` member, with the agents' closing
  * brace first. `hashAt` is the index of the chunk `,\n  "hash": …`.
  */
-function tailOf(top: StoredBundle, memo: TailMemo): { tail: Buffer[]; hashAt: number } {
+function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { tail: Buffer[]; hashAt: number } {
   const tail: Buffer[] = [chunkOf(memo, '\u0000close', '\n  }')];
   let hashAt = -1;
   const keys = topKeys(top);
   const entries = new Map<string, Map<string, { source: unknown; chunk: Buffer }>>();
+  const rowChunks: TailMemo['rowChunks'] = new Map();
   for (const key of keys.slice(keys.indexOf('agents') + 1)) {
     const value = top[key];
-    if (!CHUNKED_TABLES.has(key) || value === null || typeof value !== 'object' || Object.keys(value).length === 0) {
+    const given = rows !== undefined && (key === 'texts' || key === 'toolShapes' || key === 'blocks') ? (rows[key] as TableRows<unknown>) : undefined;
+    const empty = given !== undefined ? given.keys.length === 0 : value === null || typeof value !== 'object' || Object.keys(value).length === 0;
+    if (!CHUNKED_TABLES.has(key) || empty) {
       if (key === HASH_KEY) hashAt = tail.length;
-      tail.push(chunkOf(memo, key, `,\n  ${JSON.stringify(key)}: ${storedValue(sortKeysDeep(value), 1, key)}`));
+      tail.push(chunkOf(memo, key, `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
       continue;
     }
-    const table = value as Record<string, unknown>;
-    const lastEntries = memo.entries.get(key);
-    const made = new Map<string, { source: unknown; chunk: Buffer }>();
-    entries.set(key, made);
     tail.push(chunkOf(memo, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
-    jsonKeyOrder(Object.keys(table).sort(compareCodeUnits)).forEach((k, i) => {
-      if (i > 0) tail.push(PIECE_SEPARATOR);
-      const v = table[k];
+    // The entry's chunk: the last one for this key when made from the same source, else a new one.
+    const entryOf = (k: string, v: unknown, last: { source: unknown; chunk: Buffer } | undefined): { source: unknown; chunk: Buffer } => {
       // What the entry's text is made from, compared by identity first: a shape by its key (which names its content);
       // texts (lines memoized per text), models, contracts (EmitCache keeps them) and block facts (memoized per use) by value.
       const source = key === 'toolShapes' ? k : v;
-      const last = lastEntries?.get(k);
-      const same = last !== undefined && (last.source === source || sameSource(key, last.source, v));
-      const value = MADE_SORTED.has(key) ? v : sortKeysDeep(v);
-      const entry = same ? last : { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(value, 2, key)}`, 'utf8') };
-      made.set(k, entry);
-      tail.push(entry.chunk);
-    });
+      if (last !== undefined && (last.source === source || sameSource(key, last.source, v))) return last;
+      return { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(MADE_SORTED.has(key) ? v : sortKeysDeep(v), 2, key)}`, 'utf8') };
+    };
+    if (given !== undefined) {
+      // Rows (watch): the last build's entry at the same row when its key is there, else looked up by key.
+      const prev = memo.rowChunks.get(key);
+      let byKey: Map<string, { source: unknown; chunk: Buffer }> | undefined;
+      const lastOf = (k: string, at: number): { source: unknown; chunk: Buffer } | undefined => {
+        if (prev === undefined) return undefined;
+        if (prev.keys[at] === k) return prev.entries[at];
+        byKey ??= new Map(prev.keys.map((pk, i) => [pk, prev.entries[i]!]));
+        return byKey.get(k);
+      };
+      const made: { source: unknown; chunk: Buffer }[] = new Array<{ source: unknown; chunk: Buffer }>(given.keys.length);
+      rowOrder(memo, key, given.keys).forEach((at, i) => {
+        if (i > 0) tail.push(PIECE_SEPARATOR);
+        const k = given.keys[at]!;
+        made[at] = entryOf(k, given.values[at], lastOf(k, at));
+        tail.push(made[at].chunk);
+      });
+      rowChunks.set(key, { keys: given.keys, entries: made });
+    } else {
+      const lastEntries = memo.entries.get(key);
+      const made = new Map<string, { source: unknown; chunk: Buffer }>();
+      entries.set(key, made);
+      const table = value as Record<string, unknown>;
+      jsonOrder(memo, key, Object.keys(table)).forEach((k, i) => {
+        if (i > 0) tail.push(PIECE_SEPARATOR);
+        const entry = entryOf(k, table[k], lastEntries?.get(k));
+        made.set(k, entry);
+        tail.push(entry.chunk);
+      });
+    }
     tail.push(chunkOf(memo, `${key}\u0000close`, '\n  }'));
   }
   tail.push(chunkOf(memo, '\u0000end', '\n}\n'));
   memo.entries = entries;
+  memo.rowChunks = rowChunks;
   if (hashAt === -1) throw new Error('agentc bug: no hash member in the stored bundle');
   return { tail, hashAt };
+}
+
+/**
+ * A table's keys in the order JSON.stringify writes them once sorted (jsonKeyOrder), kept per
+ * table: the same list of keys (item by item, in the table's insertion order) has the same
+ * order, so a watch rebuild whose tables kept their keys sorts none of them.
+ */
+function jsonOrder(memo: TailMemo, table: string, keys: string[]): readonly string[] {
+  const last = memo.orders.get(table);
+  if (last !== undefined && last.keys.length === keys.length && last.keys.every((k, i) => k === keys[i])) return last.order;
+  const order = jsonKeyOrder([...keys].sort(compareCodeUnits));
+  memo.orders.set(table, { keys, order });
+  return order;
+}
+
+/** The indices of `keys` (each key once) in the order jsonOrder gives them, kept likewise. */
+function rowOrder(memo: TailMemo, table: string, keys: readonly string[]): readonly number[] {
+  const last = memo.rowOrders.get(table);
+  if (last !== undefined && (last.keys === keys || (last.keys.length === keys.length && last.keys.every((k, i) => k === keys[i])))) return last.order;
+  const at = new Map(keys.map((k, i) => [k, i]));
+  const order = jsonKeyOrder([...keys].sort(compareCodeUnits)).map((k) => at.get(k)!);
+  memo.rowOrders.set(table, { keys, order });
+  return order;
 }
 
 function topKeys(top: StoredBundle): (keyof StoredBundle)[] {
@@ -286,20 +363,18 @@ export function withHash(frame: BundleFrame, hash: string): BundleFrame {
 
 /** bundle.json's bytes: head, pieces, tail. */
 export function jsonChunks(frame: BundleFrame, pieces: readonly Buffer[]): Buffer[] {
-  return [Buffer.from(frame.head, 'utf8'), ...joined(pieces), ...(typeof frame.tail === 'string' ? [Buffer.from(frame.tail, 'utf8')] : frame.tail)];
+  const out: Buffer[] = [Buffer.from(frame.head, 'utf8')];
+  pieces.forEach((p, i) => {
+    if (i > 0) out.push(PIECE_SEPARATOR);
+    out.push(p);
+  });
+  if (typeof frame.tail === 'string') out.push(Buffer.from(frame.tail, 'utf8'));
+  else for (const chunk of frame.tail) out.push(chunk);
+  return out;
 }
 
 /** bundle.json's bytes for a bundle made with this EmitCache (its layout is made once and kept there). */
 export function bundleJsonChunks(bundle: Bundle, cache: EmitCache): Buffer[] {
   const layout = layoutOf(bundle, cache);
   return jsonChunks(layout.frame, layout.pieces);
-}
-
-function joined(pieces: readonly Buffer[]): Buffer[] {
-  const out: Buffer[] = [];
-  pieces.forEach((p, i) => {
-    if (i > 0) out.push(PIECE_SEPARATOR);
-    out.push(p);
-  });
-  return out;
 }

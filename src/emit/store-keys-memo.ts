@@ -16,7 +16,7 @@
 import type { BundleAgent, StoredBlockInfo, StoredText, StoredToolShape } from '../bundle/types.js';
 import type { Bundle } from '../bundle/types.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
-import { blockTexts, storeKeys, type BlockUse, type StoreKeys, type StoreKeysMemo } from './stored.js';
+import { blockTexts, storeKeys, type BlockUse, type StoreKeys, type StoreKeysMemo, type TableRows } from './stored.js';
 
 /** What the last bundle's keys were made from, per agent and per block. */
 export interface StoreKeysState {
@@ -26,12 +26,25 @@ export interface StoreKeysState {
   blocks: Map<string, BlockKeys>;
   /** The block ids, sorted. */
   order: string[];
+  /** The texts and blocks tables as rows (in `order`), with each block's place in them. */
+  rows: BlockRows;
+  /** The toolShapes table as rows (each key first met in id order, then tool order). */
+  toolRows: TableRows<StoredToolShape>;
+}
+
+interface BlockRows {
+  texts: TableRows<StoredText>;
+  infos: StoredBlockInfo[];
+  /** By block id: its index in `order` (and `infos`), and its first text's index and text count in `texts`. */
+  at: Map<string, { block: number; text: number; count: number }>;
 }
 
 interface AgentKeys {
   uses: BlockUse[][];
   cohorts: string[];
   blockKeys: string[][];
+  /** Its tool-shape keys and shapes (the memoized object). */
+  tools: { keys: string[]; shapes: StoredToolShape[] };
 }
 
 interface BlockKeys {
@@ -56,7 +69,8 @@ export function storeKeysIncremental(
   for (const id of ids) uses.set(id, memo.usesOf(id, bundle.agents[id]!));
 
   const agents = new Map<string, AgentKeys>();
-  const blocks = new Map<string, BlockKeys>(last?.blocks ?? []);
+  // Updated in place: the last state is this cache's alone, and replaced by the one returned.
+  const blocks = last?.blocks ?? new Map<string, BlockKeys>();
   // Blocks to key again: those an agent now uses differently (other texts, prefixes or facts), starts or stops using.
   const affected = new Set<string>();
   const changed = new Set<string>();
@@ -90,39 +104,86 @@ export function storeKeysIncremental(
   const rekeyed = new Set<string>();
   let order = last?.order;
   for (const b of affected) {
-    const made = keyBlock(b, [...users.get(b)!].sort(compareCodeUnits), uses, bundle.agents, memo, blocks.get(b));
-    if ((made === undefined) !== (blocks.get(b) === undefined)) order = undefined;
+    const before = blocks.get(b);
+    const made = keyBlock(b, [...users.get(b)!].sort(compareCodeUnits), uses, bundle.agents, memo, before);
+    if ((made === undefined) !== (before === undefined)) order = undefined;
     if (made === undefined) blocks.delete(b);
     else blocks.set(b, made);
-    if (!sameKeys(made?.keys, last?.blocks.get(b)?.keys)) rekeyed.add(b);
+    if (!sameKeys(made?.keys, before?.keys)) rekeyed.add(b);
   }
   order ??= [...blocks.keys()].sort(compareCodeUnits);
 
   const blockKeys = new Map<string, string[][]>();
   const toolKeys = new Map<string, string[]>();
-  const toolShapes: Record<string, StoredToolShape> = {};
+  // The tool shapes are the last ones while the same agents have the same tools objects, in the same order.
+  let sameTools = last !== undefined && last.agents.size === ids.length;
   for (const id of ids) {
     const perPrefix = uses.get(id)!;
     const before = last?.agents.get(id);
     const keep = before !== undefined && !changed.has(id) && (rekeyed.size === 0 || !perPrefix.some((prefix) => prefix.some((u) => rekeyed.has(u.id))));
     const keys = keep ? before.blockKeys : perPrefix.map((prefix) => prefix.map((u) => blocks.get(u.id)!.keys.get(u.text)!));
-    agents.set(id, { uses: perPrefix, cohorts: keep ? before.cohorts : cohortKeys(bundle.agents[id]!), blockKeys: keys });
-    blockKeys.set(id, keys);
     const tools = memo.toolKeysOf(id, bundle.agents[id]!);
+    if (before?.tools !== tools) sameTools = false;
+    agents.set(
+      id,
+      keep && before.tools === tools ? before : { uses: perPrefix, cohorts: keep ? before.cohorts : cohortKeys(bundle.agents[id]!), blockKeys: keys, tools },
+    );
+    blockKeys.set(id, keys);
     toolKeys.set(id, tools.keys);
+  }
+  const made = blockRows(order, blocks, affected, order === last?.order ? last.rows : undefined);
+  const toolRows = sameTools && last !== undefined ? last.toolRows : toolShapeRows(ids, agents);
+  const rows = { texts: made.texts, toolShapes: toolRows, blocks: { keys: order, values: made.infos } };
+  // The records stay empty: `rows` stands for them (see StoreKeys).
+  return { keys: { blockKeys, toolKeys, texts: {}, toolShapes: {}, blocks: {}, rows }, state: { agents, blocks, order, rows: made, toolRows } };
+}
+
+/** Each tool shape once, in the order storeKeys meets them (agents in id order, tools in order). */
+function toolShapeRows(ids: readonly string[], agents: ReadonlyMap<string, AgentKeys>): TableRows<StoredToolShape> {
+  const toolShapes = new Map<string, StoredToolShape>();
+  for (const id of ids) {
+    const tools = agents.get(id)!.tools;
     tools.keys.forEach((key, i) => {
       // Equal keys are equal shapes (the key holds 48 bits of the shape's sha256).
-      if (!Object.hasOwn(toolShapes, key)) setOwn(toolShapes, key, tools.shapes[i]!);
+      if (!toolShapes.has(key)) toolShapes.set(key, tools.shapes[i]!);
     });
   }
-  const texts: Record<string, StoredText> = {};
-  const infos: Record<string, StoredBlockInfo> = {};
-  for (const b of order) {
-    const made = blocks.get(b)!;
-    setOwn(infos, b, made.info);
-    for (const [key, text] of made.texts) setOwn(texts, key, text);
+  return { keys: [...toolShapes.keys()], values: [...toolShapes.values()] };
+}
+
+/**
+ * The texts and blocks tables' rows in `order`: the last ones (same order) with the affected
+ * blocks' rows replaced, while each of those still has as many texts; else made afresh.
+ * Always new arrays (tailOf compares keys with the last build's).
+ */
+function blockRows(order: readonly string[], blocks: ReadonlyMap<string, BlockKeys>, affected: ReadonlySet<string>, last: BlockRows | undefined): BlockRows {
+  if (last !== undefined && [...affected].every((b) => blocks.get(b)?.texts.length === last.at.get(b)?.count)) {
+    const texts = { keys: last.texts.keys.slice(), values: last.texts.values.slice() };
+    const infos = last.infos.slice();
+    for (const b of affected) {
+      const made = blocks.get(b)!;
+      const at = last.at.get(b)!;
+      infos[at.block] = made.info;
+      made.texts.forEach(([key, text], i) => {
+        texts.keys[at.text + i] = key;
+        texts.values[at.text + i] = text;
+      });
+    }
+    return { texts, infos, at: last.at };
   }
-  return { keys: { blockKeys, toolKeys, texts, toolShapes, blocks: infos }, state: { agents, blocks, order } };
+  const texts: TableRows<StoredText> = { keys: [], values: [] };
+  const infos: StoredBlockInfo[] = [];
+  const at = new Map<string, { block: number; text: number; count: number }>();
+  order.forEach((b, i) => {
+    const made = blocks.get(b)!;
+    at.set(b, { block: i, text: texts.keys.length, count: made.texts.length });
+    infos.push(made.info);
+    for (const [key, text] of made.texts) {
+      texts.keys.push(key);
+      texts.values.push(text);
+    }
+  });
+  return { texts, infos, at };
 }
 
 /** One block's keys and stored texts from its uses (storeKeys' per-block steps); undefined when no agent uses it. */
@@ -183,10 +244,4 @@ function sameKeys(a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<str
 
 function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
   return a.category === b.category && a.file === b.file && a.owner === b.owner && a.required === b.required;
-}
-
-/** `record[key] = value` as an own data property, also for the key "__proto__". */
-function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-  else record[key] = value;
 }

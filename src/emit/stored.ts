@@ -91,6 +91,18 @@ export interface StoreKeys {
   texts: Record<string, StoredText>;
   toolShapes: Record<string, StoredToolShape>;
   blocks: Record<string, StoredBlockInfo>;
+  /**
+   * The three tables as rows (keys and values side by side) instead: set by the incremental
+   * storeKeys (store-keys-memo.ts), whose records above are then empty. Building and listing
+   * a record of thousands of keys costs more than the rest of a watch rebuild's keying.
+   */
+  rows?: { texts: TableRows<StoredText>; toolShapes: TableRows<StoredToolShape>; blocks: TableRows<StoredBlockInfo> };
+}
+
+/** A table's entries: keys[i] → values[i], each key once. */
+export interface TableRows<T> {
+  keys: string[];
+  values: T[];
 }
 
 export function blockSlice(prefix: BundlePrefix, block: BundlePrefixBlock): string {

@@ -3,7 +3,24 @@
  * (directory swap, in-place replacement).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, writeFileSync, writevSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  writevSync,
+} from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { FileContent } from './content.js';
@@ -13,6 +30,50 @@ export type WriteFs = Pick<
   typeof nodeFs,
   'copyFile' | 'link' | 'lstat' | 'mkdir' | 'open' | 'readdir' | 'readFile' | 'realpath' | 'rename' | 'rm' | 'rmdir' | 'stat' | 'utimes' | 'writeFile'
 >;
+
+/**
+ * Node's own file system through its synchronous calls, each wrapped in a promise (failures
+ * reject, as the promise API's do). Watch rebuilds use it on the way to their output: a
+ * rebuild makes a handful of small calls, and each costs a few microseconds of the kernel's
+ * time this way, against a thread-pool round trip (tenths of a millisecond, more on a busy
+ * machine) through the promise API. Work that must not hold up a build (freeing replaced
+ * files) goes through the promise API (see write-in-place.ts).
+ */
+const SYNC_CALLS: Record<keyof WriteFs, (...args: never[]) => unknown> = {
+  copyFile: copyFileSync,
+  link: linkSync,
+  lstat: lstatSync,
+  mkdir: mkdirSync,
+  open: () => {
+    throw new Error('agentc bug: open through nodeFsSync (writeContent writes synchronously)');
+  },
+  readdir: readdirSync,
+  readFile: readFileSync,
+  realpath: realpathSync.native,
+  rename: renameSync,
+  rm: rmSync,
+  rmdir: rmdirSync,
+  stat: statSync,
+  utimes: utimesSync,
+  writeFile: writeFileSync,
+};
+export const nodeFsSync = Object.fromEntries(
+  Object.entries(SYNC_CALLS).map(([name, call]) => [
+    name,
+    (...args: never[]): Promise<unknown> => {
+      try {
+        return Promise.resolve(call(...args));
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
+    },
+  ]),
+) as unknown as WriteFs;
+
+/** Node's own file system, through either API. */
+export function isNodeFs(fs: WriteFs): boolean {
+  return fs === nodeFs || fs === nodeFsSync;
+}
 
 /** `.generated.agentc-tmp-…`: staging directories and temp files. */
 export const STAGING_TAG = 'agentc-tmp';
@@ -34,7 +95,7 @@ export function siblingPath(target: string, tag: string): string {
  * files a build). An injected WriteFs (the failure tests' seam) is used through its promises.
  */
 export async function writeContent(path: string, content: FileContent, fs: WriteFs): Promise<void> {
-  if (fs === nodeFs) return writeContentSync(path, content);
+  if (isNodeFs(fs)) return writeContentSync(path, content);
   if (typeof content === 'string') return fs.writeFile(path, content, 'utf8');
   const handle = await fs.open(path, 'w');
   try {

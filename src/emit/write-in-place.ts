@@ -15,13 +15,17 @@
  * - A replaced file's old inode is freed in the background: it gets a second name
  *   next to the output directory before the rename, removed afterwards without
  *   waiting. (Freeing an inode whose data the kernel is still writing back waits
- *   for that I/O: tens of ms per 36 MB bundle on ext4.) The next call awaits those
- *   removals before it starts, and sweeps any left by a killed process.
+ *   for that I/O: tens of ms per 36 MB bundle on ext4.) A next call with the
+ *   directory as this one left it does not wait for them (nor for sweeping killed
+ *   builds' leftovers, which it adds to the same background work); any other call
+ *   awaits them before it starts, and sweeps any left by a killed process.
+ *   `settled` waits for all of it.
  */
 import { statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import type { FileContent, OutputFiles } from './content.js';
-import { GONE_TAG, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
+import * as nodeFs from 'node:fs/promises';
+import { GONE_TAG, nodeFsSync, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
 
 /** What writeOutput last left in an output directory (one watch session). */
 export interface WriteCache {
@@ -43,16 +47,20 @@ export async function settled(cache: WriteCache): Promise<void> {
 }
 
 /**
- * Stat stamps of files below `dir`; a file that cannot be stat'ed gets none (it
+ * Stat stamps of files below `dir` (a real path; `rels` are '/'-separated and
+ * normalized, writeOutput checks them); a file that cannot be stat'ed gets none (it
  * is then compared by reading). Synchronous on purpose and outside the WriteFs
  * seam: a thousand stats take ~7 ms this way and ~30 ms through the thread pool,
- * and a missing stamp only costs a read, never correctness.
+ * and a missing stamp only costs a read, never correctness. Times are taken as
+ * numbers (milliseconds, to a fraction of a microsecond): a stat with BigInts makes
+ * a dozen of them per file, garbage a watch rebuild would collect for nothing.
  */
 export function stampsOf(dir: string, rels: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
+  const base = dir.endsWith(sep) ? dir : `${dir}${sep}`;
   for (const rel of rels) {
-    const s = statSync(join(dir, rel), { bigint: true, throwIfNoEntry: false });
-    if (s?.isFile()) out.set(rel, `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`);
+    const s = statSync(`${base}${sep === '/' ? rel : rel.split('/').join(sep)}`, { throwIfNoEntry: false });
+    if (s?.isFile()) out.set(rel, `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`);
   }
   return out;
 }
@@ -122,7 +130,10 @@ export async function updateInPlace(
   } finally {
     if (cache && gone.length > 0) {
       const previous = cache.freeing;
-      cache.freeing = Promise.all([previous, ...gone.map((p) => fs.rm(p, { force: true }).catch(() => undefined))]).then(() => undefined);
+      // Through the thread pool even when the build's own calls are synchronous: freeing is never waited for
+      // (a plain unlink: the promise API's rm checks its path synchronously, on this thread).
+      const free = (p: string): Promise<void> => (fs === nodeFsSync ? nodeFs.unlink(p) : fs.rm(p, { force: true }));
+      cache.freeing = Promise.all([previous, ...gone.map((p) => free(p).catch(() => undefined))]).then(() => undefined);
     }
   }
   for (const rel of change.removed) await fs.rm(join(target, rel), { force: true });

@@ -25,7 +25,7 @@ import * as nodeFs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentByteLength, contentEquals, contentToString, sameContent, type FileContent, type OutputFiles } from './content.js';
-import { BACKUP_TAG, forEachConcurrently, pauses, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
+import { BACKUP_TAG, forEachConcurrently, nodeFsSync, pauses, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
 import { remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
 
 export type { WriteFs } from './write-files.js';
@@ -55,11 +55,22 @@ export interface CheckResult {
 export async function writeOutput(outDir: string, files: OutputFiles, fs: WriteFs = nodeFs, cache?: WriteCache): Promise<WriteResult> {
   for (const rel of files.keys()) assertRelative(rel);
   let target = resolve(outDir);
-  await restoreInterrupted(target, fs);
-  await sweepAbandoned(target, fs);
-  if (cache) await cache.freeing;
-  if (cache?.dir === undefined) await sweepGone(target, fs);
-  const exists = await isDirectory(target, fs);
+  // Watch, after a call that succeeded, with the directory still there: nothing to restore; killed
+  // builds' leftovers and the last calls' replaced files are removed in the background, never on
+  // the way to this build's output (settled() waits for them).
+  const background = fs;
+  // Watch, through node's own file system: the calls on the way to the output are made synchronously (nodeFsSync).
+  if (cache?.dir !== undefined && fs === nodeFs) fs = nodeFsSync;
+  let exists = cache?.dir !== undefined && (await isDirectory(target, fs));
+  if (exists) {
+    cache!.freeing = Promise.all([cache!.freeing, sweepAbandoned(target, background).catch(() => undefined)]).then(() => undefined);
+  } else {
+    await restoreInterrupted(target, fs);
+    await sweepAbandoned(target, fs);
+    if (cache) await cache.freeing;
+    if (cache?.dir === undefined) await sweepGone(target, fs);
+    exists = await isDirectory(target, fs);
+  }
   if (exists) target = await fs.realpath(target);
   const existing = exists ? await listFiles(target, fs) : new Map<string, 'file' | 'other'>();
   const known = exists && cache?.dir === target ? cache.files : undefined;

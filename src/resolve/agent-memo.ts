@@ -7,10 +7,16 @@
  * resolved value's JSON, compared once per run: a change forgets every agent), the card, and — looked up by the ids the card names —
  * each block of its prompt (required platform blocks included), each tool, each
  * sub-agent's card and each parent's card, by object identity (undefined when the id
- * names nothing), each list led by its length: keys are compared item by item. Identity stands for content because parsed objects are never
+ * names nothing). Identity stands for content because parsed objects are never
  * mutated and a file whose text changed is parsed into a new object (ParseCache);
  * rendering, counting and block analysis are pure functions of those objects.
  * Resolved agents are never mutated after resolve.
+ *
+ * The key is checked without being built: each run lists the ids whose object differs
+ * from the last run's tables (blocks, tools, cards; an id present in one run only
+ * counts), and an agent is kept when its card is the same object, its parents are the
+ * same ids, and no id it names is listed. The config's part (the required blocks' ids)
+ * is the same while the config is.
  */
 import type { Block, Card, ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from './types.js';
@@ -30,8 +36,10 @@ export interface AgentMemoRun {
 }
 
 export class PersistentAgentMemos {
-  private entries = new Map<string, { key: readonly unknown[]; agent: Agent }>();
+  private entries = new Map<string, { card: Card; parents: readonly string[]; agent: Agent }>();
   private configKey: string | undefined;
+  /** The last run's tables, to list what changed since. */
+  private last: AgentLookups | undefined;
 
   /** This run's view over `p`'s lookups; agents not resolved in the run are dropped when it ends (`retain`). */
   forRun(p: AgentLookups): AgentMemoRun & { retain(): void } {
@@ -39,23 +47,34 @@ export class PersistentAgentMemos {
     const configKey = JSON.stringify(p.config);
     if (configKey !== this.configKey) this.entries.clear();
     this.configKey = configKey;
-    const next = new Map<string, { key: readonly unknown[]; agent: Agent }>();
-    const keys = new Map<Card, readonly unknown[]>();
-    const keyOf = (card: Card): readonly unknown[] => {
-      let key = keys.get(card);
-      if (key === undefined) keys.set(card, (key = this.key(card, p)));
-      return key;
+    const last = this.entries.size > 0 ? this.last : undefined;
+    const changed = {
+      blocks: changedIds(last?.blocks, p.blocks),
+      tools: changedIds(last?.tools, p.tools),
+      cards: changedIds(last?.cards, p.cards),
     };
+    const requiredChanged = p.config.platform.requiredBlocks.some((id) => changed.blocks.has(id));
+    const next = new Map<string, { card: Card; parents: readonly string[]; agent: Agent }>();
     return {
       get: (card) => {
         const hit = this.entries.get(card.data.id);
-        return hit !== undefined && sameItems(hit.key, keyOf(card)) ? hit.agent : undefined;
+        if (hit === undefined || hit.card !== card || requiredChanged) return undefined;
+        const d = card.data;
+        const parents = p.parents.get(d.id) ?? [];
+        const same =
+          sameItems(hit.parents, parents) &&
+          !d.prompt_blocks.some((id) => changed.blocks.has(id)) &&
+          !d.tools.some((id) => changed.tools.has(id)) &&
+          !d.sub_agents.some((id) => changed.cards.has(id)) &&
+          !parents.some((id) => changed.cards.has(id));
+        return same ? hit.agent : undefined;
       },
       set: (card, agent) => {
-        next.set(card.data.id, { key: keyOf(card), agent });
+        next.set(card.data.id, { card, parents: p.parents.get(card.data.id) ?? [], agent });
       },
       retain: () => {
         this.entries = next;
+        this.last = p;
       },
     };
   }
@@ -63,27 +82,21 @@ export class PersistentAgentMemos {
   invalidate(): void {
     this.entries.clear();
     this.configKey = undefined;
+    this.last = undefined;
   }
 
   get size(): number {
     return this.entries.size;
   }
+}
 
-  /** The card, then each named id with its object (undefined when it names nothing), list by list: compared item by item (===). */
-  private key(card: Card, p: AgentLookups): unknown[] {
-    const d = card.data;
-    const key: unknown[] = [card];
-    const named = (ids: readonly string[], map: ReadonlyMap<string, object>): void => {
-      key.push(ids.length);
-      for (const id of ids) key.push(id, map.get(id));
-    };
-    named(p.config.platform.requiredBlocks, p.blocks);
-    named(d.prompt_blocks, p.blocks);
-    named(d.tools, p.tools);
-    named(d.sub_agents, p.cards);
-    named(p.parents.get(d.id) ?? [], p.cards);
-    return key;
-  }
+/** Ids whose object differs between the two tables (present in one only included); every id when there is no last table. */
+function changedIds<T>(last: ReadonlyMap<string, T> | undefined, now: ReadonlyMap<string, T>): { has(id: string): boolean } {
+  if (last === undefined) return { has: () => true };
+  const out = new Set<string>();
+  for (const [id, x] of now) if (last.get(id) !== x) out.add(id);
+  for (const id of last.keys()) if (!now.has(id)) out.add(id);
+  return out;
 }
 
 function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -26,6 +26,14 @@ export function memoSlot<T>(name: string): MemoSlot<T> {
  */
 export class LastingMemos {
   private readonly slots = new Map<MemoSlot<unknown>, WeakMap<object, unknown>>();
+  private readonly boxes = new Map<MemoSlot<unknown>, { value?: unknown }>();
+
+  /** One value per slot, kept across compiles; it must carry what it was made from and be checked against it on use. */
+  box<T>(slot: MemoSlot<T>): { value?: T } {
+    let b = this.boxes.get(slot as MemoSlot<unknown>);
+    if (b === undefined) this.boxes.set(slot as MemoSlot<unknown>, (b = {}));
+    return b as { value?: T };
+  }
 
   of<K extends object, V>(slot: MemoSlot<WeakMap<K, V>>): WeakMap<K, V> {
     let m = this.slots.get(slot as MemoSlot<unknown>);
@@ -42,6 +50,11 @@ export class RunMemo {
   /** The slot's values by object, across compiles when the run has a CompileCache (see LastingMemos: a value may depend on its key object only). */
   byObject<K extends object, V>(slot: MemoSlot<WeakMap<K, V>>): WeakMap<K, V> {
     return this.lasting.of(slot);
+  }
+
+  /** The slot's box across compiles when the run has a CompileCache (see LastingMemos.box: its value names its own key). */
+  lastingBox<T>(slot: MemoSlot<T>): { value?: T } {
+    return this.lasting.box(slot);
   }
 
   /** The slot's value, made by `make` on first use in this run. */

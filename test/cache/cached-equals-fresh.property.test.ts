@@ -44,6 +44,9 @@ type Edit =
   | { kind: 'card-description'; card: string; text: string }
   | { kind: 'card-tool'; card: string; tool: string }
   | { kind: 'card-model'; card: string; model: string }
+  | { kind: 'card-sub-agent'; card: string; sub: string }
+  | { kind: 'card-add'; n: number }
+  | { kind: 'card-remove'; card: string }
   | { kind: 'block-append'; block: string; text: string }
   | { kind: 'block-remove'; block: string }
   | { kind: 'block-add'; n: number; text: string }
@@ -67,6 +70,15 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     card: fc.constantFrom('ereceipts', 'fetch_assistant', ...CARDS),
     model: fc.constantFrom('gpt-5.4-nano', 'gpt-5.4-mini-low'),
   }),
+  // The sub-agent graph, parents (a parent's card is an input of its sub-agents) and dispatch facts.
+  fc.record({
+    kind: fc.constant('card-sub-agent' as const),
+    card: fc.constantFrom('shop', 'support', 'play'),
+    sub: fc.constantFrom('rewards', 'restaurants', 'nobody'),
+  }),
+  // Agents added and removed: ids, sorted tables, text keys' first users, tool shapes' order.
+  fc.record({ kind: fc.constant('card-add' as const), n: fc.integer({ min: 1, max: 2 }) }),
+  fc.record({ kind: fc.constant('card-remove' as const), card: fc.constantFrom('play', 'restaurants', 'ereceipts') }),
   fc.record({ kind: fc.constant('block-append' as const), block: fc.constantFrom(...BLOCKS), text: fc.constantFrom(...READS) }),
   fc.record({ kind: fc.constant('block-remove' as const), block: fc.constantFrom(...BLOCKS) }),
   fc.record({ kind: fc.constant('block-add' as const), n: fc.integer({ min: 1, max: 2 }), text: fc.constantFrom(...READS) }),
@@ -121,6 +133,17 @@ function apply(root: string, e: Edit, model: ConfigModel): { model: ConfigModel;
     case 'card-model':
       edit(`cards/${e.card}.yaml`, (t) => t.replace(/^model: .*$/m, `model: ${e.model}`));
       return { model, touched };
+    case 'card-sub-agent':
+      edit(`cards/${e.card}.yaml`, (t) => t.replace(/^sub_agents: \[\]$/m, `sub_agents: [${e.sub}]`));
+      return { model, touched };
+    case 'card-add': {
+      const path = `cards/rewards_copy_${e.n}.yaml`;
+      writeFileSync(join(root, path), readFileSync(join(root, 'cards/rewards.yaml'), 'utf8').replace(/^id: rewards$/m, `id: rewards_copy_${e.n}`));
+      return { model, touched: [path] };
+    }
+    case 'card-remove':
+      if (existsSync(join(root, `cards/${e.card}.yaml`))) unlinkSync(join(root, `cards/${e.card}.yaml`));
+      return { model, touched: [`cards/${e.card}.yaml`] };
     case 'block-append':
       edit(e.block, (t) => `${t}\nAlso ${e.text}.\n`);
       return { model, touched };
@@ -169,7 +192,7 @@ test('a compile reusing one CompileCache equals a fresh compile after any sequen
         expect(generated(cached, cache)).toEqual(generated(fresh));
       }
     }),
-    { numRuns: 6 },
+    { numRuns: 8 },
   );
 }, 120_000);
 

@@ -27,6 +27,18 @@ describe('createBundle', () => {
     expect(bundle.tools.get_invoices).toMatchObject({ envelope: true, status_events: ['fetching_invoices'] });
   });
 
+  it("hashes each prefix's text, whether its blocks sit where resolve puts them or not", () => {
+    for (const agent of Object.values(bundle.agents)) for (const p of agent.prefixes) expect(p.sha256, `${agent.id}@${p.key}`).toBe(sha(p.text));
+    // A cohort whose blocks do not sit where resolve puts them (text first, each followed by a blank line) is hashed whole, as it stands.
+    const program = sampleProgram();
+    const cohort = program.agents.get('travel')!.cohorts[0]!;
+    cohort.text = `Preamble.\n${cohort.text}`;
+    for (const b of cohort.blocks) b.start += 'Preamble.\n'.length;
+    const odd = createBundle(program, '9.9.9').agents.travel!.prefixes[0]!;
+    expect(odd.text.startsWith('Preamble.\n')).toBe(true);
+    expect(odd.sha256).toBe(sha(odd.text));
+  });
+
   it('marks an OpenAI model without a declared encoding as approximate too', () => {
     const b = createBundle(
       makeProgram({

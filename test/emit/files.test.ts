@@ -5,13 +5,16 @@
  * that no tool mistakes them for sources.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Bundle } from '../../src/bundle/types.js';
+import type { Bundle, BundlePrefix } from '../../src/bundle/types.js';
 import { bundleHash } from '../../src/emit/bundle.js';
 import { contentToString } from '../../src/emit/content.js';
+import { createBundle } from '../../src/emit/bundle.js';
+import { createEmitCache } from '../../src/emit/cache.js';
 import { emitFiles, emitOutput } from '../../src/emit/files.js';
+import { compile } from '../../src/compile.js';
+import { FIXTURE_WS, fixtureBundle } from './helpers/workspace.js';
 import { renderGraph } from '../../src/emit/graph.js';
-import { boundaryLine, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';
-import { fixtureBundle } from './helpers/workspace.js';
+import { boundaryLine, renderPromptFile, renderPromptFileBytes, renderPromptReport, selectCohort } from '../../src/emit/prompts.js';
 import { storeBundle, storedJson } from '../../src/emit/stored.js';
 import { loadBundleJson } from '../../src/runtime/load-bundle.js';
 
@@ -64,6 +67,17 @@ describe('emitFiles', () => {
     expect(lazy.get('prompts/nobody.md')).toBeUndefined();
   });
 
+  it("a build's one-off cache (createBundle, then emitOutput on the same cache) makes the bytes a watch cache makes", async () => {
+    const { program } = await compile({ root: FIXTURE_WS });
+    const once = createEmitCache({ once: true });
+    const built = createBundle(program!, '0.0.0-test', once);
+    const lazy = emitOutput(built, once);
+    const watched = emitFiles(createBundle(program!, '0.0.0-test', createEmitCache()), createEmitCache());
+    expect([...lazy].map(([path, content]) => [path, contentToString(content)])).toEqual(
+      [...watched].map(([path, content]) => [path, contentToString(content)]),
+    );
+  });
+
   it('bundle.json loads back to the bundle, lazily and with every prefix checked', () => {
     expect(loadBundleJson(files.get('bundle.json')!)).toEqual(bundle);
     expect(loadBundleJson(files.get('bundle.json')!, { verify: 'all' })).toEqual(bundle);
@@ -106,6 +120,41 @@ describe('emitFiles', () => {
       await expect(files.get(path)).toMatchFileSnapshot(snapshotPath(path));
     },
   );
+});
+
+describe('renderPromptFileBytes', () => {
+  // Compared as bytes with renderPromptFile's text encoded whole.
+  const same = (agentId: string, prefix: BundlePrefix): void => {
+    const agent = bundle.agents[agentId]!;
+    const model = bundle.models[agent.model];
+    expect(renderPromptFileBytes(agent, prefix, model).equals(Buffer.from(renderPromptFile(agent, prefix, model), 'utf8')), `${agentId}@${prefix.key}`).toBe(
+      true,
+    );
+  };
+
+  it('makes the bytes of renderPromptFile for every prefix', () => {
+    for (const agent of Object.values(bundle.agents)) {
+      for (const prefix of agent.prefixes) same(agent.id, prefix);
+    }
+  });
+
+  it('encodes multi-byte text in place, and writes an empty block as renderPromptFile does', () => {
+    const travel = bundle.agents.travel!;
+    const base = travel.prefixes[0]!;
+    expect(base.blocks.length).toBeGreaterThanOrEqual(2);
+    // Multi-byte characters (2, 3 and 4 bytes, a surrogate pair, a lone surrogate at a block's end) before, inside and between the blocks; one block empty.
+    const texts = base.blocks.map((_, i) => (i === 1 ? '' : `Bloc ${i}: café · naïve ≈ 3 — 🙂 done\nsecond line ${'é'.repeat(i)}\ud83d`));
+    let text = 'Préambule ✓\n\n';
+    const blocks = base.blocks.map((b, i) => {
+      if (i > 0) text += '\n\n¶ ';
+      const start = text.length;
+      text += texts[i]!;
+      return { ...b, start, length: texts[i]!.length };
+    });
+    const prefix: BundlePrefix = { ...base, text, blocks };
+    expect(Buffer.byteLength(text, 'utf8')).toBeGreaterThan(text.length);
+    same('travel', prefix);
+  });
 });
 
 describe('renderGraph', () => {

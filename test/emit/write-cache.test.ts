@@ -134,6 +134,26 @@ describe('writeOutput with a WriteCache', () => {
     expect((await readdir(parent)).sort()).toEqual(['generated']);
   });
 
+  it('never waits for earlier background work (freeing replaced files) on the way to the output', async () => {
+    await writeOutput(out, V1, undefined, cache);
+    cache.freeing = new Promise<void>(() => undefined); // still under way, and never done
+    const r = await writeOutput(out, files({ ...Object.fromEntries(V1), 'prompts/a.md': 'A2\n' }), undefined, cache);
+    expect(r.written).toEqual(['prompts/a.md']);
+    expect(await readFile(join(out, 'prompts/a.md'), 'utf8')).toBe('A2\n');
+  });
+
+  it("sweeps a killed build's staging directory in the background of a rebuild; settled() waits for it", async () => {
+    await writeOutput(out, V1, undefined, cache);
+    // A pid no process has (above Linux's pid_max): its build was killed.
+    const dead = join(parent, '.generated.agentc-tmp-2147483646-abcd');
+    await fs.mkdir(join(dead, 'prompts'), { recursive: true });
+    await writeFile(join(dead, 'prompts/a.md'), 'half written');
+    await writeOutput(out, files({ ...Object.fromEntries(V1), 'prompts/b.md': 'B2\n' }), undefined, cache);
+    await settled(cache);
+    expect((await readdir(parent)).sort()).toEqual(['generated']);
+    expect(await tree(out)).toMatchObject({ 'prompts/a.md': 'A\n', 'prompts/b.md': 'B2\n' });
+  });
+
   it('keeps a reader of the old file unharmed and frees it afterwards', async () => {
     await writeOutput(out, V1, undefined, cache);
     const before = await fs.open(join(out, 'prompts/a.md'), 'r');

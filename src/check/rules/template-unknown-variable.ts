@@ -1,9 +1,12 @@
 import { didYouMeanHint } from '../../diagnostics/did-you-mean.js';
-import type { Range } from '../../diagnostics/diagnostic.js';
+import type { Range, ReportInput } from '../../diagnostics/diagnostic.js';
 import { BUILTIN_HELPERS } from '../../parse/template.js';
+import type { Block } from '../../parse/types.js';
+import { memoSlot } from '../../resolve/run-memo.js';
+import type { Program } from '../../resolve/types.js';
 import type { Rule } from '../rule.js';
 import { bodyStart, sortedBlocks, sortedCards } from '../support.js';
-import { classifiedRefs } from '../templates.js';
+import { classifiedRefs, templateContext } from '../templates.js';
 
 const HELPERS = [...BUILTIN_HELPERS].sort();
 
@@ -14,66 +17,36 @@ const HELPERS = [...BUILTIN_HELPERS].sort();
 export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
   id: 'template-unknown-variable',
   run(program, report) {
-    const reported = new Set<string>();
-    const at = (file: string, range: Range | undefined) => `${file}\u0000${range ? `${range.start.line}:${range.start.column}` : ''}`;
-    /** Static findings' ranges by file: a render failure spanning one of them (a helper call) is explained by it. */
-    const staticRanges = new Map<string, Range[]>();
-    const note = (file: string, range: Range) => {
-      reported.add(at(file, range));
-      staticRanges.set(file, [...(staticRanges.get(file) ?? []), range]);
-    };
-    /** Blocks with a static finding: a render failure without a position is one of those. */
-    const staticBlocks = new Set<string>();
+    const byBlock = program.memo.byObject(STATIC_FINDINGS);
+    const context = templateContext(program);
+    /** Blocks with a static finding, with the findings' ranges. */
+    const withFindings: { file: string; ranges: Range[] }[] = [];
     for (const block of sortedBlocks(program)) {
-      const analysis = block.template;
-      if (!analysis) continue;
-      const id = block.data.id;
-      const file = block.file.path;
-      for (const { ref, verdict } of classifiedRefs(program, block)) {
-        if (verdict.kind === 'ok') continue;
-        note(file, ref.range);
-        staticBlocks.add(file);
-        if (verdict.kind !== 'unknown') continue; // dynamic-in-prefix reports it
-        const { kind: _kind, ...read } = verdict;
-        report({ file, range: ref.range, ...read });
-      }
-      for (const h of analysis.unknownHelpers) {
-        note(file, h.range);
-        staticBlocks.add(file);
-        report({
-          file,
-          range: h.range,
-          message: 'unknownHelper',
-          data: { block: id, name: h.name, helpers: HELPERS.join(', ') },
-          hint: didYouMeanHint(h.name, HELPERS) ?? { id: 'noHelper' },
-        });
-      }
-      for (const range of analysis.partials) {
-        note(file, range);
-        staticBlocks.add(file);
-        report({
-          file,
-          range,
-          message: 'partial',
-          data: { block: id },
-          hint: { id: 'noPartials' },
-        });
-      }
-      for (const u of analysis.unsupported) {
-        note(file, u.range);
-        staticBlocks.add(file);
-        report({ file, range: u.range, message: 'unsupported', data: { block: id, what: u.what } });
-      }
+      if (!block.template) continue;
+      let found = byBlock.get(block);
+      if (found === undefined || found.context !== context) byBlock.set(block, (found = staticFindings(program, block, context)));
+      for (const d of found.reports) report(d);
+      if (found.ranges.length > 0) withFindings.push({ file: block.file.path, ranges: found.ranges });
     }
     // Render failures the static analysis did not explain (one per place and message).
+    const failing = sortedCards(program).filter((card) => (program.agents.get(card.data.id)?.renderErrors.length ?? 0) > 0);
+    if (failing.length === 0) return;
+    const at = (file: string, range: Range | undefined) => `${file}\u0000${range ? `${range.start.line}:${range.start.column}` : ''}`;
+    const reported = new Set<string>();
+    /** Static findings' ranges by file: a render failure spanning one of them (a helper call) is explained by it. */
+    const staticRanges = new Map<string, Range[]>();
+    for (const { file, ranges } of withFindings) {
+      for (const range of ranges) reported.add(at(file, range));
+      staticRanges.set(file, ranges);
+    }
     const seen = new Set<string>();
-    for (const card of sortedCards(program)) {
+    for (const card of failing) {
       for (const e of program.agents.get(card.data.id)?.renderErrors ?? []) {
         if (e.kind === 'size') continue; // render-size reports it
         const file = e.block.file.path;
         // A body that does not parse is reported once, by the parse phase (template-syntax).
         if (!e.block.template) continue;
-        if (reported.has(at(file, e.range)) || (!e.range && staticBlocks.has(file))) continue;
+        if (reported.has(at(file, e.range)) || (!e.range && staticRanges.has(file))) continue;
         if (e.range && (staticRanges.get(file) ?? []).some((r) => within(r.start, e.range!))) continue;
         const key = `${at(file, e.range)}\u0000${e.message}`;
         if (seen.has(key)) continue;
@@ -88,6 +61,53 @@ export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
     }
   },
 };
+
+/**
+ * A block's static findings (unknown reads, unknown helpers, partials, unsupported syntax) in
+ * report order, with their ranges: a function of the block and the config's part its reads are
+ * judged against (`context`), kept by the block across compiles while that is the same.
+ */
+interface StaticFindings {
+  context: string;
+  reports: ReportInput<'template-unknown-variable'>[];
+  ranges: Range[];
+}
+
+const STATIC_FINDINGS = memoSlot<WeakMap<Block, StaticFindings>>('template-unknown-variable static findings by block');
+
+function staticFindings(program: Program, block: Block, context: string): StaticFindings {
+  const analysis = block.template!;
+  const id = block.data.id;
+  const file = block.file.path;
+  const reports: ReportInput<'template-unknown-variable'>[] = [];
+  const ranges: Range[] = [];
+  for (const { ref, verdict } of classifiedRefs(program, block)) {
+    if (verdict.kind === 'ok') continue;
+    ranges.push(ref.range);
+    if (verdict.kind !== 'unknown') continue; // dynamic-in-prefix reports it
+    const { kind: _kind, ...read } = verdict;
+    reports.push({ file, range: ref.range, ...read });
+  }
+  for (const h of analysis.unknownHelpers) {
+    ranges.push(h.range);
+    reports.push({
+      file,
+      range: h.range,
+      message: 'unknownHelper',
+      data: { block: id, name: h.name, helpers: HELPERS.join(', ') },
+      hint: didYouMeanHint(h.name, HELPERS) ?? { id: 'noHelper' },
+    });
+  }
+  for (const range of analysis.partials) {
+    ranges.push(range);
+    reports.push({ file, range, message: 'partial', data: { block: id }, hint: { id: 'noPartials' } });
+  }
+  for (const u of analysis.unsupported) {
+    ranges.push(u.range);
+    reports.push({ file, range: u.range, message: 'unsupported', data: { block: id, what: u.what } });
+  }
+  return { context, reports, ranges };
+}
 
 function within(p: Range['start'], r: Range): boolean {
   const after = p.line > r.start.line || (p.line === r.start.line && p.column >= r.start.column);
