@@ -17,6 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
+import { BLOCK_SEPARATOR } from '../resolve/index.js';
 import type { Agent, Program } from '../resolve/types.js';
 
 /** Per run: the hash of a value's JSON by object identity, a text's hash by content (no module-level memo). */
@@ -66,16 +67,16 @@ function agentText(run: DigestRun, agent: Agent): string {
 }
 
 /**
- * Whether a cohort's text is its blocks' texts each followed by a blank line, each
- * at its `start` (as resolve assembles it, and as bundle.json requires: the loader
- * joins a prefix that way and checks its sha256), so hashing the blocks' texts
- * covers it. Checked by offsets and lengths.
+ * Whether a cohort's text is its blocks' texts each followed by BLOCK_SEPARATOR, each
+ * at its `start` (Cohort's contract, as resolve assembles it, and as bundle.json
+ * requires: the loader joins a prefix that way and checks its sha256), so hashing
+ * the blocks' texts covers it. Checked by offsets and lengths (the text is not flattened).
  */
 function joined(c: Agent['cohorts'][number]): boolean {
   let at = 0;
   for (const b of c.blocks) {
     if (b.start !== at) return false;
-    at += b.text.length + 2;
+    at += b.text.length + BLOCK_SEPARATOR.length;
   }
   return at === c.text.length;
 }
