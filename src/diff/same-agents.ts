@@ -23,7 +23,7 @@ const BASE_ELEMENT = Buffer.from('": [\n      {"base":"', 'utf8');
 const SEARCH_LIMIT = 32;
 
 /** One side's bundle.json: each table's entries by raw (JSON-escaped) key, and everything else with `hash` blanked. */
-interface Split {
+export interface Split {
   tables: Record<Table, Map<string, Buffer>>;
   rest: string;
 }
@@ -106,7 +106,7 @@ function mentions(value: unknown, keys: ReadonlySet<string>): boolean {
 }
 
 /** A raw key (the bytes between its quotes, latin1) as the string it encodes. */
-function decodeKey(raw: string): string {
+export function decodeKey(raw: string): string {
   return JSON.parse(`"${Buffer.from(raw, 'latin1').toString('utf8')}"`) as string;
 }
 
@@ -114,8 +114,9 @@ function decodeKey(raw: string): string {
  * The canonical layout: each table opens with `  "<name>": {` on a line of its
  * own, has one `    "<key>": …` line per entry (deeper lines are indented
  * further), and closes at the first line `  }`. Undefined for any other layout.
+ * An entry's bytes run from its key's opening quote to before the separating comma.
  */
-function split(bytes: Buffer): Split | undefined {
+export function split(bytes: Buffer): Split | undefined {
   // Top-level members are in key order, so the tables come in TABLES' order: each is looked for after the last.
   const spans: { name: Table; open: number; close: number }[] = [];
   let after = 0;

@@ -40,8 +40,17 @@ import { toAnthropicInputSchema, toOpenAIStrictParameters } from '../contracts/o
  * proportional to what changed plus one pass of hashing. Without one, the same
  * bytes from scratch. A cache made `once` (a build, a diff side, and the default)
  * skips the keys only a next build on it would look up: its entries are never reused.
+ * With `only` (and a `once` cache): entries for those agents only, models and tools
+ * for all, `hash` "" and no layout — a part of a bundle, for `agentc diff`.
  */
-export function createBundle(program: Program, agentcVersion: string, cache: EmitCache = createEmitCache({ once: true })): Bundle {
+export function createBundle(
+  program: Program,
+  agentcVersion: string,
+  cache: EmitCache = createEmitCache({ once: true }),
+  options: { only?: ReadonlySet<string> } = {},
+): Bundle {
+  const only = options.only;
+  if (only !== undefined && !cache.once) throw new Error('agentc bug: a partial bundle needs a one-off EmitCache');
   const config = program.config.data;
   useConfig(cache, config, agentcVersion);
   const agents: Record<string, BundleAgent> = {};
@@ -60,6 +69,8 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     for (const t of agent.tools) {
       if (t.kind === 'tool' && t.tool !== undefined) usedTools.set(t.tool.data.name, t.tool);
     }
+    // `only` (agentc diff's partial side, src/diff/partial-side.ts): the other agents' entries are not made.
+    if (only !== undefined && !only.has(id)) continue;
     if (cache.once) {
       setOwn(agents, id, createAgent(program, id, agent, ast, cache));
       continue;
@@ -106,6 +117,8 @@ export function createBundle(program: Program, agentcVersion: string, cache: Emi
     models,
     tools,
   };
+  // A partial bundle has no layout and no hash (its maker computes the hash if it needs one).
+  if (only !== undefined) return unhashed;
   // bundle.json's frame and pieces (stored.ts), hashed with `hash` = ""; the hashed bundle gets the same layout with its hash set.
   const layout = layoutOf(unhashed, cache);
   const hash = hashPieces(layout.frame, layout.pieces, cache);

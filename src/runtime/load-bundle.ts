@@ -104,9 +104,9 @@ export function loadBundle(data: unknown, options: LoadBundleOptions = {}): Bund
   );
 }
 
-/** bundle.json's text → Bundle. */
-export function loadBundleJson(text: string, options: LoadBundleOptions = {}): Bundle {
-  return loadBytes(Buffer.from(text, 'utf8'), options);
+/** bundle.json's text (or its UTF-8 bytes, read and never changed) → Bundle. */
+export function loadBundleJson(text: string | Uint8Array, options: LoadBundleOptions = {}): Bundle {
+  return loadBytes(typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text.buffer, text.byteOffset, text.byteLength), options);
 }
 
 /**

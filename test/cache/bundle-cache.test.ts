@@ -54,6 +54,32 @@ describe('BundleCache', () => {
     expect(BundleCache.open(dir, '0.1.0', BUILD).lookup(key(2))).toBeUndefined();
   });
 
+  it("keeps each agent's inputs digest with the bundle, covered by the entry's sha256", () => {
+    const dir = freshDir();
+    const cache = BundleCache.open(dir, '0.1.0', BUILD);
+    const digests = new Map([
+      ['a', sha256Hex('a')],
+      ['b', sha256Hex('b')],
+    ]);
+    cache.store(key(1), undefined, json('one'), digests);
+    cache.store(key(2), undefined, json('two'));
+    expect(cache.lookupEntry(key(1))).toEqual({ json: json('one'), digests });
+    expect(cache.lookupEntry(key(2))).toEqual({ json: json('two'), digests: undefined });
+    const file = entry(dir, key(1));
+    const good = readFileSync(file, 'utf8');
+    // A digest changed: the sha256 no longer holds.
+    writeFileSync(file, good.replace(sha256Hex('b'), sha256Hex('c')));
+    expect(cache.lookupEntry(key(1))).toBeUndefined();
+    // A malformed index under a matching sha256 and lengths is not believed either.
+    const nl = good.indexOf('\n');
+    const header = JSON.parse(good.slice(0, nl)) as { sha256: string; length: number; index: number };
+    const body = good.slice(nl + 1, nl + 1 + header.length);
+    const index = '{"a":"not a digest"}\n';
+    const forged = { ...header, index: Buffer.byteLength(index), sha256: sha256Hex(body + index) };
+    writeFileSync(file, `${JSON.stringify(forged)}\n${body}${index}`);
+    expect(cache.lookupEntry(key(1))).toBeUndefined();
+  });
+
   it('never believes another agentc build or version', () => {
     const dir = freshDir();
     BundleCache.open(dir, '0.1.0', BUILD).store(key(1), undefined, json('one'));

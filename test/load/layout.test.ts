@@ -28,6 +28,7 @@ const LITERAL = /(?<!\\)['"`](cards|blocks|schemas|generated|evals)(?:\/|['"`])/
  * naming the generated files (the runtime may not import the compiler's layout module).
  */
 const ALLOWED = new Set([
+  "src/diff/partial-side.ts: 'blocks'",
   "src/diff/same-agents.ts: 'blocks'",
   "src/emit/fragments.ts: 'blocks'",
   "src/emit/prompts.ts: 'blocks'",

@@ -34,6 +34,8 @@ import { didYouMean } from '../../diagnostics/did-you-mean.js';
 import { renderText as renderDiagnostics } from '../../diagnostics/render/text.js';
 import { diffBundles } from '../../diff/compare.js';
 import { unchangedAgents } from '../../diff/same-agents.js';
+import { partialSide, type DigestedSide } from '../../diff/partial-side.js';
+import { agentDigests } from '../../emit/agent-digest.js';
 import { defaultBase, findRepo, materializeTree, refNames, resolveCommit, tempParent } from '../../diff/git.js';
 import { renderJson } from '../../diff/render-json.js';
 import { renderMarkdown } from '../../diff/render-markdown.js';
@@ -60,8 +62,13 @@ export interface DiffOptions {
   eval?: { suite: string; script?: string; endpoint?: string };
 }
 
-/** A side that compiled (with its bundle.json bytes, unless it is the empty side), or the exit code to stop with. */
-type Side = { bundle: Bundle; label: string; program?: Program; json?: Buffer } | { exit: number };
+/**
+ * A side that compiled, or the exit code to stop with. `json`: its bundle.json bytes (not for the empty side, nor
+ * a partial one); `digests`: each agent's inputs digest, when known; `unchanged`: a partial side's agents known equal
+ * to the other side's.
+ */
+type Side =
+  { bundle: Bundle; label: string; program?: Program; json?: Buffer; digests?: ReadonlyMap<string, string>; unchanged?: Set<string> } | { exit: number };
 
 export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, opts.cwd);
@@ -77,13 +84,18 @@ export async function diffCommand(opts: DiffOptions, io: CliIO): Promise<number>
   const needProgram = opts.eval !== undefined;
   const before = await beforeSide(root, opts.against, io, needProgram);
   if ('exit' in before && before.exit === EXIT.failure) return EXIT.failure;
-  const after = await compileSide(root, 'after', 'working tree', io, needProgram);
+  // The working tree is built only where its agents differ from a cached "before" (partial-side.ts); the hash only when the report shows it.
+  const partial =
+    'exit' in before || before.json === undefined || before.digests === undefined
+      ? undefined
+      : { bundle: before.bundle, json: before.json, digests: before.digests };
+  const after = await compileSide(root, 'after', 'working tree', io, needProgram, root, undefined, partial && { from: partial, hash: opts.format === 'json' });
   if ('exit' in before || 'exit' in after) {
     return Math.max('exit' in before ? before.exit : 0, 'exit' in after ? after.exit : 0);
   }
 
-  // Agents whose bundle.json bytes (and all they refer to) are the same on both sides are not read: a cached side's prompts stay unjoined.
-  const unchanged = before.json !== undefined && after.json !== undefined ? unchangedAgents(before.json, after.json) : undefined;
+  // Agents whose bundle.json bytes (and all they refer to), or inputs digests, are the same on both sides are not read: a cached side's prompts stay unjoined.
+  const unchanged = after.unchanged ?? (before.json !== undefined && after.json !== undefined ? unchangedAgents(before.json, after.json) : undefined);
   const diff = diffBundles(before.bundle, after.bundle, unchanged ? { unchanged } : {});
   const labels = { beforeLabel: before.label, afterLabel: after.label };
   const toFile = opts.output !== undefined;
@@ -263,23 +275,24 @@ async function compileSide(
   needProgram: boolean,
   cacheRoot = root,
   known?: { marker: string; tree: TreeMarker; key: TreeMarker['key'] },
+  partial?: { from: DigestedSide; hash: boolean },
 ): Promise<Side> {
   // A kept commit tree whose key this build computed before: looked up without reading the tree.
   const build = known?.key === undefined || needProgram ? undefined : (io.buildId ?? readBuildId());
   const dir = build === undefined ? undefined : cacheDir(cacheRoot, io.env);
   if (build !== undefined && dir !== undefined && known?.key?.build === build) {
-    const json = BundleCache.open(dir, AGENTC_VERSION, build).lookup(known.key.key, io.env);
-    const loaded = json === undefined ? undefined : loadCached(json);
-    if (loaded !== undefined) return { bundle: loaded, json: json!, label };
+    const hit = BundleCache.open(dir, AGENTC_VERSION, build).lookupEntry(known.key.key, io.env);
+    const loaded = hit === undefined ? undefined : loadCached(hit.json);
+    if (loaded !== undefined) return { bundle: loaded, json: hit!.json, label, ...(hit!.digests ? { digests: hit!.digests } : {}) };
   }
   const read = needProgram ? undefined : await readForCache(root, io.env, cacheRoot, io.buildId);
   if (known !== undefined && read !== undefined && (known.key?.build !== read.build || known.key.key !== read.key)) {
     await writeMarker(known.marker, { ...known.tree, key: { build: read.build, key: read.key } });
   }
   const bundles = read === undefined ? undefined : BundleCache.open(read.dir, AGENTC_VERSION, read.build);
-  const cached = read === undefined ? undefined : bundles?.lookup(read.key, io.env);
-  const loaded = cached === undefined ? undefined : loadCached(cached);
-  if (loaded !== undefined) return { bundle: loaded, json: cached, label };
+  const cached = read === undefined ? undefined : bundles?.lookupEntry(read.key, io.env);
+  const loaded = cached === undefined ? undefined : loadCached(cached.json);
+  if (loaded !== undefined) return { bundle: loaded, json: cached!.json, label, ...(cached!.digests ? { digests: cached!.digests } : {}) };
 
   const result: CompileResult = await withProgress(io, `Compiling ${side} (${label})`, (progress) =>
     compile({ root, cacheRoot, progress, ...(read ? { preloaded: read.loaded } : {}), ...cacheFor(io, root) }),
@@ -296,18 +309,23 @@ async function compileSide(
     for (const line of lines) io.stderr(`${side}: ${line}\n`);
     return { exit: EXIT.findings };
   }
+  const config = read !== undefined && storable(read, result) ? storedConfigInputs(result.configInputs) : 'untrackable';
+  // The working tree's result goes to the result cache, so a `check` after the diff is warm.
+  if (side === 'after' && read !== undefined && config !== 'untrackable')
+    ResultCache.open(read.dir, AGENTC_VERSION, read.build).store(read.key, config, result.diagnostics);
+  // Only the agents that differ from the cached other side are built; this side is then not stored (it is cheap to make again).
+  const part = partial === undefined || needProgram ? undefined : partialSide(result.program, AGENTC_VERSION, partial.from, { hash: partial.hash });
+  if (part !== undefined) return { bundle: part.bundle, label, unchanged: part.unchanged };
   // The bundle is made here (as compile would) with an EmitCache of our own, so its bundle.json bytes come from emit's layout.
   const emit = createEmitCache({ once: true });
   const bundle = createBundle(result.program, AGENTC_VERSION, emit);
   const json = Buffer.concat(bundleJsonChunks(bundle, emit));
-  if (read !== undefined && bundles !== undefined && storable(read, result)) {
-    const config = storedConfigInputs(result.configInputs);
-    if (config !== 'untrackable') {
-      bundles.store(read.key, config, json);
-      if (side === 'after') ResultCache.open(read.dir, AGENTC_VERSION, read.build).store(read.key, config, result.diagnostics);
-    }
-  }
-  return { bundle, json, label, ...(needProgram ? { program: result.program } : {}) };
+  // Each agent's inputs digest, kept by the base side and stored with any side (a working tree stored now may be a
+  // base commit's tree later), so the other side builds only what changed.
+  const store = read !== undefined && bundles !== undefined && config !== 'untrackable';
+  const digests = (side === 'before' && !needProgram) || store ? agentDigests(result.program, AGENTC_VERSION) : undefined;
+  if (store) bundles.store(read.key, config, json, digests);
+  return { bundle, json, label, ...(digests ? { digests } : {}), ...(needProgram ? { program: result.program } : {}) };
 }
 
 /**
@@ -317,7 +335,7 @@ async function compileSide(
  */
 function loadCached(json: Buffer): Bundle | undefined {
   try {
-    return loadBundleJson(json.toString('utf8'));
+    return loadBundleJson(json);
   } catch {
     return undefined;
   }
