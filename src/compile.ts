@@ -58,6 +58,11 @@ export interface CompileOptions extends CommonOptions {
    * listing is trusted (src/load/reload.ts says when it is not, and the load is then in full).
    */
   changed?: readonly string[];
+  /**
+   * With `cache`: leave the persistent token store unsaved; the caller saves it (`saveTokenCounts`)
+   * once its own work for this compile is reported (watch mode: when idle, never in front of a status line).
+   */
+  deferTokenSave?: boolean;
 }
 
 interface CommonOptions {
@@ -178,6 +183,11 @@ export function createCompileCache(): CompileCache {
 }
 
 /** The files (absolute paths) the config read while loading — the last known ones while it fails: watch mode watches them too. */
+/** Saves the token counts compiles with `deferTokenSave` left unsaved (a no-op when none were added). */
+export function saveTokenCounts(cache: CompileCache): void {
+  cache.tokens?.store?.save();
+}
+
 export function configImports(cache: CompileCache): string[] {
   return cache.config?.watch ?? [];
 }
@@ -253,7 +263,7 @@ async function loadMemory(options: MemoryCompileOptions): Promise<Loaded> {
 }
 
 async function compileLoaded(
-  options: CommonOptions & Partial<Pick<CompileOptions, 'root' | 'cache' | 'cacheRoot' | 'persistentCache'>>,
+  options: CommonOptions & Partial<Pick<CompileOptions, 'root' | 'cache' | 'cacheRoot' | 'persistentCache' | 'deferTokenSave'>>,
   load: Loaded,
 ): Promise<CompileResult> {
   const root = options.root ?? '';
@@ -289,7 +299,7 @@ async function compileLoaded(
     progress ? () => progress.add('agents compiled') : undefined,
   );
   options.cache?.blocks.retain(new Set(ws.blocks.map((f) => f.path)));
-  tokens.store?.save();
+  if (!(options.cache && options.deferTokenSave)) tokens.store?.save();
   if (options.cache) tokens.counter.endRun();
   await yieldToEventLoop();
   progress?.phase('checking');

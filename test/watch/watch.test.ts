@@ -1,7 +1,7 @@
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, expect, test, vi } from 'vitest';
 import { watchCommand } from '../../src/cli/commands/watch.js';
 import type { CliIO } from '../../src/cli/io.js';
 
@@ -73,6 +73,32 @@ test('watch: rebuilds on an edit, keeps output through an error, recovers', asyn
   ac.abort();
   expect(await done).toBe(0);
   expect(before).not.toBe(after);
+}, 60_000);
+
+test('watch: the token counts builds added are saved once the watcher is idle, for the next run', async () => {
+  const dir = await workspace();
+  const cache = join(dir, 'node_modules', '.cache', 'agentc');
+  await mkdir(join(dir, 'node_modules'));
+  const saved = async (): Promise<string[]> => {
+    const file = JSON.parse(await readFile(join(cache, 'tokens.json'), 'utf8').catch(() => '{"entries":{}}')) as { entries: Record<string, number> };
+    return Object.keys(file.entries);
+  };
+  const { io, nextBuild } = capture();
+  const ac = new AbortController();
+  let next = nextBuild();
+  const done = watchCommand({ cwd: dir, signal: ac.signal, debounceMs: 30, format: 'text' }, io);
+  expect(await next).toMatch(/^build: ok .*initial build/);
+  // The line comes first; the save follows once the watcher is idle.
+  await vi.waitFor(async () => expect((await saved()).length).toBeGreaterThan(0), { timeout: 10_000 });
+  const initial = new Set(await saved());
+
+  const blockPath = join(dir, 'blocks', 'rewards', 'persona-rewards.md');
+  next = nextBuild();
+  await writeFile(blockPath, `${await readFile(blockPath, 'utf8')}\nA sentence no count was saved for yet.\n`);
+  expect(await next).toMatch(/^build: ok .*persona-rewards\.md changed/);
+  await vi.waitFor(async () => expect((await saved()).some((k) => !initial.has(k))).toBe(true), { timeout: 10_000 });
+  ac.abort();
+  expect(await done).toBe(0);
 }, 60_000);
 
 test('watch: refuses an output directory that is not agentc output', async () => {
