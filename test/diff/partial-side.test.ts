@@ -21,7 +21,7 @@ import { createEmitCache } from '../../src/emit/cache.js';
 import { bundleJsonChunks } from '../../src/emit/fragments.js';
 import { loadBundleJson } from '../../src/runtime/load-bundle.js';
 import { AGENTC_VERSION } from '../../src/version.js';
-import { evaluateConfigText, readWorkspace } from '../helpers/memory-workspace.js';
+import { evaluateConfigText, readWorkspace, withEdits } from '../helpers/memory-workspace.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 
@@ -36,17 +36,7 @@ let config: Record<string, unknown>;
 
 /** The repo's workspace with `edits` (file → [from, to], or a whole new text) applied, compiled. */
 async function side(edits: Record<string, [string, string] | string> = {}, configValue: unknown = config): Promise<Compiled> {
-  const changed = new Map(files);
-  for (const [path, edit] of Object.entries(edits)) {
-    if (typeof edit === 'string') {
-      changed.set(path, Buffer.from(edit, 'utf8'));
-      continue;
-    }
-    const text = changed.get(path)!.toString('utf8');
-    expect(text).toContain(edit[0]);
-    changed.set(path, Buffer.from(text.replace(edit[0], edit[1]), 'utf8'));
-  }
-  const result = await compile({ files: changed, config: { value: configValue } });
+  const result = await compile({ files: withEdits(files, edits), config: { value: configValue } });
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return { program: result.program!, bundle: createBundle(result.program!, AGENTC_VERSION) };
 }

@@ -17,7 +17,7 @@ import { jsonChunks, layoutOf } from '../../src/emit/fragments.js';
 import { storedJson } from '../../src/emit/stored.js';
 import { loadBundleJson } from '../../src/runtime/load-bundle.js';
 import { AGENTC_VERSION } from '../../src/version.js';
-import { evaluateConfigText, readWorkspace } from '../helpers/memory-workspace.js';
+import { evaluateConfigText, readWorkspace, withEdits } from '../helpers/memory-workspace.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 
@@ -32,13 +32,7 @@ let base: Side;
 
 /** The repo's workspace with `edits` applied (file → [from, to]), compiled, its bundle and bundle.json bytes. */
 async function side(edits: Record<string, [string, string]> = {}, configValue: unknown = config): Promise<Side> {
-  const changed = new Map(files);
-  for (const [path, [from, to]] of Object.entries(edits)) {
-    const text = changed.get(path)!.toString('utf8');
-    expect(text).toContain(from);
-    changed.set(path, Buffer.from(text.replace(from, to), 'utf8'));
-  }
-  const result = await compile({ files: changed, config: { value: configValue } });
+  const result = await compile({ files: withEdits(files, edits), config: { value: configValue } });
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   const emit = createEmitCache();
   const bundle = createBundle(result.program!, AGENTC_VERSION, emit);

@@ -12,20 +12,14 @@ import { createBundle } from '../../src/emit/bundle.js';
 import { canonicalJson } from '../../src/bundle/canonical-json.js';
 import type { Bundle } from '../../src/bundle/types.js';
 import { AGENTC_VERSION } from '../../src/version.js';
-import { evaluateConfigText, readWorkspace } from '../helpers/memory-workspace.js';
+import { evaluateConfigText, readWorkspace, withEdits } from '../helpers/memory-workspace.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 let files: Map<string, Buffer>;
 let config: Record<string, unknown>;
 
 async function side(edits: Record<string, [string, string]> = {}, configValue: unknown = config): Promise<{ digests: Map<string, string>; bundle: Bundle }> {
-  const changed = new Map(files);
-  for (const [path, [from, to]] of Object.entries(edits)) {
-    const text = changed.get(path)!.toString('utf8');
-    expect(text).toContain(from);
-    changed.set(path, Buffer.from(text.replace(from, to), 'utf8'));
-  }
-  const result = await compile({ files: changed, config: { value: configValue } });
+  const result = await compile({ files: withEdits(files, edits), config: { value: configValue } });
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return { digests: agentDigests(result.program!, AGENTC_VERSION), bundle: createBundle(result.program!, AGENTC_VERSION) };
 }

@@ -16,6 +16,25 @@ import { CONFIG_NAMES } from '../../src/load/workspace.js';
 const SELF = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 const WORKSPACE_DIRS = ['cards', 'blocks', 'schemas/tools'];
 
+/**
+ * `files` with `edits` applied, by relative path: a pair replaces the first `from` with `to`
+ * (and throws when the file does not hold `from`: an edit that silently did nothing would
+ * make a test pass for the wrong reason); a string is the file's whole new text.
+ */
+export function withEdits(files: ReadonlyMap<string, Buffer>, edits: Record<string, readonly [string, string] | string>): Map<string, Buffer> {
+  const changed = new Map(files);
+  for (const [path, edit] of Object.entries(edits)) {
+    if (typeof edit === 'string') {
+      changed.set(path, Buffer.from(edit, 'utf8'));
+      continue;
+    }
+    const text = changed.get(path)?.toString('utf8') ?? '';
+    if (!text.includes(edit[0])) throw new Error(`test edit: ${path} does not contain ${JSON.stringify(edit[0])}`);
+    changed.set(path, Buffer.from(text.replace(edit[0], edit[1]), 'utf8'));
+  }
+  return changed;
+}
+
 /** The workspace files under `root` (cards/, blocks/, schemas/tools/, the config) by relative path. */
 export async function readWorkspace(root: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
