@@ -24,7 +24,7 @@ import { createHash, type Hash } from 'node:crypto';
 import type { Bundle, BundleAgent, StoredBlockInfo, StoredToolShape } from '../bundle/types.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { agentDigests } from '../emit/agent-digest.js';
-import { createBundle } from '../emit/bundle.js';
+import { createBundle, programBlockUses } from '../emit/bundle.js';
 import { createEmitCache } from '../emit/cache.js';
 import { jsonKeyOrder } from '../emit/fragments.js';
 import {
@@ -33,10 +33,12 @@ import {
   blockTexts,
   configSuffix,
   dispatchFacts,
+  sameBlockInfo,
   storeAgent,
   storedJson,
   storedTop,
   storedValue,
+  variantKey,
   variantText,
   type StoreKeys,
 } from '../emit/stored.js';
@@ -114,17 +116,8 @@ function unchangedOf(digests: ReadonlyMap<string, string>, changed: ReadonlySet<
 /** An agent's block uses as the stored bundle records them (per prefix, per block, in order). */
 function programUses(agent: Agent): Use[] {
   const out: Use[] = [];
-  agent.cohorts.forEach((c, i) => {
-    for (const b of c.blocks) {
-      const d = b.block.data;
-      out.push({
-        prefix: i,
-        cohort: c.key,
-        id: d.id,
-        text: b.text,
-        info: { category: d.category, file: b.block.file.path, owner: d.owner, required: b.required },
-      });
-    }
+  programBlockUses(agent).forEach((prefix, i) => {
+    for (const u of prefix) out.push({ prefix: i, cohort: agent.cohorts[i]!.key, ...u });
   });
   return out;
 }
@@ -138,11 +131,7 @@ function entryUses(entry: BundleAgent): Use[] {
 }
 
 function sameUse(a: Use, b: Use): boolean {
-  return a.prefix === b.prefix && a.cohort === b.cohort && a.id === b.id && a.text === b.text && sameInfo(a.info, b.info);
-}
-
-function sameInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
-  return a.category === b.category && a.file === b.file && a.owner === b.owner && a.required === b.required;
+  return a.prefix === b.prefix && a.cohort === b.cohort && a.id === b.id && a.text === b.text && sameBlockInfo(a.info, b.info);
 }
 
 function byBlock(uses: readonly Use[]): Map<string, Use[]> {
@@ -246,7 +235,7 @@ function assembled(
     for (const k of oldKeys) dropTexts.add(k);
     if (nowUses.length > 0) {
       const first = nowUses[0]!.u.info;
-      if (nowUses.some(({ u }) => !sameInfo(u.info, first))) throw new Decline();
+      if (nowUses.some(({ u }) => !sameBlockInfo(u.info, first))) throw new Decline();
       newBlocks.set(blockId, `    ${JSON.stringify(blockId)}: ${storedValue(first, 2, 'blocks')}`);
       const stored = blockTexts(blockId, now, new Set<string>(), (t) => t.split('\n'), variantText);
       for (const [key, text] of stored.texts) newTexts.set(key, `    ${JSON.stringify(key)}: ${storedValue(text, 2, 'texts')}`);
@@ -296,10 +285,11 @@ function assembled(
     for (const k of storedEntry(old, id)?.tools ?? []) beforeTools.add(k);
   }
   const dropShapes = new Set<string>();
+  let held: Set<string> | undefined; // read once, and only when a changed agent dropped a shape
   for (const k of beforeTools) {
     if (afterTools.has(k)) continue;
-    if (heldByUnchanged(old, unchanged, remade, k)) continue;
-    dropShapes.add(k);
+    held ??= keptToolKeys(old, unchanged, remade);
+    if (!held.has(k)) dropShapes.add(k);
   }
 
   // bundle.json with `hash` = "": the frame from the working tree's top level, the four tables from kept and remade entries.
@@ -362,7 +352,7 @@ const SEPARATOR_AND_INDENT = 6;
 function variantKeys(blockId: string, uses: readonly { agent: string; u: Use }[]): Map<string, string> {
   const byText = new Map<string, string>();
   for (const { agent, u } of uses) {
-    if (!byText.has(u.text)) byText.set(u.text, `${blockId}@${agent}${u.cohort === '' ? '' : `@${u.cohort}`}`);
+    if (!byText.has(u.text)) byText.set(u.text, variantKey(blockId, agent, u.cohort));
   }
   // Keys as blockTexts gives them: the block id alone for a single text; a repeated key would get a `#n` suffix (not modelled).
   const out = new Map<string, string>();
@@ -418,15 +408,16 @@ function storedEntry(old: Split, id: string): { tools: string[]; blockKey(prefix
   };
 }
 
-/** Whether an agent kept as it is (unchanged, not remade) holds this tool shape: read from its entry's `tools` line. */
-function heldByUnchanged(old: Split, unchanged: ReadonlySet<string>, remade: ReadonlySet<string>, key: string): boolean {
+/** The tool shapes the agents kept as they are (unchanged, not remade) hold: read from their entries' `tools` lines. */
+function keptToolKeys(old: Split, unchanged: ReadonlySet<string>, remade: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
   for (const id of unchanged) {
     if (remade.has(id)) continue;
     const bytes = old.tables.agents.get(rawKey(id));
     if (bytes === undefined) throw new Decline();
-    if (toolsLine(bytes).includes(key)) return true;
+    for (const k of toolsLine(bytes)) out.add(k);
   }
-  return false;
+  return out;
 }
 
 /**

@@ -22,7 +22,7 @@
  */
 import type { Bundle, BundleDispatch, DispatchEntry, NeutralTool } from '../bundle/types.js';
 import type { JsonSchema } from '../parse/types.js';
-import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
+import { createEmitCache, keptChunk, type AgentFragments, type EmitCache } from './cache.js';
 import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sameJson, sha256Hex } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
 import { fragmentsOf } from './fragments.js';
@@ -56,16 +56,7 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
   out += `export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;\n\n`;
   out += PROVIDER_TOOLS;
   if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
-  return [declarations, type.head, ...type.members, cache.once ? Buffer.from(out, 'utf8') : keptBytes(cache, 'end', out)];
-}
-
-/** The UTF-8 bytes of `text`, the same Buffer as last time under `name` when the text is the same (watch: compared by identity). */
-function keptBytes(cache: EmitCache, name: string, text: string): Buffer {
-  const last = cache.tsChunks.get(name);
-  if (last !== undefined && last.text === text) return last.bytes;
-  const bytes = Buffer.from(text, 'utf8');
-  cache.tsChunks.set(name, { text, bytes });
-  return bytes;
+  return [declarations, type.head, ...type.members, cache.once ? Buffer.from(out, 'utf8') : keptChunk(cache.tsChunks, 'end', out)];
 }
 
 /**

@@ -31,7 +31,7 @@ import { hashPieces } from './bundle-hash.js';
 import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type ToolShapes } from './cache.js';
 import { compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
 import { fragmentsOf, layoutOf, withHash } from './fragments.js';
-import { storeBundle, storedJson } from './stored.js';
+import { storeBundle, storedJson, type BlockUse } from './stored.js';
 import { toAnthropicInputSchema, toOpenAIStrictParameters } from '../contracts/openai-strict.js';
 
 /**
@@ -182,14 +182,19 @@ function createAgent(program: Program, id: string, agent: Agent, ast: TemplateNo
   // the stored bundle's tables then look up by identity instead of by content.
   const fragments = fragmentsOf(cache, id, entry);
   fragments.canonical = true;
-  fragments.uses = agent.cohorts.map((c) =>
+  fragments.uses = programBlockUses(agent);
+  return entry;
+}
+
+/** The agent's block uses (stored.ts agentBlockUses) from the resolved program: per cohort, per rendered block. */
+export function programBlockUses(agent: Agent): BlockUse[][] {
+  return agent.cohorts.map((c) =>
     c.blocks.map((b) => ({
       id: b.block.data.id,
       text: b.text,
       info: { category: b.block.data.category, file: b.block.file.path, owner: b.block.data.owner, required: b.required },
     })),
   );
-  return entry;
 }
 
 function statusEvents(agent: Agent): string[] {

@@ -68,7 +68,7 @@ export interface EmitCache {
   /** bundle.ts: the Bundle type's head by what it is made from, compared item by item (see bundle-ts.ts bundleType). */
   tsTypeHead: { inputs: readonly unknown[]; bytes: Buffer } | undefined;
   /** bundle.ts: other chunks by name, with their text (kept while the text is the same). */
-  tsChunks: Map<string, { text: string; bytes: Buffer }>;
+  tsChunks: KeptChunks;
   /** emitFiles: the paths as made last time and their sorted order. */
   fileOrder: { paths: readonly string[]; order: readonly string[] } | undefined;
   /** What writeOutput last wrote. */
@@ -114,7 +114,7 @@ export interface TailMemo {
   /** By table given as rows (StoreKeys.rows): its keys and each row's entry, as `entries` holds them by key for the other tables. */
   rowChunks: Map<string, { keys: readonly string[]; entries: readonly { source: unknown; chunk: Buffer }[] }>;
   /** The other chunks by name, with their text. */
-  small: Map<string, { text: string; chunk: Buffer }>;
+  small: KeptChunks;
   /** Each text of the last build, split at "\n". */
   lines: Map<string, string[]>;
   /** Each block text of the last build, one string per distinct text (fragments.ts interns new uses' texts). */
@@ -160,6 +160,18 @@ export interface AgentFragments {
   uses?: BlockUse[][];
   /** Prompt files (path, text), valid for the model object they were rendered with. */
   prompts?: { model: BundleModel | undefined; files: [string, string][] };
+}
+
+/** Chunks by name with the text each was made from (see keptChunk). */
+export type KeptChunks = Map<string, { text: string; bytes: Buffer }>;
+
+/** The UTF-8 bytes of `text`: the Buffer last kept under `name` when its text is the same (a watch rebuild compares chunks by identity first), else a new one, kept. */
+export function keptChunk(kept: KeptChunks, name: string, text: string): Buffer {
+  const last = kept.get(name);
+  if (last !== undefined && last.text === text) return last.bytes;
+  const bytes = Buffer.from(text, 'utf8');
+  kept.set(name, { text, bytes });
+  return bytes;
 }
 
 export function createEmitCache(options: { once?: boolean } = {}): EmitCache {

@@ -9,7 +9,7 @@
  * storedValue(entry, 2), exactly as it stands in the whole.
  */
 import type { Bundle, BundleAgent, StoredBlockInfo, StoredBundle } from '../bundle/types.js';
-import type { AgentFragments, BundleFrame, EmitCache, StoredLayout, TailMemo } from './cache.js';
+import { keptChunk, type AgentFragments, type BundleFrame, type EmitCache, type StoredLayout, type TailMemo } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
 import { storeKeysIncremental } from './store-keys-memo.js';
 import {
@@ -17,6 +17,7 @@ import {
   agentToolKeys,
   configSuffix,
   dispatchFacts,
+  sameBlockInfo,
   storeAgent,
   storedJson,
   storedTool,
@@ -236,7 +237,7 @@ function headOf(top: StoredBundle): string {
  * brace first. `hashAt` is the index of the chunk `,\n  "hash": …`.
  */
 function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { tail: Buffer[]; hashAt: number } {
-  const tail: Buffer[] = [chunkOf(memo, '\u0000close', '\n  }')];
+  const tail: Buffer[] = [keptChunk(memo.small, '\u0000close', '\n  }')];
   let hashAt = -1;
   const keys = topKeys(top);
   const entries = new Map<string, Map<string, { source: unknown; chunk: Buffer }>>();
@@ -247,10 +248,10 @@ function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { 
     const empty = given !== undefined ? given.keys.length === 0 : value === null || typeof value !== 'object' || Object.keys(value).length === 0;
     if (!CHUNKED_TABLES.has(key) || empty) {
       if (key === HASH_KEY) hashAt = tail.length;
-      tail.push(chunkOf(memo, key, `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
+      tail.push(keptChunk(memo.small, key, `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
       continue;
     }
-    tail.push(chunkOf(memo, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
+    tail.push(keptChunk(memo.small, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
     // The entry's chunk: the last one for this key when made from the same source, else a new one.
     const entryOf = (k: string, v: unknown, last: { source: unknown; chunk: Buffer } | undefined): { source: unknown; chunk: Buffer } => {
       // What the entry's text is made from, compared by identity first: a shape by its key (which names its content);
@@ -289,9 +290,9 @@ function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { 
         tail.push(entry.chunk);
       });
     }
-    tail.push(chunkOf(memo, `${key}\u0000close`, '\n  }'));
+    tail.push(keptChunk(memo.small, `${key}\u0000close`, '\n  }'));
   }
-  tail.push(chunkOf(memo, '\u0000end', '\n}\n'));
+  tail.push(keptChunk(memo.small, '\u0000end', '\n}\n'));
   memo.entries = entries;
   memo.rowChunks = rowChunks;
   if (hashAt === -1) throw new Error('agentc bug: no hash member in the stored bundle');
@@ -328,19 +329,7 @@ function topKeys(top: StoredBundle): (keyof StoredBundle)[] {
 /** Sources that are not the same object but make the same text: equal lines of a text, equal facts of a block. */
 function sameSource(table: string, a: unknown, b: unknown): boolean {
   if (table === 'texts') return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((line, i) => line === b[i]);
-  if (table !== 'blocks') return false;
-  const x = a as StoredBlockInfo;
-  const y = b as StoredBlockInfo;
-  return x.category === y.category && x.file === y.file && x.owner === y.owner && x.required === y.required;
-}
-
-/** The chunk last made under `id` when its text is the same (so unchanged chunks keep their identity), else a new one. */
-function chunkOf(memo: TailMemo, id: string, text: string): Buffer {
-  const last = memo.small.get(id);
-  if (last !== undefined && last.text === text) return last.chunk;
-  const chunk = Buffer.from(text, 'utf8');
-  memo.small.set(id, { text, chunk });
-  return chunk;
+  return table === 'blocks' && sameBlockInfo(a as StoredBlockInfo, b as StoredBlockInfo);
 }
 
 /** The frame of a stored bundle's text whose `agents` table is empty; `agentCount` 0 gives the whole text as head. */

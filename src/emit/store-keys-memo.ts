@@ -16,7 +16,7 @@
 import type { BundleAgent, StoredBlockInfo, StoredText, StoredToolShape } from '../bundle/types.js';
 import type { Bundle } from '../bundle/types.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
-import { blockTexts, storeKeys, type BlockUse, type StoreKeys, type StoreKeysMemo, type TableRows } from './stored.js';
+import { blockTexts, sameBlockInfo, storeKeys, variantKey, type BlockUse, type StoreKeys, type StoreKeysMemo, type TableRows } from './stored.js';
 
 /** What the last bundle's keys were made from, per agent and per block. */
 export interface StoreKeysState {
@@ -202,7 +202,7 @@ function keyBlock(
       const cohortKey = entries[id]!.prefixes[i]!.key;
       for (const u of prefix) {
         if (u.id !== blockId) continue;
-        if (!byText.has(u.text)) byText.set(u.text, `${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
+        if (!byText.has(u.text)) byText.set(u.text, variantKey(u.id, id, cohortKey));
         if (info === undefined) info = u.info;
         else if (info !== u.info && !sameBlockInfo(info, u.info))
           throw new Error(`agentc bug: block "${u.id}" has different owner, category, file or required flag in two prefixes`);
@@ -240,8 +240,4 @@ function sameKeys(a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<str
   if (a.size !== b.size) return false;
   for (const [text, key] of a) if (b.get(text) !== key) return false;
   return true;
-}
-
-function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
-  return a.category === b.category && a.file === b.file && a.owner === b.owner && a.required === b.required;
 }

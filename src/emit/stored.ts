@@ -216,7 +216,7 @@ export function storeKeys(bundle: Bundle, memo: Partial<StoreKeysMemo> = {}): St
           if (at === -1) {
             at = byText.texts.length;
             byText.texts.push(u.text);
-            byText.keys.push(`${u.id}@${id}${cohortKey === '' ? '' : `@${cohortKey}`}`);
+            byText.keys.push(variantKey(u.id, id, cohortKey));
             byText.index?.set(u.text, at);
           }
           const known = infos.get(u.id);
@@ -281,7 +281,8 @@ function variantIndex(v: BlockVariants, text: string): number {
   return at;
 }
 
-function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
+/** Whether two uses of a block share its facts (the stored bundle's `blocks` entry). */
+export function sameBlockInfo(a: StoredBlockInfo, b: StoredBlockInfo): boolean {
   return a.category === b.category && a.file === b.file && a.owner === b.owner && a.required === b.required;
 }
 
@@ -446,6 +447,11 @@ export function storedTop(bundle: Bundle, keys: StoreKeys): StoredBundle {
 function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
   if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   else record[key] = value;
+}
+
+/** The text key of a block's rendering first used by `agent` under cohort `cohortKey` (blockTexts: `<block>@<agent>[@<cohort>]`). */
+export function variantKey(blockId: string, agent: string, cohortKey: string): string {
+  return `${blockId}@${agent}${cohortKey === '' ? '' : `@${cohortKey}`}`;
 }
 
 /**
