@@ -28,14 +28,7 @@ export function blockText(prefix: BundlePrefix, block: BundlePrefixBlock): strin
 }
 
 export function renderPromptFile(agent: BundleAgent, prefix: BundlePrefix, model: BundleModel | undefined): string {
-  const approx = model?.approximateTokens === true;
-  let out = promptHeader(agent, prefix, model);
-  for (const block of prefix.blocks) {
-    out += `${boundaryLine(block, approx)}\n`;
-    const text = blockText(prefix, block);
-    out += text === '' ? '\n' : `${text}\n\n`;
-  }
-  return out + promptTrailer(agent, prefix, approx);
+  return promptFileParts(agent, prefix, model).join('');
 }
 
 /**
@@ -51,8 +44,27 @@ export function renderPromptFileBytes(
   model: BundleModel | undefined,
   blockTexts?: readonly { readonly text: string }[],
 ): Buffer {
+  const parts = promptFileParts(agent, prefix, model, blockTexts);
+  let size = 0;
+  for (const part of parts) size += Buffer.byteLength(part, 'utf8');
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const part of parts) at += bytes.write(part, at, 'utf8');
+  if (at !== size) throw new Error(`agentc bug: a prompt file came out ${at} bytes long, not ${size}`);
+  return bytes;
+}
+
+/**
+ * A prompt file's text as parts that alternate: text of our own (header, boundary lines,
+ * trailer), then a block's text, …, ending with our own. `blockTexts`: see renderPromptFileBytes.
+ */
+function promptFileParts(
+  agent: BundleAgent,
+  prefix: BundlePrefix,
+  model: BundleModel | undefined,
+  blockTexts?: readonly { readonly text: string }[],
+): string[] {
   const approx = model?.approximateTokens === true;
-  // parts alternate: text of our own (header, boundary lines, trailer), then a block's text, …, ending with our own.
   const parts: string[] = [];
   let glue = promptHeader(agent, prefix, model);
   for (let i = 0; i < prefix.blocks.length; i++) {
@@ -68,13 +80,7 @@ export function renderPromptFileBytes(
     glue = '\n\n';
   }
   parts.push(glue + promptTrailer(agent, prefix, approx));
-  let size = 0;
-  for (const part of parts) size += Buffer.byteLength(part, 'utf8');
-  const bytes = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const part of parts) at += bytes.write(part, at, 'utf8');
-  if (at !== size) throw new Error(`agentc bug: a prompt file came out ${at} bytes long, not ${size}`);
-  return bytes;
+  return parts;
 }
 
 /** Everything before the first block's boundary line. */
