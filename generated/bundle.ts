@@ -658,24 +658,24 @@ export interface JsonSchemaObject {
   readonly [key: string]: unknown;
 }
 
-/** A tool as the bundle holds it, provider-neutral (its arguments: `ToolArgsByName[N]`). */
+/** A tool, provider-neutral (its arguments: `ToolArgsByName[N]`), as `neutralTools` copies it (`Bundle["agents"]` holds it readonly). */
 export interface NeutralToolOf<N extends string> {
-  readonly name: N;
-  readonly description: string;
-  readonly parameters: JsonSchemaObject;
+  name: N;
+  description: string;
+  parameters: { [key: string]: unknown };
 }
 
-/** A tool as an OpenAI function tool, strict mode. */
+/** A tool as an OpenAI function tool, strict mode, as `openaiTools` copies it (`Bundle["agents"]` holds it readonly). */
 export interface OpenAIToolOf<N extends string> {
-  readonly type: "function";
-  readonly function: { readonly name: N; readonly description: string; readonly parameters: JsonSchemaObject; readonly strict: true };
+  type: "function";
+  function: { name: N; description: string; parameters: { [key: string]: unknown }; strict: true };
 }
 
-/** A tool as an Anthropic tool. */
+/** A tool as an Anthropic tool, as `anthropicTools` copies it (`Bundle["agents"]` holds it readonly). */
 export interface AnthropicToolOf<N extends string> {
-  readonly name: N;
-  readonly description: string;
-  readonly input_schema: { readonly type: "object"; readonly [key: string]: unknown };
+  name: N;
+  description: string;
+  input_schema: { type: "object"; [key: string]: unknown };
 }
 
 /** A dispatch-table entry that runs tool contract `T` (`E`: whether it is envelope-backed). */
@@ -689,8 +689,16 @@ export interface ToolDispatch<T extends string, E extends boolean> {
 export interface SubAgentDispatch<A extends AgentId> {
   readonly "agent": A;
   readonly "kind": "sub_agent";
-  readonly "policy": Bundle["agents"][A]["policy"];
+  readonly "policy": DeepReadonly<BundleAgents[A]["policy"]>;
 }
+
+/** `T` readonly at every depth (JSON data: objects, arrays and tuples). */
+export type DeepReadonly<T> = T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+
+/** `Bundle["agents"]`: each agent's entry readonly at every depth, its prompt prefixes and suffix syntax tree typed as the runtime types them. */
+export type ReadonlyAgents<T> = {
+  readonly [A in keyof T]: { readonly [K in keyof T[A]]: K extends "prefixes" | "suffix_ast" ? T[A][K] : DeepReadonly<T[A][K]> };
+};
 
 /** An agent's handoff input schema (named by its content). */
 export interface InputSchema_34c7f1bfc200 {
@@ -824,179 +832,182 @@ export interface Bundle {
   readonly "models": { readonly "claude-haiku-4-5": { readonly "approximateTokens": true; readonly "contextWindow": 200000; readonly "encoding": "o200k_base"; readonly "model": "claude-haiku-4-5"; readonly "parallelToolCalls": true; readonly "pricing": { readonly "cachedInput": 0.1; readonly "input": 1; readonly "output": 5 }; readonly "provider": "anthropic"; readonly "tools": true }; readonly "gpt-4-turbo": { readonly "api": "openai-chat"; readonly "approximateTokens": false; readonly "contextWindow": 128000; readonly "encoding": "cl100k_base"; readonly "model": "gpt-4-turbo"; readonly "parallelToolCalls": true; readonly "pricing": { readonly "input": 10; readonly "output": 30 }; readonly "provider": "openai"; readonly "tools": true }; readonly "gpt-4.1-mini": { readonly "approximateTokens": false; readonly "contextWindow": 1047576; readonly "encoding": "o200k_base"; readonly "model": "gpt-4.1-mini"; readonly "parallelToolCalls": true; readonly "pricing": { readonly "cachedInput": 0.1; readonly "input": 0.4; readonly "output": 1.6 }; readonly "provider": "openai"; readonly "tools": true }; readonly "gpt-5.4-mini-low": { readonly "approximateTokens": false; readonly "contextWindow": 272000; readonly "encoding": "o200k_base"; readonly "model": "gpt-5.4-mini"; readonly "parallelToolCalls": true; readonly "pricing": { readonly "cachedInput": 0.025; readonly "input": 0.25; readonly "output": 2 }; readonly "provider": "openai"; readonly "reasoningEffort": "low"; readonly "tools": true }; readonly "gpt-5.4-nano": { readonly "approximateTokens": false; readonly "contextWindow": 400000; readonly "encoding": "o200k_base"; readonly "model": "gpt-5.4-nano"; readonly "parallelToolCalls": true; readonly "pricing": { readonly "cachedInput": 0.005; readonly "input": 0.05; readonly "output": 0.4 }; readonly "provider": "openai"; readonly "tools": true } };
   readonly "tools": { readonly "calculate_redemption": { readonly "description": "Quote what a reward would cost in points and whether the user can afford it now. Returns the points required, the points short (if any), and the reward's cash value. Does not redeem anything."; readonly "envelope": false; readonly "name": "calculate_redemption"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "amount_usd": { readonly "description": "Face value of the gift card or donation in US dollars."; readonly "minimum": 1; readonly "type": "number" }; readonly "brand": { readonly "description": "Gift card brand or charity name, e.g. \"Target\"."; readonly "type": "string" }; readonly "reward_type": { readonly "description": "Kind of reward to quote."; readonly "enum": readonly ["gift_card", "sweepstakes_entry", "donation"]; readonly "type": "string" } }; readonly "required": readonly ["reward_type", "brand"]; readonly "type": "object" }; readonly "status_events": readonly ["calculating_redemption"] }; readonly "check_offer_eligibility": { readonly "description": "Whether the signed-in user can still earn a given offer and, if a receipt is named, whether that receipt qualified for it and why or why not."; readonly "envelope": true; readonly "name": "check_offer_eligibility"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "offer_id": { readonly "description": "Offer identifier."; readonly "type": "string" }; readonly "receipt_id": { readonly "description": "A receipt to check against the offer's terms."; readonly "type": "string" } }; readonly "required": readonly ["offer_id"]; readonly "type": "object" }; readonly "status_events": readonly ["checking_offer_eligibility"] }; readonly "create_support_ticket": { readonly "description": "Open a ticket with Fetch's human support team on the user's behalf. Use only when self-service answers did not solve the problem and the user agrees. Returns the ticket number and the expected response time."; readonly "envelope": false; readonly "name": "create_support_ticket"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "category": { readonly "description": "The category that best fits the problem."; readonly "enum": readonly ["missing_points", "receipts", "rewards", "fetch_shop", "fetch_play", "account", "referrals", "other"]; readonly "type": "string" }; readonly "priority": { readonly "default": "normal"; readonly "description": "Use high only for account access or suspected fraud."; readonly "enum": readonly ["normal", "high"]; readonly "type": "string" }; readonly "related_id": { readonly "description": "Receipt, order or redemption identifier the problem concerns, if any."; readonly "type": "string" }; readonly "summary": { readonly "description": "Plain-language summary of the problem and what was already tried (at most 500 characters)."; readonly "pattern": "^[\\s\\S]{0,500}$"; readonly "type": "string" } }; readonly "required": readonly ["category", "summary"]; readonly "type": "object" }; readonly "status_events": readonly ["opening_support_ticket"] }; readonly "get_email_link_status": { readonly "description": "Which email accounts the user has linked for eReceipt import, whether each connection is healthy, and when each one last synced successfully."; readonly "envelope": true; readonly "name": "get_email_link_status"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": {}; readonly "type": "object" }; readonly "status_events": readonly ["checking_email_link"] }; readonly "get_game_progress": { readonly "description": "The signed-in user's progress in Fetch Play games they have installed: milestones reached, points earned so far, and milestones still open."; readonly "envelope": true; readonly "name": "get_game_progress"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "game_id": { readonly "description": "One game's identifier; omit to get every game the user has started."; readonly "type": "string" } }; readonly "type": "object" }; readonly "status_events": readonly ["checking_game_progress"] }; readonly "get_offer_details": { readonly "description": "Full terms of one offer: qualifying products and sizes, minimum quantity or spend, participating retailers, points awarded, and end of the offer window."; readonly "envelope": false; readonly "name": "get_offer_details"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "offer_id": { readonly "description": "Offer identifier as returned by list_active_offers."; readonly "type": "string" } }; readonly "required": readonly ["offer_id"]; readonly "type": "object" }; readonly "status_events": readonly [] }; readonly "get_order_status": { readonly "description": "Status of one of the signed-in user's Fetch Shop orders: shipping state, expected delivery window, and when its points are expected to post."; readonly "envelope": true; readonly "name": "get_order_status"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "order_id": { readonly "description": "Order number from the user's confirmation email or purchase history."; readonly "type": "string" }; readonly "retailer": { readonly "description": "Retailer name, used to find the most recent order when the user has no order number."; readonly "type": "string" } }; readonly "type": "object" }; readonly "status_events": readonly ["checking_order_status"] }; readonly "get_product_details": { readonly "description": "Full details for one Fetch Shop product: description, sizes and variants, current price at each participating retailer, points earned, and stock status."; readonly "envelope": false; readonly "name": "get_product_details"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "include_price_comparison": { readonly "default": true; readonly "description": "Also return the price at every participating retailer, not only the best one."; readonly "type": "boolean" }; readonly "product_id": { readonly "description": "Product identifier as returned by search_products."; readonly "type": "string" } }; readonly "required": readonly ["product_id"]; readonly "type": "object" }; readonly "status_events": readonly [] }; readonly "get_purchase_history": { readonly "description": "The signed-in user's past purchases made through Fetch Shop, newest first, with the points each order earned and whether those points have posted."; readonly "envelope": true; readonly "name": "get_purchase_history"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "limit": { readonly "default": 10; readonly "description": "Most orders to return."; readonly "maximum": 50; readonly "minimum": 1; readonly "type": "integer" }; readonly "retailer": { readonly "description": "Only return orders from this retailer, by display name."; readonly "type": "string" }; readonly "since_days": { readonly "default": 90; readonly "description": "How many days back to look."; readonly "maximum": 365; readonly "minimum": 1; readonly "type": "integer" } }; readonly "type": "object" }; readonly "status_events": readonly ["looking_up_purchase_history"] }; readonly "get_receipt": { readonly "description": "One of the signed-in user's receipts in detail: retailer, purchase total, line items as read, offers matched, points awarded, and the reason if it was rejected."; readonly "envelope": true; readonly "name": "get_receipt"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "include_line_items": { readonly "default": true; readonly "description": "Return every line item as it was read from the receipt."; readonly "type": "boolean" }; readonly "receipt_id": { readonly "description": "Receipt identifier as returned by list_receipts."; readonly "type": "string" } }; readonly "required": readonly ["receipt_id"]; readonly "type": "object" }; readonly "status_events": readonly ["matching_receipt"] }; readonly "get_redemption_history": { readonly "description": "The signed-in user's past reward redemptions, newest first: what was redeemed, how many points it cost, and its delivery state."; readonly "envelope": true; readonly "name": "get_redemption_history"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "limit": { readonly "default": 10; readonly "description": "Most redemptions to return."; readonly "maximum": 25; readonly "minimum": 1; readonly "type": "integer" }; readonly "status": { readonly "default": "any"; readonly "description": "Only return redemptions in this state."; readonly "enum": readonly ["any", "delivered", "processing", "failed"]; readonly "type": "string" } }; readonly "type": "object" }; readonly "status_events": readonly ["looking_up_redemptions"] }; readonly "get_restaurant_offers": { readonly "description": "Points offers the signed-in user can earn at one dining-network restaurant, including first-visit bonuses the user has not used yet."; readonly "envelope": true; readonly "name": "get_restaurant_offers"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "restaurant_id": { readonly "description": "Restaurant identifier as returned by search_restaurants."; readonly "type": "string" } }; readonly "required": readonly ["restaurant_id"]; readonly "type": "object" }; readonly "status_events": readonly ["loading_dining_offers"] }; readonly "get_retailer_policies": { readonly "description": "Fetch's published rules for one retailer: how old a receipt may be when submitted, which receipt types are excluded, and known scanning caveats."; readonly "envelope": false; readonly "name": "get_retailer_policies"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "retailer_id": { readonly "description": "Retailer identifier as returned by get_retailer_profile."; readonly "type": "string" }; readonly "topic": { readonly "default": "all"; readonly "description": "Which part of the policy to return."; readonly "enum": readonly ["all", "receipt_age", "exclusions", "scanning"]; readonly "type": "string" } }; readonly "required": readonly ["retailer_id"]; readonly "type": "object" }; readonly "status_events": readonly [] }; readonly "get_retailer_profile": { readonly "description": "Reference facts about one retailer as Fetch knows it: display name, aliases, receipt formats accepted, whether eReceipts are supported, and whether it takes part in Fetch Shop."; readonly "envelope": true; readonly "name": "get_retailer_profile"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "retailer": { readonly "description": "Retailer name as the user wrote it; aliases and misspellings are resolved."; readonly "type": "string" } }; readonly "required": readonly ["retailer"]; readonly "type": "object" }; readonly "status_events": readonly ["looking_up_retailer"] }; readonly "get_user_points": { readonly "description": "The signed-in user's spendable points balance, points still pending review, and lifetime points earned."; readonly "envelope": true; readonly "name": "get_user_points"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "include_pending": { readonly "default": true; readonly "description": "Also return points that are earned but not yet spendable."; readonly "type": "boolean" } }; readonly "type": "object" }; readonly "status_events": readonly ["looking_up_points"] }; readonly "list_active_offers": { readonly "description": "Brand offers the user can currently earn bonus points on, optionally filtered by brand, retailer or category."; readonly "envelope": false; readonly "name": "list_active_offers"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "brand": { readonly "description": "Only return offers from this brand."; readonly "type": "string" }; readonly "category": { readonly "description": "Only return offers in this category."; readonly "enum": readonly ["grocery", "household", "beauty", "beverages", "snacks", "pets", "baby", "dining", "other"]; readonly "type": "string" }; readonly "limit": { readonly "default": 8; readonly "description": "Most offers to return."; readonly "maximum": 20; readonly "minimum": 1; readonly "type": "integer" }; readonly "retailer": { readonly "description": "Only return offers valid at this retailer."; readonly "type": "string" } }; readonly "type": "object" }; readonly "status_events": readonly ["searching_offers"] }; readonly "list_games": { readonly "description": "Games and apps currently available in Fetch Play, with the points each one pays and what the player has to do to earn them."; readonly "envelope": false; readonly "name": "list_games"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "genre": { readonly "default": "any"; readonly "description": "Only return games of this genre."; readonly "enum": readonly ["puzzle", "casual", "strategy", "word", "arcade", "any"]; readonly "type": "string" }; readonly "limit": { readonly "default": 6; readonly "description": "Most games to return."; readonly "maximum": 20; readonly "minimum": 1; readonly "type": "integer" }; readonly "platform": { readonly "description": "The user's device platform; availability differs between stores."; readonly "enum": readonly ["ios", "android"]; readonly "type": "string" } }; readonly "required": readonly ["platform"]; readonly "type": "object" }; readonly "status_events": readonly ["loading_games"] }; readonly "list_receipts": { readonly "description": "The signed-in user's recent receipts, scanned or imported from a linked email account, newest first, with each receipt's review state and points awarded."; readonly "envelope": true; readonly "name": "list_receipts"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "limit": { readonly "default": 10; readonly "description": "Most receipts to return."; readonly "maximum": 30; readonly "minimum": 1; readonly "type": "integer" }; readonly "retailer": { readonly "description": "Only return receipts from this retailer."; readonly "type": "string" }; readonly "source": { readonly "default": "any"; readonly "description": "Only return receipts from this source."; readonly "enum": readonly ["any", "scanned", "ereceipt"]; readonly "type": "string" }; readonly "status": { readonly "default": "any"; readonly "description": "Only return receipts in this review state."; readonly "enum": readonly ["any", "processing", "completed", "rejected"]; readonly "type": "string" } }; readonly "type": "object" }; readonly "status_events": readonly ["fetching_receipts"] }; readonly "record_feedback": { readonly "description": "Record the user's explicit feedback about the assistant's previous answer, such as a thumbs down or a complaint that an answer was wrong. Call it only when the user clearly gives feedback."; readonly "envelope": false; readonly "name": "record_feedback"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "comment": { readonly "description": "The user's feedback in their own words (at most 500 characters)."; readonly "pattern": "^[\\s\\S]{0,500}$"; readonly "type": "string" }; readonly "sentiment": { readonly "description": "Whether the user was pleased or displeased."; readonly "enum": readonly ["positive", "negative"]; readonly "type": "string" } }; readonly "required": readonly ["sentiment"]; readonly "type": "object" }; readonly "status_events": readonly [] }; readonly "search_help_center": { readonly "description": "Search Fetch's help-center articles. Returns the best-matching articles with a title, a short excerpt and the article's category."; readonly "envelope": false; readonly "name": "search_help_center"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "category": { readonly "description": "Limit the search to one help-center category."; readonly "enum": readonly ["missing_points", "receipts", "rewards", "fetch_shop", "fetch_play", "account", "referrals", "other"]; readonly "type": "string" }; readonly "limit": { readonly "default": 3; readonly "description": "Most articles to return."; readonly "maximum": 5; readonly "minimum": 1; readonly "type": "integer" }; readonly "query": { readonly "description": "The support question to match against articles."; readonly "type": "string" } }; readonly "required": readonly ["query"]; readonly "type": "object" }; readonly "status_events": readonly ["searching_help_center"] }; readonly "search_products": { readonly "description": "Search the Fetch Shop catalog by keywords, optionally narrowed by category and price. Returns matching products with their price, retailer and the points each one earns when bought through Fetch Shop."; readonly "envelope": false; readonly "name": "search_products"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "category": { readonly "description": "Restrict results to one catalog category."; readonly "enum": readonly ["grocery", "household", "beauty", "electronics", "apparel", "pets", "baby", "home", "toys", "other"]; readonly "type": "string" }; readonly "keywords": { readonly "description": "Search terms taken from the user's request, e.g. \"cold brew concentrate\"."; readonly "type": "string" }; readonly "limit": { readonly "default": 8; readonly "description": "Most products to return."; readonly "maximum": 20; readonly "minimum": 1; readonly "type": "integer" }; readonly "max_price_usd": { readonly "description": "Upper price limit in US dollars."; readonly "minimum": 0; readonly "type": "number" }; readonly "sort": { readonly "default": "relevance"; readonly "description": "How to order the results."; readonly "enum": readonly ["relevance", "price_low_to_high", "price_high_to_low", "most_points"]; readonly "type": "string" } }; readonly "required": readonly ["keywords"]; readonly "type": "object" }; readonly "status_events": readonly ["searching_products"] }; readonly "search_restaurants": { readonly "description": "Find restaurants in the Fetch dining network near a place, with cuisine, price level, distance and the points a visit earns."; readonly "envelope": false; readonly "name": "search_restaurants"; readonly "parameters": { readonly "additionalProperties": false; readonly "properties": { readonly "cuisine": { readonly "description": "Cuisine or dish, e.g. \"thai\" or \"tacos\"."; readonly "type": "string" }; readonly "near": { readonly "description": "City, neighborhood or address to search around."; readonly "type": "string" }; readonly "open_now": { readonly "default": false; readonly "description": "Only return places open at the time of the request."; readonly "type": "boolean" }; readonly "price_level": { readonly "description": "Maximum price level, from 1 (cheapest) to 4."; readonly "maximum": 4; readonly "minimum": 1; readonly "type": "integer" }; readonly "radius_km": { readonly "default": 8; readonly "description": "Search radius in kilometres."; readonly "maximum": 50; readonly "minimum": 0.5; readonly "type": "number" } }; readonly "required": readonly ["near"]; readonly "type": "object" }; readonly "status_events": readonly ["searching_restaurants"] } };
   readonly "hash": string;
-  readonly "agents": {
-    readonly "ereceipts": {
-      readonly "description": "Receipts the user has scanned or imported by linking an email account: what was read from a receipt, which offers it matched, the points it earned, and whether email import is working. Use support instead when the user wants a rejected receipt reviewed by a person.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_email_link_status": ToolDispatch<"get_email_link_status", true>; readonly "get_receipt": ToolDispatch<"get_receipt", true>; readonly "list_receipts": ToolDispatch<"list_receipts", true> } };
-      readonly "fallback_model": "gpt-4-turbo";
-      readonly "flags": readonly ["receipts_v2"];
-      readonly "id": "ereceipts";
-      readonly "input": InputSchema_f7aa8ea125e9;
-      readonly "model": "gpt-5.4-mini-low";
-      readonly "owner": "receipts";
-      readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 5; readonly "time_budget_ms": 6000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1200 }; readonly "tool_whitelist": readonly ["list_receipts", "get_receipt", "get_email_link_status"] };
-      readonly "role": "native";
-      readonly "status_events": readonly ["checking_email_link", "fetching_receipts", "matching_receipt"];
-      readonly "sub_agents": readonly [];
-      readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": Bundle["dynamicContext"]["template"];
-      readonly "tuning": Tuning_173712693733;
-      readonly "prefixes": readonly BundlePrefix[];
-      readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"list_receipts">, AnthropicToolOf<"get_receipt">, AnthropicToolOf<"get_email_link_status">]; readonly "neutral": readonly [NeutralToolOf<"list_receipts">, NeutralToolOf<"get_receipt">, NeutralToolOf<"get_email_link_status">]; readonly "openai": readonly [OpenAIToolOf<"list_receipts">, OpenAIToolOf<"get_receipt">, OpenAIToolOf<"get_email_link_status">] };
-    };
-    readonly "fetch_assistant": {
-      readonly "description": "The Fetch assistant's front door. It reads every user turn, answers greetings and thanks itself, routes everything else to one or more specialist sub-agents, and writes the single reply the user sees.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "guards": { readonly "echo": true; readonly "overlap": true; readonly "verbatim": true }; readonly "intent_count_failsafe": true; readonly "status_rendering": { readonly "calculating_redemption": null; readonly "checking_email_link": "Checking your linked email…"; readonly "checking_game_progress": "Checking your game progress…"; readonly "checking_offer_eligibility": null; readonly "checking_order_status": "Checking on your order…"; readonly "comparing_prices": "Comparing prices across stores…"; readonly "fetching_receipts": "Getting your recent receipts…"; readonly "loading_dining_offers": "Checking dining points offers…"; readonly "loading_games": "Finding games you can play for points…"; readonly "looking_up_points": "Checking your points…"; readonly "looking_up_purchase_history": "Pulling up your past orders…"; readonly "looking_up_redemptions": "Looking at your past rewards…"; readonly "looking_up_retailer": null; readonly "matching_receipt": "Looking at that receipt…"; readonly "opening_support_ticket": "Opening a ticket with our support team…"; readonly "searching_help_center": "Checking our help articles…"; readonly "searching_offers": "Searching current offers…"; readonly "searching_products": "Looking through products…"; readonly "searching_restaurants": "Finding restaurants nearby…" }; readonly "stream": "compose"; readonly "table": { readonly "ask_ereceipts": SubAgentDispatch<"ereceipts">; readonly "ask_offer_details": SubAgentDispatch<"offer_details">; readonly "ask_play": SubAgentDispatch<"play">; readonly "ask_restaurants": SubAgentDispatch<"restaurants">; readonly "ask_retailer_context": SubAgentDispatch<"retailer_context">; readonly "ask_rewards": SubAgentDispatch<"rewards">; readonly "ask_shop": SubAgentDispatch<"shop">; readonly "ask_support": SubAgentDispatch<"support">; readonly "record_feedback": ToolDispatch<"record_feedback", false> } };
-      readonly "fallback_model": "gpt-5.4-mini-low";
-      readonly "flags": readonly [];
-      readonly "history": { readonly "keep_last_turns": 6; readonly "max_tokens": 4000; readonly "summary_model": "gpt-5.4-nano" };
-      readonly "id": "fetch_assistant";
-      readonly "input": InputSchema_bcac60ce78fb;
-      readonly "model": "gpt-4.1-mini";
-      readonly "owner": "platform";
-      readonly "policy": { readonly "max_recursion_depth": 1; readonly "max_tool_calls": 4; readonly "time_budget_ms": 20000; readonly "token_budget": { readonly "input": 16000; readonly "output": 2000 }; readonly "tool_whitelist": readonly ["record_feedback"] };
-      readonly "role": "orchestrator";
-      readonly "status_events": readonly [];
-      readonly "sub_agents": readonly ["shop", "support", "rewards", "play", "ereceipts", "offer_details", "restaurants", "retailer_context"];
-      readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": Bundle["dynamicContext"]["template"];
-      readonly "tuning": Tuning_e21278803b4d;
-      readonly "prefixes": readonly BundlePrefix[];
-      readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"record_feedback">, AnthropicToolOf<"ask_shop">, AnthropicToolOf<"ask_support">, AnthropicToolOf<"ask_rewards">, AnthropicToolOf<"ask_play">, AnthropicToolOf<"ask_ereceipts">, AnthropicToolOf<"ask_offer_details">, AnthropicToolOf<"ask_restaurants">, AnthropicToolOf<"ask_retailer_context">]; readonly "neutral": readonly [NeutralToolOf<"record_feedback">, NeutralToolOf<"ask_shop">, NeutralToolOf<"ask_support">, NeutralToolOf<"ask_rewards">, NeutralToolOf<"ask_play">, NeutralToolOf<"ask_ereceipts">, NeutralToolOf<"ask_offer_details">, NeutralToolOf<"ask_restaurants">, NeutralToolOf<"ask_retailer_context">]; readonly "openai": readonly [OpenAIToolOf<"record_feedback">, OpenAIToolOf<"ask_shop">, OpenAIToolOf<"ask_support">, OpenAIToolOf<"ask_rewards">, OpenAIToolOf<"ask_play">, OpenAIToolOf<"ask_ereceipts">, OpenAIToolOf<"ask_offer_details">, OpenAIToolOf<"ask_restaurants">, OpenAIToolOf<"ask_retailer_context">] };
-    };
-    readonly "offer_details": {
-      readonly "description": "Brand offers that pay bonus points on a receipt: which offers are live, their exact terms (qualifying products, sizes, quantities, retailers, end of window), and whether the user can still earn one or why a receipt did not qualify.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "check_offer_eligibility": ToolDispatch<"check_offer_eligibility", true>; readonly "get_offer_details": ToolDispatch<"get_offer_details", false>; readonly "list_active_offers": ToolDispatch<"list_active_offers", false> } };
-      readonly "fallback_model": "gpt-5.4-mini-low";
-      readonly "flags": readonly ["offer_stacking"];
-      readonly "id": "offer_details";
-      readonly "input": InputSchema_aa96932ec910;
-      readonly "model": "gpt-5.4-nano";
-      readonly "owner": "offers";
-      readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 5; readonly "time_budget_ms": 5000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1000 }; readonly "tool_whitelist": readonly ["list_active_offers", "get_offer_details", "check_offer_eligibility"] };
-      readonly "role": "native";
-      readonly "status_events": readonly ["checking_offer_eligibility", "searching_offers"];
-      readonly "sub_agents": readonly [];
-      readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": Bundle["dynamicContext"]["template"];
-      readonly "tuning": Tuning_6c7a970984e0;
-      readonly "prefixes": readonly BundlePrefix[];
-      readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"list_active_offers">, AnthropicToolOf<"get_offer_details">, AnthropicToolOf<"check_offer_eligibility">]; readonly "neutral": readonly [NeutralToolOf<"list_active_offers">, NeutralToolOf<"get_offer_details">, NeutralToolOf<"check_offer_eligibility">]; readonly "openai": readonly [OpenAIToolOf<"list_active_offers">, OpenAIToolOf<"get_offer_details">, OpenAIToolOf<"check_offer_eligibility">] };
-    };
-    readonly "play": {
-      readonly "description": "Fetch Play: mobile games and apps that pay points for reaching milestones. Suggests games to try and reports the user's progress and points earned in games they already play.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_game_progress": ToolDispatch<"get_game_progress", true>; readonly "list_games": ToolDispatch<"list_games", false> } };
-      readonly "fallback_model": "gpt-5.4-nano";
-      readonly "flags": readonly [];
-      readonly "id": "play";
-      readonly "input": InputSchema_95451423d789;
-      readonly "model": "claude-haiku-4-5";
-      readonly "owner": "games";
-      readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 4; readonly "time_budget_ms": 5000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1000 }; readonly "tool_whitelist": readonly ["list_games", "get_game_progress"] };
-      readonly "role": "native";
-      readonly "status_events": readonly ["checking_game_progress", "loading_games"];
-      readonly "sub_agents": readonly [];
-      readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": Bundle["dynamicContext"]["template"];
-      readonly "tuning": Tuning_520cc16f7625;
-      readonly "prefixes": readonly BundlePrefix[];
-      readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"list_games">, AnthropicToolOf<"get_game_progress">]; readonly "neutral": readonly [NeutralToolOf<"list_games">, NeutralToolOf<"get_game_progress">]; readonly "openai": readonly [OpenAIToolOf<"list_games">, OpenAIToolOf<"get_game_progress">] };
-    };
-    readonly "restaurants": {
-      readonly "description": "Restaurants in the Fetch dining network: finding places to eat by location, cuisine and price, and the points a visit earns there, including unused first-visit bonuses. Backed by the partner dining service.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_restaurant_offers": ToolDispatch<"get_restaurant_offers", true>; readonly "search_restaurants": ToolDispatch<"search_restaurants", false> } };
-      readonly "fallback_model": "gpt-4.1-mini";
-      readonly "flags": readonly [];
-      readonly "id": "restaurants";
-      readonly "input": InputSchema_34c7f1bfc200;
-      readonly "model": "claude-haiku-4-5";
-      readonly "owner": "dining";
-      readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 4; readonly "time_budget_ms": 7000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1000 }; readonly "tool_whitelist": readonly ["search_restaurants", "get_restaurant_offers"] };
-      readonly "role": "external-wrapper";
-      readonly "status_events": readonly ["loading_dining_offers", "searching_restaurants"];
-      readonly "sub_agents": readonly [];
-      readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": Bundle["dynamicContext"]["template"];
-      readonly "tuning": Tuning_1c0996a9ba10;
-      readonly "prefixes": readonly BundlePrefix[];
-      readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"search_restaurants">, AnthropicToolOf<"get_restaurant_offers">]; readonly "neutral": readonly [NeutralToolOf<"search_restaurants">, NeutralToolOf<"get_restaurant_offers">]; readonly "openai": readonly [OpenAIToolOf<"search_restaurants">, OpenAIToolOf<"get_restaurant_offers">] };
-    };
-    readonly "retailer_context": {
-      readonly "description": "Reference facts about a retailer: which names and aliases Fetch recognizes, which receipt types and eReceipts it accepts, how old a receipt may be, and whether it is part of Fetch Shop. Call it alongside another specialist when an answer depends on a store's rules.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_retailer_policies": ToolDispatch<"get_retailer_policies", false>; readonly "get_retailer_profile": ToolDispatch<"get_retailer_profile", true> } };
-      readonly "flags": readonly [];
-      readonly "id": "retailer_context";
-      readonly "input": InputSchema_d1bcfc4f36f8;
-      readonly "model": "gpt-5.4-nano";
-      readonly "output": { readonly "additionalProperties": false; readonly "properties": { readonly "facts": { readonly "description": "Short factual statements that answer the question."; readonly "items": { readonly "type": "string" }; readonly "type": "array" }; readonly "found": { readonly "description": "False when Fetch has no record of the retailer."; readonly "type": "boolean" }; readonly "retailer": { readonly "description": "Canonical retailer name."; readonly "type": "string" } }; readonly "required": readonly ["retailer", "facts", "found"]; readonly "type": "object" };
-      readonly "owner": "retail-data";
-      readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 3; readonly "time_budget_ms": 3000; readonly "token_budget": { readonly "input": 6000; readonly "output": 800 }; readonly "tool_whitelist": readonly ["get_retailer_profile", "get_retailer_policies"] };
-      readonly "role": "internal-helper";
-      readonly "status_events": readonly ["looking_up_retailer"];
-      readonly "sub_agents": readonly [];
-      readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": Bundle["dynamicContext"]["template"];
-      readonly "tuning": Tuning_1279e1af6989;
-      readonly "prefixes": readonly BundlePrefix[];
-      readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"get_retailer_profile">, AnthropicToolOf<"get_retailer_policies">]; readonly "neutral": readonly [NeutralToolOf<"get_retailer_profile">, NeutralToolOf<"get_retailer_policies">]; readonly "openai": readonly [OpenAIToolOf<"get_retailer_profile">, OpenAIToolOf<"get_retailer_policies">] };
-    };
-    readonly "rewards": {
-      readonly "description": "The user's points: current and pending balance, lifetime earnings, past reward redemptions and their delivery state, and what a gift card or other reward would cost. Quotes redemptions but never redeems.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "calculate_redemption": ToolDispatch<"calculate_redemption", false>; readonly "get_redemption_history": ToolDispatch<"get_redemption_history", true>; readonly "get_user_points": ToolDispatch<"get_user_points", true> } };
-      readonly "fallback_model": "gpt-4.1-mini";
-      readonly "flags": readonly [];
-      readonly "id": "rewards";
-      readonly "input": InputSchema_a0bd36d363fb;
-      readonly "model": "gpt-5.4-mini-low";
-      readonly "owner": "rewards";
-      readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 5; readonly "time_budget_ms": 5000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1200 }; readonly "tool_whitelist": readonly ["get_user_points", "get_redemption_history", "calculate_redemption"] };
-      readonly "role": "native";
-      readonly "status_events": readonly ["calculating_redemption", "looking_up_points", "looking_up_redemptions"];
-      readonly "sub_agents": readonly [];
-      readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": Bundle["dynamicContext"]["template"];
-      readonly "tuning": Tuning_173712693733;
-      readonly "prefixes": readonly BundlePrefix[];
-      readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"get_user_points">, AnthropicToolOf<"get_redemption_history">, AnthropicToolOf<"calculate_redemption">]; readonly "neutral": readonly [NeutralToolOf<"get_user_points">, NeutralToolOf<"get_redemption_history">, NeutralToolOf<"calculate_redemption">]; readonly "openai": readonly [OpenAIToolOf<"get_user_points">, OpenAIToolOf<"get_redemption_history">, OpenAIToolOf<"calculate_redemption">] };
-    };
-    readonly "shop": {
-      readonly "description": "Shopping through Fetch Shop: finding products, comparing prices across retailers, recommending items, and showing how many points a purchase earns. Also answers questions about the user's own past Fetch Shop orders. Brand offers earned by scanning a receipt belong to the offers specialist instead.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "get_product_details": ToolDispatch<"get_product_details", false>; readonly "get_purchase_history": ToolDispatch<"get_purchase_history", true>; readonly "search_products": ToolDispatch<"search_products", false> } };
-      readonly "fallback_model": "gpt-4.1-mini";
-      readonly "flags": readonly [];
-      readonly "id": "shop";
-      readonly "input": InputSchema_7b843637a8b4;
-      readonly "model": "gpt-5.4-mini-low";
-      readonly "owner": "shopping";
-      readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 6; readonly "time_budget_ms": 8000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1500 }; readonly "tool_whitelist": readonly ["search_products", "get_product_details", "get_purchase_history"] };
-      readonly "role": "native";
-      readonly "status_events": readonly ["comparing_prices", "looking_up_purchase_history", "searching_products"];
-      readonly "sub_agents": readonly [];
-      readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": Bundle["dynamicContext"]["template"];
-      readonly "tuning": Tuning_424d2e5cc14c;
-      readonly "prefixes": readonly BundlePrefix[];
-      readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"search_products">, AnthropicToolOf<"get_product_details">, AnthropicToolOf<"get_purchase_history">]; readonly "neutral": readonly [NeutralToolOf<"search_products">, NeutralToolOf<"get_product_details">, NeutralToolOf<"get_purchase_history">]; readonly "openai": readonly [OpenAIToolOf<"search_products">, OpenAIToolOf<"get_product_details">, OpenAIToolOf<"get_purchase_history">] };
-    };
-    readonly "support": {
-      readonly "description": "Customer support for anything that went wrong or is unclear: missing or pending points, rejected receipts, order and shipping problems, account access, referrals, and how Fetch features work. Can open a ticket with the human support team.";
-      readonly "dispatch": { readonly "fan_out_cap": 3; readonly "intent_count_failsafe": false; readonly "status_rendering": {}; readonly "stream": "compose"; readonly "table": { readonly "create_support_ticket": ToolDispatch<"create_support_ticket", false>; readonly "get_order_status": ToolDispatch<"get_order_status", true>; readonly "search_help_center": ToolDispatch<"search_help_center", false> } };
-      readonly "fallback_model": "gpt-4-turbo";
-      readonly "flags": readonly [];
-      readonly "id": "support";
-      readonly "input": InputSchema_4878b0ce9942;
-      readonly "model": "gpt-5.4-nano";
-      readonly "owner": "support";
-      readonly "policy": { readonly "max_recursion_depth": 0; readonly "max_tool_calls": 4; readonly "time_budget_ms": 15000; readonly "token_budget": { readonly "input": 8000; readonly "output": 1200 }; readonly "tool_whitelist": readonly ["search_help_center", "get_order_status", "create_support_ticket"] };
-      readonly "role": "external-wrapper";
-      readonly "status_events": readonly ["checking_order_status", "opening_support_ticket", "searching_help_center"];
-      readonly "sub_agents": readonly [];
-      readonly "suffix_ast": readonly TemplateNode[];
-      readonly "suffix_template": Bundle["dynamicContext"]["template"];
-      readonly "tuning": Tuning_173712693733;
-      readonly "prefixes": readonly BundlePrefix[];
-      readonly "tools": { readonly "anthropic": readonly [AnthropicToolOf<"search_help_center">, AnthropicToolOf<"get_order_status">, AnthropicToolOf<"create_support_ticket">]; readonly "neutral": readonly [NeutralToolOf<"search_help_center">, NeutralToolOf<"get_order_status">, NeutralToolOf<"create_support_ticket">]; readonly "openai": readonly [OpenAIToolOf<"search_help_center">, OpenAIToolOf<"get_order_status">, OpenAIToolOf<"create_support_ticket">] };
-    };
+  readonly "agents": ReadonlyAgents<BundleAgents>;
+}
+
+/** Every agent's entry, without `readonly` (`Bundle["agents"]` is its readonly view; `openaiTools` & co. return copies of its tool lists). */
+export interface BundleAgents {
+  "ereceipts": {
+    "description": "Receipts the user has scanned or imported by linking an email account: what was read from a receipt, which offers it matched, the points it earned, and whether email import is working. Use support instead when the user wants a rejected receipt reviewed by a person.";
+    "dispatch": { "fan_out_cap": 3; "intent_count_failsafe": false; "status_rendering": {}; "stream": "compose"; "table": { "get_email_link_status": ToolDispatch<"get_email_link_status", true>; "get_receipt": ToolDispatch<"get_receipt", true>; "list_receipts": ToolDispatch<"list_receipts", true> } };
+    "fallback_model": "gpt-4-turbo";
+    "flags": ["receipts_v2"];
+    "id": "ereceipts";
+    "input": InputSchema_f7aa8ea125e9;
+    "model": "gpt-5.4-mini-low";
+    "owner": "receipts";
+    "policy": { "max_recursion_depth": 0; "max_tool_calls": 5; "time_budget_ms": 6000; "token_budget": { "input": 8000; "output": 1200 }; "tool_whitelist": ["list_receipts", "get_receipt", "get_email_link_status"] };
+    "role": "native";
+    "status_events": ["checking_email_link", "fetching_receipts", "matching_receipt"];
+    "sub_agents": [];
+    "suffix_ast": readonly TemplateNode[];
+    "suffix_template": Bundle["dynamicContext"]["template"];
+    "tuning": Tuning_173712693733;
+    "prefixes": readonly BundlePrefix[];
+    "tools": { "anthropic": [AnthropicToolOf<"list_receipts">, AnthropicToolOf<"get_receipt">, AnthropicToolOf<"get_email_link_status">]; "neutral": [NeutralToolOf<"list_receipts">, NeutralToolOf<"get_receipt">, NeutralToolOf<"get_email_link_status">]; "openai": [OpenAIToolOf<"list_receipts">, OpenAIToolOf<"get_receipt">, OpenAIToolOf<"get_email_link_status">] };
+  };
+  "fetch_assistant": {
+    "description": "The Fetch assistant's front door. It reads every user turn, answers greetings and thanks itself, routes everything else to one or more specialist sub-agents, and writes the single reply the user sees.";
+    "dispatch": { "fan_out_cap": 3; "guards": { "echo": true; "overlap": true; "verbatim": true }; "intent_count_failsafe": true; "status_rendering": { "calculating_redemption": null; "checking_email_link": "Checking your linked email…"; "checking_game_progress": "Checking your game progress…"; "checking_offer_eligibility": null; "checking_order_status": "Checking on your order…"; "comparing_prices": "Comparing prices across stores…"; "fetching_receipts": "Getting your recent receipts…"; "loading_dining_offers": "Checking dining points offers…"; "loading_games": "Finding games you can play for points…"; "looking_up_points": "Checking your points…"; "looking_up_purchase_history": "Pulling up your past orders…"; "looking_up_redemptions": "Looking at your past rewards…"; "looking_up_retailer": null; "matching_receipt": "Looking at that receipt…"; "opening_support_ticket": "Opening a ticket with our support team…"; "searching_help_center": "Checking our help articles…"; "searching_offers": "Searching current offers…"; "searching_products": "Looking through products…"; "searching_restaurants": "Finding restaurants nearby…" }; "stream": "compose"; "table": { "ask_ereceipts": SubAgentDispatch<"ereceipts">; "ask_offer_details": SubAgentDispatch<"offer_details">; "ask_play": SubAgentDispatch<"play">; "ask_restaurants": SubAgentDispatch<"restaurants">; "ask_retailer_context": SubAgentDispatch<"retailer_context">; "ask_rewards": SubAgentDispatch<"rewards">; "ask_shop": SubAgentDispatch<"shop">; "ask_support": SubAgentDispatch<"support">; "record_feedback": ToolDispatch<"record_feedback", false> } };
+    "fallback_model": "gpt-5.4-mini-low";
+    "flags": [];
+    "history": { "keep_last_turns": 6; "max_tokens": 4000; "summary_model": "gpt-5.4-nano" };
+    "id": "fetch_assistant";
+    "input": InputSchema_bcac60ce78fb;
+    "model": "gpt-4.1-mini";
+    "owner": "platform";
+    "policy": { "max_recursion_depth": 1; "max_tool_calls": 4; "time_budget_ms": 20000; "token_budget": { "input": 16000; "output": 2000 }; "tool_whitelist": ["record_feedback"] };
+    "role": "orchestrator";
+    "status_events": [];
+    "sub_agents": ["shop", "support", "rewards", "play", "ereceipts", "offer_details", "restaurants", "retailer_context"];
+    "suffix_ast": readonly TemplateNode[];
+    "suffix_template": Bundle["dynamicContext"]["template"];
+    "tuning": Tuning_e21278803b4d;
+    "prefixes": readonly BundlePrefix[];
+    "tools": { "anthropic": [AnthropicToolOf<"record_feedback">, AnthropicToolOf<"ask_shop">, AnthropicToolOf<"ask_support">, AnthropicToolOf<"ask_rewards">, AnthropicToolOf<"ask_play">, AnthropicToolOf<"ask_ereceipts">, AnthropicToolOf<"ask_offer_details">, AnthropicToolOf<"ask_restaurants">, AnthropicToolOf<"ask_retailer_context">]; "neutral": [NeutralToolOf<"record_feedback">, NeutralToolOf<"ask_shop">, NeutralToolOf<"ask_support">, NeutralToolOf<"ask_rewards">, NeutralToolOf<"ask_play">, NeutralToolOf<"ask_ereceipts">, NeutralToolOf<"ask_offer_details">, NeutralToolOf<"ask_restaurants">, NeutralToolOf<"ask_retailer_context">]; "openai": [OpenAIToolOf<"record_feedback">, OpenAIToolOf<"ask_shop">, OpenAIToolOf<"ask_support">, OpenAIToolOf<"ask_rewards">, OpenAIToolOf<"ask_play">, OpenAIToolOf<"ask_ereceipts">, OpenAIToolOf<"ask_offer_details">, OpenAIToolOf<"ask_restaurants">, OpenAIToolOf<"ask_retailer_context">] };
+  };
+  "offer_details": {
+    "description": "Brand offers that pay bonus points on a receipt: which offers are live, their exact terms (qualifying products, sizes, quantities, retailers, end of window), and whether the user can still earn one or why a receipt did not qualify.";
+    "dispatch": { "fan_out_cap": 3; "intent_count_failsafe": false; "status_rendering": {}; "stream": "compose"; "table": { "check_offer_eligibility": ToolDispatch<"check_offer_eligibility", true>; "get_offer_details": ToolDispatch<"get_offer_details", false>; "list_active_offers": ToolDispatch<"list_active_offers", false> } };
+    "fallback_model": "gpt-5.4-mini-low";
+    "flags": ["offer_stacking"];
+    "id": "offer_details";
+    "input": InputSchema_aa96932ec910;
+    "model": "gpt-5.4-nano";
+    "owner": "offers";
+    "policy": { "max_recursion_depth": 0; "max_tool_calls": 5; "time_budget_ms": 5000; "token_budget": { "input": 8000; "output": 1000 }; "tool_whitelist": ["list_active_offers", "get_offer_details", "check_offer_eligibility"] };
+    "role": "native";
+    "status_events": ["checking_offer_eligibility", "searching_offers"];
+    "sub_agents": [];
+    "suffix_ast": readonly TemplateNode[];
+    "suffix_template": Bundle["dynamicContext"]["template"];
+    "tuning": Tuning_6c7a970984e0;
+    "prefixes": readonly BundlePrefix[];
+    "tools": { "anthropic": [AnthropicToolOf<"list_active_offers">, AnthropicToolOf<"get_offer_details">, AnthropicToolOf<"check_offer_eligibility">]; "neutral": [NeutralToolOf<"list_active_offers">, NeutralToolOf<"get_offer_details">, NeutralToolOf<"check_offer_eligibility">]; "openai": [OpenAIToolOf<"list_active_offers">, OpenAIToolOf<"get_offer_details">, OpenAIToolOf<"check_offer_eligibility">] };
+  };
+  "play": {
+    "description": "Fetch Play: mobile games and apps that pay points for reaching milestones. Suggests games to try and reports the user's progress and points earned in games they already play.";
+    "dispatch": { "fan_out_cap": 3; "intent_count_failsafe": false; "status_rendering": {}; "stream": "compose"; "table": { "get_game_progress": ToolDispatch<"get_game_progress", true>; "list_games": ToolDispatch<"list_games", false> } };
+    "fallback_model": "gpt-5.4-nano";
+    "flags": [];
+    "id": "play";
+    "input": InputSchema_95451423d789;
+    "model": "claude-haiku-4-5";
+    "owner": "games";
+    "policy": { "max_recursion_depth": 0; "max_tool_calls": 4; "time_budget_ms": 5000; "token_budget": { "input": 8000; "output": 1000 }; "tool_whitelist": ["list_games", "get_game_progress"] };
+    "role": "native";
+    "status_events": ["checking_game_progress", "loading_games"];
+    "sub_agents": [];
+    "suffix_ast": readonly TemplateNode[];
+    "suffix_template": Bundle["dynamicContext"]["template"];
+    "tuning": Tuning_520cc16f7625;
+    "prefixes": readonly BundlePrefix[];
+    "tools": { "anthropic": [AnthropicToolOf<"list_games">, AnthropicToolOf<"get_game_progress">]; "neutral": [NeutralToolOf<"list_games">, NeutralToolOf<"get_game_progress">]; "openai": [OpenAIToolOf<"list_games">, OpenAIToolOf<"get_game_progress">] };
+  };
+  "restaurants": {
+    "description": "Restaurants in the Fetch dining network: finding places to eat by location, cuisine and price, and the points a visit earns there, including unused first-visit bonuses. Backed by the partner dining service.";
+    "dispatch": { "fan_out_cap": 3; "intent_count_failsafe": false; "status_rendering": {}; "stream": "compose"; "table": { "get_restaurant_offers": ToolDispatch<"get_restaurant_offers", true>; "search_restaurants": ToolDispatch<"search_restaurants", false> } };
+    "fallback_model": "gpt-4.1-mini";
+    "flags": [];
+    "id": "restaurants";
+    "input": InputSchema_34c7f1bfc200;
+    "model": "claude-haiku-4-5";
+    "owner": "dining";
+    "policy": { "max_recursion_depth": 0; "max_tool_calls": 4; "time_budget_ms": 7000; "token_budget": { "input": 8000; "output": 1000 }; "tool_whitelist": ["search_restaurants", "get_restaurant_offers"] };
+    "role": "external-wrapper";
+    "status_events": ["loading_dining_offers", "searching_restaurants"];
+    "sub_agents": [];
+    "suffix_ast": readonly TemplateNode[];
+    "suffix_template": Bundle["dynamicContext"]["template"];
+    "tuning": Tuning_1c0996a9ba10;
+    "prefixes": readonly BundlePrefix[];
+    "tools": { "anthropic": [AnthropicToolOf<"search_restaurants">, AnthropicToolOf<"get_restaurant_offers">]; "neutral": [NeutralToolOf<"search_restaurants">, NeutralToolOf<"get_restaurant_offers">]; "openai": [OpenAIToolOf<"search_restaurants">, OpenAIToolOf<"get_restaurant_offers">] };
+  };
+  "retailer_context": {
+    "description": "Reference facts about a retailer: which names and aliases Fetch recognizes, which receipt types and eReceipts it accepts, how old a receipt may be, and whether it is part of Fetch Shop. Call it alongside another specialist when an answer depends on a store's rules.";
+    "dispatch": { "fan_out_cap": 3; "intent_count_failsafe": false; "status_rendering": {}; "stream": "compose"; "table": { "get_retailer_policies": ToolDispatch<"get_retailer_policies", false>; "get_retailer_profile": ToolDispatch<"get_retailer_profile", true> } };
+    "flags": [];
+    "id": "retailer_context";
+    "input": InputSchema_d1bcfc4f36f8;
+    "model": "gpt-5.4-nano";
+    "output": { "additionalProperties": false; "properties": { "facts": { "description": "Short factual statements that answer the question."; "items": { "type": "string" }; "type": "array" }; "found": { "description": "False when Fetch has no record of the retailer."; "type": "boolean" }; "retailer": { "description": "Canonical retailer name."; "type": "string" } }; "required": ["retailer", "facts", "found"]; "type": "object" };
+    "owner": "retail-data";
+    "policy": { "max_recursion_depth": 0; "max_tool_calls": 3; "time_budget_ms": 3000; "token_budget": { "input": 6000; "output": 800 }; "tool_whitelist": ["get_retailer_profile", "get_retailer_policies"] };
+    "role": "internal-helper";
+    "status_events": ["looking_up_retailer"];
+    "sub_agents": [];
+    "suffix_ast": readonly TemplateNode[];
+    "suffix_template": Bundle["dynamicContext"]["template"];
+    "tuning": Tuning_1279e1af6989;
+    "prefixes": readonly BundlePrefix[];
+    "tools": { "anthropic": [AnthropicToolOf<"get_retailer_profile">, AnthropicToolOf<"get_retailer_policies">]; "neutral": [NeutralToolOf<"get_retailer_profile">, NeutralToolOf<"get_retailer_policies">]; "openai": [OpenAIToolOf<"get_retailer_profile">, OpenAIToolOf<"get_retailer_policies">] };
+  };
+  "rewards": {
+    "description": "The user's points: current and pending balance, lifetime earnings, past reward redemptions and their delivery state, and what a gift card or other reward would cost. Quotes redemptions but never redeems.";
+    "dispatch": { "fan_out_cap": 3; "intent_count_failsafe": false; "status_rendering": {}; "stream": "compose"; "table": { "calculate_redemption": ToolDispatch<"calculate_redemption", false>; "get_redemption_history": ToolDispatch<"get_redemption_history", true>; "get_user_points": ToolDispatch<"get_user_points", true> } };
+    "fallback_model": "gpt-4.1-mini";
+    "flags": [];
+    "id": "rewards";
+    "input": InputSchema_a0bd36d363fb;
+    "model": "gpt-5.4-mini-low";
+    "owner": "rewards";
+    "policy": { "max_recursion_depth": 0; "max_tool_calls": 5; "time_budget_ms": 5000; "token_budget": { "input": 8000; "output": 1200 }; "tool_whitelist": ["get_user_points", "get_redemption_history", "calculate_redemption"] };
+    "role": "native";
+    "status_events": ["calculating_redemption", "looking_up_points", "looking_up_redemptions"];
+    "sub_agents": [];
+    "suffix_ast": readonly TemplateNode[];
+    "suffix_template": Bundle["dynamicContext"]["template"];
+    "tuning": Tuning_173712693733;
+    "prefixes": readonly BundlePrefix[];
+    "tools": { "anthropic": [AnthropicToolOf<"get_user_points">, AnthropicToolOf<"get_redemption_history">, AnthropicToolOf<"calculate_redemption">]; "neutral": [NeutralToolOf<"get_user_points">, NeutralToolOf<"get_redemption_history">, NeutralToolOf<"calculate_redemption">]; "openai": [OpenAIToolOf<"get_user_points">, OpenAIToolOf<"get_redemption_history">, OpenAIToolOf<"calculate_redemption">] };
+  };
+  "shop": {
+    "description": "Shopping through Fetch Shop: finding products, comparing prices across retailers, recommending items, and showing how many points a purchase earns. Also answers questions about the user's own past Fetch Shop orders. Brand offers earned by scanning a receipt belong to the offers specialist instead.";
+    "dispatch": { "fan_out_cap": 3; "intent_count_failsafe": false; "status_rendering": {}; "stream": "compose"; "table": { "get_product_details": ToolDispatch<"get_product_details", false>; "get_purchase_history": ToolDispatch<"get_purchase_history", true>; "search_products": ToolDispatch<"search_products", false> } };
+    "fallback_model": "gpt-4.1-mini";
+    "flags": [];
+    "id": "shop";
+    "input": InputSchema_7b843637a8b4;
+    "model": "gpt-5.4-mini-low";
+    "owner": "shopping";
+    "policy": { "max_recursion_depth": 0; "max_tool_calls": 6; "time_budget_ms": 8000; "token_budget": { "input": 8000; "output": 1500 }; "tool_whitelist": ["search_products", "get_product_details", "get_purchase_history"] };
+    "role": "native";
+    "status_events": ["comparing_prices", "looking_up_purchase_history", "searching_products"];
+    "sub_agents": [];
+    "suffix_ast": readonly TemplateNode[];
+    "suffix_template": Bundle["dynamicContext"]["template"];
+    "tuning": Tuning_424d2e5cc14c;
+    "prefixes": readonly BundlePrefix[];
+    "tools": { "anthropic": [AnthropicToolOf<"search_products">, AnthropicToolOf<"get_product_details">, AnthropicToolOf<"get_purchase_history">]; "neutral": [NeutralToolOf<"search_products">, NeutralToolOf<"get_product_details">, NeutralToolOf<"get_purchase_history">]; "openai": [OpenAIToolOf<"search_products">, OpenAIToolOf<"get_product_details">, OpenAIToolOf<"get_purchase_history">] };
+  };
+  "support": {
+    "description": "Customer support for anything that went wrong or is unclear: missing or pending points, rejected receipts, order and shipping problems, account access, referrals, and how Fetch features work. Can open a ticket with the human support team.";
+    "dispatch": { "fan_out_cap": 3; "intent_count_failsafe": false; "status_rendering": {}; "stream": "compose"; "table": { "create_support_ticket": ToolDispatch<"create_support_ticket", false>; "get_order_status": ToolDispatch<"get_order_status", true>; "search_help_center": ToolDispatch<"search_help_center", false> } };
+    "fallback_model": "gpt-4-turbo";
+    "flags": [];
+    "id": "support";
+    "input": InputSchema_4878b0ce9942;
+    "model": "gpt-5.4-nano";
+    "owner": "support";
+    "policy": { "max_recursion_depth": 0; "max_tool_calls": 4; "time_budget_ms": 15000; "token_budget": { "input": 8000; "output": 1200 }; "tool_whitelist": ["search_help_center", "get_order_status", "create_support_ticket"] };
+    "role": "external-wrapper";
+    "status_events": ["checking_order_status", "opening_support_ticket", "searching_help_center"];
+    "sub_agents": [];
+    "suffix_ast": readonly TemplateNode[];
+    "suffix_template": Bundle["dynamicContext"]["template"];
+    "tuning": Tuning_173712693733;
+    "prefixes": readonly BundlePrefix[];
+    "tools": { "anthropic": [AnthropicToolOf<"search_help_center">, AnthropicToolOf<"get_order_status">, AnthropicToolOf<"create_support_ticket">]; "neutral": [NeutralToolOf<"search_help_center">, NeutralToolOf<"get_order_status">, NeutralToolOf<"create_support_ticket">]; "openai": [OpenAIToolOf<"search_help_center">, OpenAIToolOf<"get_order_status">, OpenAIToolOf<"create_support_ticket">] };
   };
 }
 
@@ -1015,17 +1026,22 @@ function copy<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** An agent's tools as OpenAI function tools (strict mode), as a fresh mutable copy. */
-export function openaiTools<A extends AgentId>(agent: A): DeepMutable<Bundle['agents'][A]['tools']['openai']> {
-  return copy<DeepMutable<Bundle['agents'][A]['tools']['openai']>>(bundle.agents[agent].tools.openai);
+/** The agents as declared (BundleAgents, no `readonly`): what the copies below are typed from. */
+function agents(): BundleAgents {
+  return bundle.agents as unknown as BundleAgents;
 }
 
-/** An agent's tools as Anthropic tools, as a fresh mutable copy. */
-export function anthropicTools<A extends AgentId>(agent: A): DeepMutable<Bundle['agents'][A]['tools']['anthropic']> {
-  return copy<DeepMutable<Bundle['agents'][A]['tools']['anthropic']>>(bundle.agents[agent].tools.anthropic);
+/** An agent's tools as OpenAI function tools (strict mode), as a fresh mutable copy (`DeepMutable<Bundle['agents'][A]['tools']['openai']>`). */
+export function openaiTools<A extends AgentId>(agent: A): BundleAgents[A]['tools']['openai'] {
+  return copy<BundleAgents[A]['tools']['openai']>(agents()[agent].tools.openai);
 }
 
-/** An agent's tools, provider-neutral (JSON Schema parameters), as a fresh mutable copy. */
-export function neutralTools<A extends AgentId>(agent: A): DeepMutable<Bundle['agents'][A]['tools']['neutral']> {
-  return copy<DeepMutable<Bundle['agents'][A]['tools']['neutral']>>(bundle.agents[agent].tools.neutral);
+/** An agent's tools as Anthropic tools, as a fresh mutable copy (`DeepMutable<Bundle['agents'][A]['tools']['anthropic']>`). */
+export function anthropicTools<A extends AgentId>(agent: A): BundleAgents[A]['tools']['anthropic'] {
+  return copy<BundleAgents[A]['tools']['anthropic']>(agents()[agent].tools.anthropic);
+}
+
+/** An agent's tools, provider-neutral (JSON Schema parameters), as a fresh mutable copy (`DeepMutable<Bundle['agents'][A]['tools']['neutral']>`). */
+export function neutralTools<A extends AgentId>(agent: A): BundleAgents[A]['tools']['neutral'] {
+  return copy<BundleAgents[A]['tools']['neutral']>(agents()[agent].tools.neutral);
 }

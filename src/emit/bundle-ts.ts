@@ -6,7 +6,11 @@
  *
  * The bundle's type is a declaration (interface `Bundle`), never inferred from a
  * literal: agent ids, tool names, dispatch settings, handoff schemas and every
- * other field keep their literal types, while prompt prefixes are typed
+ * other field keep their literal types. The agents are declared once, without
+ * `readonly` (interface `BundleAgents`: what `openaiTools` & co. return copies
+ * of), and `Bundle["agents"]` is their readonly view (`ReadonlyAgents`, resolved
+ * only where a service reads it), so neither the per-agent text nor a call of
+ * `openaiTools(agent: AgentId)` pays for `readonly` at every depth. Prompt prefixes are typed
  * `BundlePrefix`, suffix ASTs `TemplateNode[]` (their template's text is typed
  * literally beside them), the hash `string` and tools by name (their arguments
  * are typed once, in ToolArgsByName), so a prompt edit leaves bundle.ts
@@ -73,7 +77,7 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: Em
     }
     return a.typeMember;
   });
-  const tail = `  };\n}\n\n`;
+  const tail = `}\n\n`;
   if (cache.once) return { head: Buffer.from(typeHead(bundle, agents, cache), 'utf8'), members, tail };
   // Watch: the head is a function of the number of agents, their shared declarations (names and
   // texts, compared as strings: an edited agent's member is made again, its declarations mostly
@@ -94,10 +98,11 @@ function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: Em
   return { head, members, tail };
 }
 
-/** The part of the bundle's type before the agents' members (each agent's sharedTypes set). */
+/** The part of the bundle's type before the agents' members (each agent's sharedTypes set): the shared declarations, interface Bundle and the head of BundleAgents. */
 function typeHead(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): string {
   let out = TOOL_TYPES;
   if (agents.length > 0) out += DISPATCH_TYPES;
+  out += READONLY_TYPES;
   const shared = new Map<string, string>();
   for (const a of agents) for (const [name, text] of a.sharedTypes!) shared.set(name, text);
   for (const name of [...shared.keys()].sort(compareCodeUnits)) out += shared.get(name)!;
@@ -109,12 +114,16 @@ function typeHead(bundle: Bundle, agents: readonly AgentFragments[], cache: Emit
     out += `  readonly ${JSON.stringify(key)}: ${key === 'dynamicContextAst' ? TEMPLATE_AST_TYPE : TABLES.has(key) ? tableType(value as Record<string, object>, cache) : literalType(value)};\n`;
   }
   out += `  readonly "hash": string;\n`;
-  out += `  readonly "agents": {\n`;
+  out += `  readonly "agents": ReadonlyAgents<BundleAgents>;\n`;
+  out += `}\n\n`;
+  out += `/** Every agent's entry, without \`readonly\` (\`Bundle["agents"]\` is its readonly view; \`openaiTools\` & co. return copies of its tool lists). */\n`;
+  out += `export interface BundleAgents {\n`;
   return out;
 }
 
 /**
- * An agent's member of the `Bundle` interface: a function of its entry, the
+ * An agent's member of the `BundleAgents` interface (no `readonly`: the view
+ * `Bundle["agents"]` adds it at every depth): a function of its entry, the
  * config's suffix template and its sub-agents' policies (kept with its
  * fragments: the entry is rebuilt whenever its sub-agents or the config change).
  * Repeated shapes are declared once, under names that depend only on what they
@@ -127,17 +136,17 @@ function typeHead(bundle: Bundle, agents: readonly AgentFragments[], cache: Emit
  * - the suffix template, when it is the config's, is typed through the config's.
  */
 function agentTypeMember(a: AgentFragments, bundle: Pick<Bundle, 'agents' | 'dynamicContext'>, shared: Map<string, string>): string {
-  let out = `    readonly ${JSON.stringify(a.id)}: {\n`;
+  let out = `  ${JSON.stringify(a.id)}: {\n`;
   const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
   for (const key of Object.keys(fields).sort(compareCodeUnits)) {
     const value = (fields as Record<string, unknown>)[key];
-    out += `      readonly ${JSON.stringify(key)}: ${fieldType(key, value, bundle, shared)};\n`;
+    out += `    ${JSON.stringify(key)}: ${fieldType(key, value, bundle, shared)};\n`;
   }
-  out += `      readonly "prefixes": readonly BundlePrefix[];\n`;
+  out += `    "prefixes": ${PREFIXES_TYPE};\n`;
   const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
-  const list = (of: string) => `readonly [${names.map((n) => `${of}<${n}>`).join(', ')}]`;
-  out += `      readonly "tools": { readonly "anthropic": ${list('AnthropicToolOf')}; readonly "neutral": ${list('NeutralToolOf')}; readonly "openai": ${list('OpenAIToolOf')} };\n`;
-  return `${out}    };\n`;
+  const list = (of: string) => `[${names.map((n) => `${of}<${n}>`).join(', ')}]`;
+  out += `    "tools": { "anthropic": ${list('AnthropicToolOf')}; "neutral": ${list('NeutralToolOf')}; "openai": ${list('OpenAIToolOf')} };\n`;
+  return `${out}  };\n`;
 }
 
 /** Top-level tables whose entries (models, tool contracts) the EmitCache hands out again unchanged: typed once per entry object. */
@@ -160,7 +169,7 @@ function fieldType(key: string, value: unknown, bundle: Pick<Bundle, 'agents' | 
     case 'suffix_ast':
       return TEMPLATE_AST_TYPE;
     case 'suffix_template':
-      return value === bundle.dynamicContext.template ? 'Bundle["dynamicContext"]["template"]' : literalType(value);
+      return value === bundle.dynamicContext.template ? 'Bundle["dynamicContext"]["template"]' : literalType(value, '');
     case 'input':
       return sharedType('InputSchema', value, shared);
     case 'tuning':
@@ -168,15 +177,15 @@ function fieldType(key: string, value: unknown, bundle: Pick<Bundle, 'agents' | 
     case 'dispatch':
       return dispatchType(value as BundleDispatch, bundle);
     default:
-      return literalType(value);
+      return literalType(value, '');
   }
 }
 
 const SHARED_DOCS: Record<string, string> = { InputSchema: "An agent's handoff input schema", Tuning: "An agent's model tuning" };
 
-/** A non-empty object's literal type as a shared interface named by its content; anything else inline. */
+/** A non-empty object's literal type as a shared interface named by its content (readonly, as it is used outside BundleAgents too); anything else inline. */
 function sharedType(prefix: string, value: unknown, shared: Map<string, string>): string {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length === 0) return literalType(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length === 0) return literalType(value, '');
   const name = `${prefix}_${sha256Hex(canonicalJsonLine(value)).slice(0, 12)}`;
   if (!shared.has(name)) {
     const record = value as Record<string, unknown>;
@@ -187,19 +196,19 @@ function sharedType(prefix: string, value: unknown, shared: Map<string, string>)
   return name;
 }
 
-/** The dispatch settings' literal type, each table entry through ToolDispatch / SubAgentDispatch where it has exactly their shape. */
+/** The dispatch settings' literal type (in BundleAgents: no `readonly`), each table entry through ToolDispatch / SubAgentDispatch where it has exactly their shape. */
 function dispatchType(dispatch: BundleDispatch, bundle: Pick<Bundle, 'agents'>): string {
   const parts: string[] = [];
   for (const key of Object.keys(dispatch).sort(compareCodeUnits)) {
     const value = (dispatch as unknown as Record<string, unknown>)[key];
     if (key !== 'table') {
-      parts.push(`readonly ${JSON.stringify(key)}: ${literalType(value)}`);
+      parts.push(`${JSON.stringify(key)}: ${literalType(value, '')}`);
       continue;
     }
     const entries = Object.keys(dispatch.table)
       .sort(compareCodeUnits)
-      .map((name) => `readonly ${JSON.stringify(name)}: ${dispatchEntryType(dispatch.table[name]!, bundle)}`);
-    parts.push(`readonly "table": ${entries.length === 0 ? '{}' : `{ ${entries.join('; ')} }`}`);
+      .map((name) => `${JSON.stringify(name)}: ${dispatchEntryType(dispatch.table[name]!, bundle)}`);
+    parts.push(`"table": ${entries.length === 0 ? '{}' : `{ ${entries.join('; ')} }`}`);
   }
   return `{ ${parts.join('; ')} }`;
 }
@@ -218,7 +227,7 @@ function dispatchEntryType(entry: DispatchEntry, bundle: Pick<Bundle, 'agents'>)
   ) {
     return `SubAgentDispatch<${JSON.stringify(entry.agent)}>`;
   }
-  return literalType(entry);
+  return literalType(entry, '');
 }
 
 /** Generic dispatch-table entries: one declaration for every agent's entries of each kind. */
@@ -233,7 +242,7 @@ export interface ToolDispatch<T extends string, E extends boolean> {
 export interface SubAgentDispatch<A extends AgentId> {
   readonly "agent": A;
   readonly "kind": "sub_agent";
-  readonly "policy": Bundle["agents"][A]["policy"];
+  readonly "policy": DeepReadonly<BundleAgents[A]["policy"]>;
 }
 
 `;
@@ -241,41 +250,63 @@ export interface SubAgentDispatch<A extends AgentId> {
 /** The suffix template's AST is typed by its node type, not its literal value (the template's text already is). */
 const TEMPLATE_AST_TYPE = 'readonly TemplateNode[]';
 
+/** An agent's prompt prefixes, typed by the runtime's BundlePrefix (their text is not in bundle.ts). */
+const PREFIXES_TYPE = 'readonly BundlePrefix[]';
+
+/**
+ * The readonly view of BundleAgents. The two fields typed by the runtime's own
+ * types (\`prefixes\`, \`suffix_ast\`) keep those types as they are; every other
+ * field is JSON data, readonly at every depth. Mapped types: tsc resolves them
+ * only for what a service reads.
+ */
+const READONLY_TYPES = `/** \`T\` readonly at every depth (JSON data: objects, arrays and tuples). */
+export type DeepReadonly<T> = T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+
+/** \`Bundle["agents"]\`: each agent's entry readonly at every depth, its prompt prefixes and suffix syntax tree typed as the runtime types them. */
+export type ReadonlyAgents<T> = {
+  readonly [A in keyof T]: { readonly [K in keyof T[A]]: K extends "prefixes" | "suffix_ast" ? T[A][K] : DeepReadonly<T[A][K]> };
+};
+
+`;
+
 const TOOL_TYPES = `/** A JSON Schema object as the bundle holds it. */
 export interface JsonSchemaObject {
   readonly [key: string]: unknown;
 }
 
-/** A tool as the bundle holds it, provider-neutral (its arguments: \`ToolArgsByName[N]\`). */
+/** A tool, provider-neutral (its arguments: \`ToolArgsByName[N]\`), as \`neutralTools\` copies it (\`Bundle["agents"]\` holds it readonly). */
 export interface NeutralToolOf<N extends string> {
-  readonly name: N;
-  readonly description: string;
-  readonly parameters: JsonSchemaObject;
+  name: N;
+  description: string;
+  parameters: { [key: string]: unknown };
 }
 
-/** A tool as an OpenAI function tool, strict mode. */
+/** A tool as an OpenAI function tool, strict mode, as \`openaiTools\` copies it (\`Bundle["agents"]\` holds it readonly). */
 export interface OpenAIToolOf<N extends string> {
-  readonly type: "function";
-  readonly function: { readonly name: N; readonly description: string; readonly parameters: JsonSchemaObject; readonly strict: true };
+  type: "function";
+  function: { name: N; description: string; parameters: { [key: string]: unknown }; strict: true };
 }
 
-/** A tool as an Anthropic tool. */
+/** A tool as an Anthropic tool, as \`anthropicTools\` copies it (\`Bundle["agents"]\` holds it readonly). */
 export interface AnthropicToolOf<N extends string> {
-  readonly name: N;
-  readonly description: string;
-  readonly input_schema: { readonly type: "object"; readonly [key: string]: unknown };
+  name: N;
+  description: string;
+  input_schema: { type: "object"; [key: string]: unknown };
 }
 
 `;
 
-/** A JSON value's literal type, readonly at every depth, on one line (built by appending: bundle.ts has one per agent field). */
-function literalType(value: unknown): string {
+/**
+ * A JSON value's literal type on one line (built by appending: bundle.ts has one
+ * per agent field), \`readonly\` at every depth unless \`ro\` is '' (BundleAgents).
+ */
+function literalType(value: unknown, ro: 'readonly ' | '' = 'readonly '): string {
   if (value === null) return 'null';
   if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) {
-    let out = 'readonly [';
-    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ', ' : ''}${literalType(value[i])}`;
+    let out = `${ro}[`;
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ', ' : ''}${literalType(value[i], ro)}`;
     return `${out}]`;
   }
   if (typeof value === 'object') {
@@ -285,7 +316,7 @@ function literalType(value: unknown): string {
     let out = '{ ';
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
-      out += `${i > 0 ? '; ' : ''}readonly ${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k])}`;
+      out += `${i > 0 ? '; ' : ''}${ro}${JSON.stringify(k)}: ${literalType((value as Record<string, unknown>)[k], ro)}`;
     }
     return `${out} }`;
   }
@@ -411,19 +442,24 @@ function copy<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** An agent's tools as OpenAI function tools (strict mode), as a fresh mutable copy. */
-export function openaiTools<A extends AgentId>(agent: A): DeepMutable<Bundle['agents'][A]['tools']['openai']> {
-  return copy<DeepMutable<Bundle['agents'][A]['tools']['openai']>>(bundle.agents[agent].tools.openai);
+/** The agents as declared (BundleAgents, no \`readonly\`): what the copies below are typed from. */
+function agents(): BundleAgents {
+  return bundle.agents as unknown as BundleAgents;
 }
 
-/** An agent's tools as Anthropic tools, as a fresh mutable copy. */
-export function anthropicTools<A extends AgentId>(agent: A): DeepMutable<Bundle['agents'][A]['tools']['anthropic']> {
-  return copy<DeepMutable<Bundle['agents'][A]['tools']['anthropic']>>(bundle.agents[agent].tools.anthropic);
+/** An agent's tools as OpenAI function tools (strict mode), as a fresh mutable copy (\`DeepMutable<Bundle['agents'][A]['tools']['openai']>\`). */
+export function openaiTools<A extends AgentId>(agent: A): BundleAgents[A]['tools']['openai'] {
+  return copy<BundleAgents[A]['tools']['openai']>(agents()[agent].tools.openai);
 }
 
-/** An agent's tools, provider-neutral (JSON Schema parameters), as a fresh mutable copy. */
-export function neutralTools<A extends AgentId>(agent: A): DeepMutable<Bundle['agents'][A]['tools']['neutral']> {
-  return copy<DeepMutable<Bundle['agents'][A]['tools']['neutral']>>(bundle.agents[agent].tools.neutral);
+/** An agent's tools as Anthropic tools, as a fresh mutable copy (\`DeepMutable<Bundle['agents'][A]['tools']['anthropic']>\`). */
+export function anthropicTools<A extends AgentId>(agent: A): BundleAgents[A]['tools']['anthropic'] {
+  return copy<BundleAgents[A]['tools']['anthropic']>(agents()[agent].tools.anthropic);
+}
+
+/** An agent's tools, provider-neutral (JSON Schema parameters), as a fresh mutable copy (\`DeepMutable<Bundle['agents'][A]['tools']['neutral']>\`). */
+export function neutralTools<A extends AgentId>(agent: A): BundleAgents[A]['tools']['neutral'] {
+  return copy<BundleAgents[A]['tools']['neutral']>(agents()[agent].tools.neutral);
 }
 `;
 

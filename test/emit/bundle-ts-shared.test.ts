@@ -12,11 +12,11 @@ import { renderBundleTs } from '../../src/emit/bundle-ts.js';
 import { createBundle } from '../../src/emit/bundle.js';
 import { sampleProgram } from './helpers/program.js';
 
-/** The member `    readonly "<id>": { … };` of the Bundle interface. */
+/** The member `  "<id>": { … };` of the BundleAgents interface. */
 function member(text: string, id: string): string {
-  const start = text.indexOf(`    readonly ${JSON.stringify(id)}: {\n`);
+  const start = text.indexOf(`\n  ${JSON.stringify(id)}: {\n`, text.indexOf('export interface BundleAgents {'));
   expect(start).toBeGreaterThan(-1);
-  return text.slice(start, text.indexOf('\n    };\n', start) + 8);
+  return text.slice(start + 1, text.indexOf('\n  };\n', start) + 6);
 }
 
 const declared = (text: string) => [...text.matchAll(/^export interface ((?:InputSchema|Tuning)_[0-9a-f]{12}) \{/gm)].map((m) => m[1]!);
@@ -27,12 +27,12 @@ describe('bundle.ts shared declarations', () => {
 
   it('refers to dispatch entries, input schemas, tunings and the suffix template by shared names', () => {
     const concierge = member(text, 'concierge');
-    expect(concierge).toContain('readonly "ask_billing": SubAgentDispatch<"billing">');
-    expect(concierge).toMatch(/readonly "input": InputSchema_[0-9a-f]{12};/);
-    expect(concierge).toContain('readonly "suffix_template": Bundle["dynamicContext"]["template"];');
+    expect(concierge).toContain('"ask_billing": SubAgentDispatch<"billing">');
+    expect(concierge).toMatch(/ {4}"input": InputSchema_[0-9a-f]{12};/);
+    expect(concierge).toContain('    "suffix_template": Bundle["dynamicContext"]["template"];');
     const billing = member(text, 'billing');
-    expect(billing).toContain('readonly "get_invoices": ToolDispatch<"get_invoices", true>');
-    expect(billing).toMatch(/readonly "tuning": Tuning_[0-9a-f]{12};|readonly "tuning": \{\};/);
+    expect(billing).toContain('"get_invoices": ToolDispatch<"get_invoices", true>');
+    expect(billing).toMatch(/ {4}"tuning": Tuning_[0-9a-f]{12};| {4}"tuning": \{\};/);
   });
 
   it('declares each shared shape once, sorted by name, and only the ones some agent uses', () => {
@@ -53,9 +53,7 @@ describe('bundle.ts shared declarations', () => {
     const table = { ...concierge.dispatch.table, ask_billing: { kind: 'sub_agent' as const, agent: 'billing', policy: { max_tool_calls: 99 } } };
     const changed = { ...concierge, dispatch: { ...concierge.dispatch, table } };
     const out = member(renderBundleTs({ ...bundle, agents: { ...bundle.agents, concierge: changed } } as Bundle), 'concierge');
-    expect(out).toContain(
-      'readonly "ask_billing": { readonly "agent": "billing"; readonly "kind": "sub_agent"; readonly "policy": { readonly "max_tool_calls": 99 } }',
-    );
+    expect(out).toContain('"ask_billing": { "agent": "billing"; "kind": "sub_agent"; "policy": { "max_tool_calls": 99 } }');
   });
 
   it('is the same text on every render (deterministic)', () => {

@@ -30,7 +30,7 @@ const HANDLERS = `{
 const GOOD = `
 import type OpenAI from 'openai';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { LlmClient } from '@agentc/runtime';
+import type { BundlePrefix, LlmClient } from '@agentc/runtime';
 import { createOrchestrator } from './orchestrator.js';
 import {
   anthropicTools,
@@ -40,6 +40,7 @@ import {
   type AgentId,
   type AgentStatusEvents,
   type AskBillingArgs,
+  type DeepMutable,
   type PayInvoiceArgs,
   type SearchTripsArgs,
   type StatusEvent,
@@ -72,6 +73,24 @@ export async function streamed(): Promise<string> {
 export const openai: OpenAI.Chat.Completions.ChatCompletionTool[] = [...openaiTools('concierge'), ...openaiTools('billing'), ...openaiTools('travel')];
 export const anthropic: Anthropic.Messages.Tool[] = [...anthropicTools('concierge'), ...anthropicTools('billing'), ...anthropicTools('travel')];
 export const neutral = neutralTools('billing')[0]!.parameters;
+// Each copy is mutable at every depth (DeepMutable of the bundle's readonly lists): push, reorder, edit.
+const copied = openaiTools('billing');
+copied.push(copied[0]);
+copied[1].function.description = 'Pay one invoice.';
+copied[0].function.parameters['x-hint'] = 'short';
+anthropicTools('billing')[0].input_schema['required'] = ['invoice_id'];
+export const edited: OpenAI.Chat.Completions.ChatCompletionTool[] = copied;
+export const toolName: 'pay_invoice' = copied[1].function.name;
+// The readonly view of the agents and the copies' types are exactly the old declarations' (identity, readonly included).
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export const samePolicy: Same<
+  typeof bundle.agents.billing.policy,
+  { readonly max_recursion_depth: 0; readonly max_tool_calls: 4; readonly time_budget_ms: 4000; readonly token_budget: { readonly input: 4000; readonly output: 1000 }; readonly tool_whitelist: readonly ['get_invoices', 'pay_invoice'] }
+> = true;
+type ReadonlyOpenAITool<N> = { readonly type: 'function'; readonly function: { readonly name: N; readonly description: string; readonly parameters: { readonly [key: string]: unknown }; readonly strict: true } };
+export const sameTools: Same<typeof bundle.agents.billing.tools.openai, readonly [ReadonlyOpenAITool<'get_invoices'>, ReadonlyOpenAITool<'pay_invoice'>]> = true;
+export const sameCopy: Same<ReturnType<typeof openaiTools<'billing'>>, DeepMutable<typeof bundle.agents.billing.tools.openai>> = true;
+export const samePrefixes: Same<typeof bundle.agents.billing.prefixes, readonly BundlePrefix[]> = true;
 
 // The argument interfaces follow the schemas.
 export const pay: PayInvoiceArgs = { invoice_id: 'inv_1', amount: { value: 3, currency: 'EUR', 'x-note': 'n' }, method: 'card' };
@@ -160,6 +179,15 @@ export const r: readonly ['invoice_id'] = bundle.agents.billing.input.required;`
   'wrong-tool-envelope': `
 import { bundle } from './bundle.js';
 export const e: false = bundle.agents.billing.dispatch.table.get_invoices.envelope;`,
+  'readonly-bundle-list': `
+import { bundle } from './bundle.js';
+bundle.agents.billing.policy.tool_whitelist.push('get_invoices');`,
+  'readonly-bundle-tool': `
+import { bundle } from './bundle.js';
+bundle.agents.billing.tools.openai[0].function.description = 'x';`,
+  'wrong-copied-tool-name': `
+import { openaiTools } from './bundle.js';
+export const n: 'get_invoices' = openaiTools('billing')[1].function.name;`,
   'bad-enum-value': `
 import type { PayInvoiceArgs } from './bundle.js';
 export const a: PayInvoiceArgs = { invoice_id: 'x', amount: { value: 1, currency: 'USD' } };`,
@@ -327,6 +355,9 @@ describe('generated TypeScript', () => {
     'wrong-shared-literal': /TS2322: Type '4' is not assignable to type '5'/,
     'wrong-shared-input': /TS2322: Type 'readonly \["query"\]' is not assignable to type 'readonly \["invoice_id"\]'/,
     'wrong-tool-envelope': /TS2322: Type 'true' is not assignable to type 'false'/,
+    'readonly-bundle-list': /TS2339: Property 'push' does not exist on type 'readonly \["get_invoices", "pay_invoice"\]'/,
+    'readonly-bundle-tool': /TS2540: Cannot assign to 'description' because it is a read-only property/,
+    'wrong-copied-tool-name': /TS2322: Type '"pay_invoice"' is not assignable to type '"get_invoices"'/,
   };
 
   it.each(Object.keys(BAD))('rejects %s', (name) => {
