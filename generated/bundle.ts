@@ -695,9 +695,16 @@ export interface SubAgentDispatch<A extends AgentId> {
 /** `T` readonly at every depth (JSON data: objects, arrays and tuples). */
 export type DeepReadonly<T> = T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
-/** `Bundle["agents"]`: each agent's entry readonly at every depth, its prompt prefixes and suffix syntax tree typed as the runtime types them. */
+/** The fields every agent has with the same type (BundleAgents leaves them out; an agent's own `suffix_template` wins). */
+export interface AgentCommon {
+  readonly "prefixes": readonly BundlePrefix[];
+  readonly "suffix_ast": readonly TemplateNode[];
+  readonly "suffix_template": Bundle["dynamicContext"]["template"];
+}
+
+/** `Bundle["agents"]`: each agent's own fields readonly at every depth, and the AgentCommon ones. */
 export type ReadonlyAgents<T> = {
-  readonly [A in keyof T]: { readonly [K in keyof T[A]]: K extends "prefixes" | "suffix_ast" ? T[A][K] : DeepReadonly<T[A][K]> };
+  readonly [A in keyof T]: { readonly [K in keyof T[A] | keyof AgentCommon]: K extends keyof T[A] ? DeepReadonly<T[A][K]> : K extends keyof AgentCommon ? AgentCommon[K] : never };
 };
 
 /** An agent's handoff input schema (named by its content). */
@@ -850,10 +857,7 @@ export interface BundleAgents {
     "role": "native";
     "status_events": ["checking_email_link", "fetching_receipts", "matching_receipt"];
     "sub_agents": [];
-    "suffix_ast": readonly TemplateNode[];
-    "suffix_template": Bundle["dynamicContext"]["template"];
     "tuning": Tuning_173712693733;
-    "prefixes": readonly BundlePrefix[];
     "tools": { "anthropic": [AnthropicToolOf<"list_receipts">, AnthropicToolOf<"get_receipt">, AnthropicToolOf<"get_email_link_status">]; "neutral": [NeutralToolOf<"list_receipts">, NeutralToolOf<"get_receipt">, NeutralToolOf<"get_email_link_status">]; "openai": [OpenAIToolOf<"list_receipts">, OpenAIToolOf<"get_receipt">, OpenAIToolOf<"get_email_link_status">] };
   };
   "fetch_assistant": {
@@ -870,10 +874,7 @@ export interface BundleAgents {
     "role": "orchestrator";
     "status_events": [];
     "sub_agents": ["shop", "support", "rewards", "play", "ereceipts", "offer_details", "restaurants", "retailer_context"];
-    "suffix_ast": readonly TemplateNode[];
-    "suffix_template": Bundle["dynamicContext"]["template"];
     "tuning": Tuning_e21278803b4d;
-    "prefixes": readonly BundlePrefix[];
     "tools": { "anthropic": [AnthropicToolOf<"record_feedback">, AnthropicToolOf<"ask_shop">, AnthropicToolOf<"ask_support">, AnthropicToolOf<"ask_rewards">, AnthropicToolOf<"ask_play">, AnthropicToolOf<"ask_ereceipts">, AnthropicToolOf<"ask_offer_details">, AnthropicToolOf<"ask_restaurants">, AnthropicToolOf<"ask_retailer_context">]; "neutral": [NeutralToolOf<"record_feedback">, NeutralToolOf<"ask_shop">, NeutralToolOf<"ask_support">, NeutralToolOf<"ask_rewards">, NeutralToolOf<"ask_play">, NeutralToolOf<"ask_ereceipts">, NeutralToolOf<"ask_offer_details">, NeutralToolOf<"ask_restaurants">, NeutralToolOf<"ask_retailer_context">]; "openai": [OpenAIToolOf<"record_feedback">, OpenAIToolOf<"ask_shop">, OpenAIToolOf<"ask_support">, OpenAIToolOf<"ask_rewards">, OpenAIToolOf<"ask_play">, OpenAIToolOf<"ask_ereceipts">, OpenAIToolOf<"ask_offer_details">, OpenAIToolOf<"ask_restaurants">, OpenAIToolOf<"ask_retailer_context">] };
   };
   "offer_details": {
@@ -889,10 +890,7 @@ export interface BundleAgents {
     "role": "native";
     "status_events": ["checking_offer_eligibility", "searching_offers"];
     "sub_agents": [];
-    "suffix_ast": readonly TemplateNode[];
-    "suffix_template": Bundle["dynamicContext"]["template"];
     "tuning": Tuning_6c7a970984e0;
-    "prefixes": readonly BundlePrefix[];
     "tools": { "anthropic": [AnthropicToolOf<"list_active_offers">, AnthropicToolOf<"get_offer_details">, AnthropicToolOf<"check_offer_eligibility">]; "neutral": [NeutralToolOf<"list_active_offers">, NeutralToolOf<"get_offer_details">, NeutralToolOf<"check_offer_eligibility">]; "openai": [OpenAIToolOf<"list_active_offers">, OpenAIToolOf<"get_offer_details">, OpenAIToolOf<"check_offer_eligibility">] };
   };
   "play": {
@@ -908,10 +906,7 @@ export interface BundleAgents {
     "role": "native";
     "status_events": ["checking_game_progress", "loading_games"];
     "sub_agents": [];
-    "suffix_ast": readonly TemplateNode[];
-    "suffix_template": Bundle["dynamicContext"]["template"];
     "tuning": Tuning_520cc16f7625;
-    "prefixes": readonly BundlePrefix[];
     "tools": { "anthropic": [AnthropicToolOf<"list_games">, AnthropicToolOf<"get_game_progress">]; "neutral": [NeutralToolOf<"list_games">, NeutralToolOf<"get_game_progress">]; "openai": [OpenAIToolOf<"list_games">, OpenAIToolOf<"get_game_progress">] };
   };
   "restaurants": {
@@ -927,10 +922,7 @@ export interface BundleAgents {
     "role": "external-wrapper";
     "status_events": ["loading_dining_offers", "searching_restaurants"];
     "sub_agents": [];
-    "suffix_ast": readonly TemplateNode[];
-    "suffix_template": Bundle["dynamicContext"]["template"];
     "tuning": Tuning_1c0996a9ba10;
-    "prefixes": readonly BundlePrefix[];
     "tools": { "anthropic": [AnthropicToolOf<"search_restaurants">, AnthropicToolOf<"get_restaurant_offers">]; "neutral": [NeutralToolOf<"search_restaurants">, NeutralToolOf<"get_restaurant_offers">]; "openai": [OpenAIToolOf<"search_restaurants">, OpenAIToolOf<"get_restaurant_offers">] };
   };
   "retailer_context": {
@@ -946,10 +938,7 @@ export interface BundleAgents {
     "role": "internal-helper";
     "status_events": ["looking_up_retailer"];
     "sub_agents": [];
-    "suffix_ast": readonly TemplateNode[];
-    "suffix_template": Bundle["dynamicContext"]["template"];
     "tuning": Tuning_1279e1af6989;
-    "prefixes": readonly BundlePrefix[];
     "tools": { "anthropic": [AnthropicToolOf<"get_retailer_profile">, AnthropicToolOf<"get_retailer_policies">]; "neutral": [NeutralToolOf<"get_retailer_profile">, NeutralToolOf<"get_retailer_policies">]; "openai": [OpenAIToolOf<"get_retailer_profile">, OpenAIToolOf<"get_retailer_policies">] };
   };
   "rewards": {
@@ -965,10 +954,7 @@ export interface BundleAgents {
     "role": "native";
     "status_events": ["calculating_redemption", "looking_up_points", "looking_up_redemptions"];
     "sub_agents": [];
-    "suffix_ast": readonly TemplateNode[];
-    "suffix_template": Bundle["dynamicContext"]["template"];
     "tuning": Tuning_173712693733;
-    "prefixes": readonly BundlePrefix[];
     "tools": { "anthropic": [AnthropicToolOf<"get_user_points">, AnthropicToolOf<"get_redemption_history">, AnthropicToolOf<"calculate_redemption">]; "neutral": [NeutralToolOf<"get_user_points">, NeutralToolOf<"get_redemption_history">, NeutralToolOf<"calculate_redemption">]; "openai": [OpenAIToolOf<"get_user_points">, OpenAIToolOf<"get_redemption_history">, OpenAIToolOf<"calculate_redemption">] };
   };
   "shop": {
@@ -984,10 +970,7 @@ export interface BundleAgents {
     "role": "native";
     "status_events": ["comparing_prices", "looking_up_purchase_history", "searching_products"];
     "sub_agents": [];
-    "suffix_ast": readonly TemplateNode[];
-    "suffix_template": Bundle["dynamicContext"]["template"];
     "tuning": Tuning_424d2e5cc14c;
-    "prefixes": readonly BundlePrefix[];
     "tools": { "anthropic": [AnthropicToolOf<"search_products">, AnthropicToolOf<"get_product_details">, AnthropicToolOf<"get_purchase_history">]; "neutral": [NeutralToolOf<"search_products">, NeutralToolOf<"get_product_details">, NeutralToolOf<"get_purchase_history">]; "openai": [OpenAIToolOf<"search_products">, OpenAIToolOf<"get_product_details">, OpenAIToolOf<"get_purchase_history">] };
   };
   "support": {
@@ -1003,10 +986,7 @@ export interface BundleAgents {
     "role": "external-wrapper";
     "status_events": ["checking_order_status", "opening_support_ticket", "searching_help_center"];
     "sub_agents": [];
-    "suffix_ast": readonly TemplateNode[];
-    "suffix_template": Bundle["dynamicContext"]["template"];
     "tuning": Tuning_173712693733;
-    "prefixes": readonly BundlePrefix[];
     "tools": { "anthropic": [AnthropicToolOf<"search_help_center">, AnthropicToolOf<"get_order_status">, AnthropicToolOf<"create_support_ticket">]; "neutral": [NeutralToolOf<"search_help_center">, NeutralToolOf<"get_order_status">, NeutralToolOf<"create_support_ticket">]; "openai": [OpenAIToolOf<"search_help_center">, OpenAIToolOf<"get_order_status">, OpenAIToolOf<"create_support_ticket">] };
   };
 }

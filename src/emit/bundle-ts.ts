@@ -133,16 +133,18 @@ function typeHead(bundle: Bundle, agents: readonly AgentFragments[], cache: Emit
  * - the handoff input schema and the tuning are `InputSchema_<sha>` and
  *   `Tuning_<sha>` (sha256 of the value's canonical JSON, 12 hex digits),
  *   added to `shared`;
- * - the suffix template, when it is the config's, is typed through the config's.
+ * - the fields every agent has with the same type (prompt prefixes, the suffix
+ *   syntax tree, the suffix template when it is the config's) are left to
+ *   \`AgentCommon\`, which the view \`Bundle["agents"]\` adds.
  */
 function agentTypeMember(a: AgentFragments, bundle: Pick<Bundle, 'agents' | 'dynamicContext'>, shared: Map<string, string>): string {
   let out = `  ${JSON.stringify(a.id)}: {\n`;
   const { prefixes: _prefixes, tools: _tools, ...fields } = a.entry;
   for (const key of Object.keys(fields).sort(compareCodeUnits)) {
     const value = (fields as Record<string, unknown>)[key];
+    if (key === 'suffix_ast' || (key === 'suffix_template' && value === bundle.dynamicContext.template)) continue;
     out += `    ${JSON.stringify(key)}: ${fieldType(key, value, bundle, shared)};\n`;
   }
-  out += `    "prefixes": ${PREFIXES_TYPE};\n`;
   const names = a.entry.tools.neutral.map((t) => JSON.stringify(t.name));
   const list = (of: string) => `[${names.map((n) => `${of}<${n}>`).join(', ')}]`;
   out += `    "tools": { "anthropic": ${list('AnthropicToolOf')}; "neutral": ${list('NeutralToolOf')}; "openai": ${list('OpenAIToolOf')} };\n`;
@@ -166,10 +168,6 @@ function tableType(table: Record<string, object>, cache: EmitCache): string {
 
 function fieldType(key: string, value: unknown, bundle: Pick<Bundle, 'agents' | 'dynamicContext'>, shared: Map<string, string>): string {
   switch (key) {
-    case 'suffix_ast':
-      return TEMPLATE_AST_TYPE;
-    case 'suffix_template':
-      return value === bundle.dynamicContext.template ? 'Bundle["dynamicContext"]["template"]' : literalType(value, '');
     case 'input':
       return sharedType('InputSchema', value, shared);
     case 'tuning':
@@ -254,17 +252,25 @@ const TEMPLATE_AST_TYPE = 'readonly TemplateNode[]';
 const PREFIXES_TYPE = 'readonly BundlePrefix[]';
 
 /**
- * The readonly view of BundleAgents. The two fields typed by the runtime's own
- * types (\`prefixes\`, \`suffix_ast\`) keep those types as they are; every other
- * field is JSON data, readonly at every depth. Mapped types: tsc resolves them
- * only for what a service reads.
+ * The readonly view of BundleAgents: an agent's own fields (JSON data) readonly
+ * at every depth, plus the fields every agent has with the same type
+ * (AgentCommon: prompt prefixes and the suffix syntax tree typed by the
+ * runtime's own types, and the config's suffix template unless the agent has
+ * its own). Mapped types: tsc resolves them only for what a service reads.
  */
 const READONLY_TYPES = `/** \`T\` readonly at every depth (JSON data: objects, arrays and tuples). */
 export type DeepReadonly<T> = T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
-/** \`Bundle["agents"]\`: each agent's entry readonly at every depth, its prompt prefixes and suffix syntax tree typed as the runtime types them. */
+/** The fields every agent has with the same type (BundleAgents leaves them out; an agent's own \`suffix_template\` wins). */
+export interface AgentCommon {
+  readonly "prefixes": ${PREFIXES_TYPE};
+  readonly "suffix_ast": ${TEMPLATE_AST_TYPE};
+  readonly "suffix_template": Bundle["dynamicContext"]["template"];
+}
+
+/** \`Bundle["agents"]\`: each agent's own fields readonly at every depth, and the AgentCommon ones. */
 export type ReadonlyAgents<T> = {
-  readonly [A in keyof T]: { readonly [K in keyof T[A]]: K extends "prefixes" | "suffix_ast" ? T[A][K] : DeepReadonly<T[A][K]> };
+  readonly [A in keyof T]: { readonly [K in keyof T[A] | keyof AgentCommon]: K extends keyof T[A] ? DeepReadonly<T[A][K]> : K extends keyof AgentCommon ? AgentCommon[K] : never };
 };
 
 `;
@@ -354,7 +360,7 @@ function declarationsBytes(bundle: Bundle, agents: readonly AgentFragments[], ca
   let out = GENERATED_HEADER;
   out += `/* eslint-disable */\n`;
   out += `import { readBundle } from '@agentc/runtime/bundle';\n`;
-  const types = [...(agentIds.length > 0 ? ['BundlePrefix'] : []), 'TemplateNode', ...(contractNames.length > 0 ? ['ToolContext'] : [])];
+  const types = ['BundlePrefix', 'TemplateNode', ...(contractNames.length > 0 ? ['ToolContext'] : [])];
   out += `import type { ${types.join(', ')} } from '@agentc/runtime';\n`;
   out += '\n';
   out += `/** Every agent of the bundle (one per card). */\n`;

@@ -8,6 +8,7 @@ import { compareCodeUnits } from '../bundle/canonical-json.js';
 /** Names bundle.ts exports itself; a generated interface name never takes one. */
 export const RESERVED_TYPE_NAMES = new Set([
   'AgentId',
+  'AgentCommon',
   'AgentStatusEvents',
   'AgentToolNames',
   'AnthropicToolOf',

@@ -29,7 +29,9 @@ describe('bundle.ts shared declarations', () => {
     const concierge = member(text, 'concierge');
     expect(concierge).toContain('"ask_billing": SubAgentDispatch<"billing">');
     expect(concierge).toMatch(/ {4}"input": InputSchema_[0-9a-f]{12};/);
-    expect(concierge).toContain('    "suffix_template": Bundle["dynamicContext"]["template"];');
+    // The fields every agent has with the same type come from AgentCommon, through the view Bundle["agents"].
+    expect(concierge).not.toMatch(/"(prefixes|suffix_ast|suffix_template)":/);
+    expect(text).toContain('  readonly "suffix_template": Bundle["dynamicContext"]["template"];\n}');
     const billing = member(text, 'billing');
     expect(billing).toContain('"get_invoices": ToolDispatch<"get_invoices", true>');
     expect(billing).toMatch(/ {4}"tuning": Tuning_[0-9a-f]{12};| {4}"tuning": \{\};/);
@@ -54,6 +56,12 @@ describe('bundle.ts shared declarations', () => {
     const changed = { ...concierge, dispatch: { ...concierge.dispatch, table } };
     const out = member(renderBundleTs({ ...bundle, agents: { ...bundle.agents, concierge: changed } } as Bundle), 'concierge');
     expect(out).toContain('"ask_billing": { "agent": "billing"; "kind": "sub_agent"; "policy": { "max_tool_calls": 99 } }');
+  });
+
+  it("types an agent's own suffix template literally (it wins over AgentCommon's)", () => {
+    const billing = { ...bundle.agents.billing!, suffix_template: 'Date: {{date}}' };
+    const out = member(renderBundleTs({ ...bundle, agents: { ...bundle.agents, billing } } as Bundle), 'billing');
+    expect(out).toContain('    "suffix_template": "Date: {{date}}";\n');
   });
 
   it('is the same text on every render (deterministic)', () => {

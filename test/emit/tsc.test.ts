@@ -30,7 +30,7 @@ const HANDLERS = `{
 const GOOD = `
 import type OpenAI from 'openai';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { BundlePrefix, LlmClient } from '@agentc/runtime';
+import type { BundlePrefix, LlmClient, TemplateNode } from '@agentc/runtime';
 import { createOrchestrator } from './orchestrator.js';
 import {
   anthropicTools,
@@ -91,6 +91,8 @@ type ReadonlyOpenAITool<N> = { readonly type: 'function'; readonly function: { r
 export const sameTools: Same<typeof bundle.agents.billing.tools.openai, readonly [ReadonlyOpenAITool<'get_invoices'>, ReadonlyOpenAITool<'pay_invoice'>]> = true;
 export const sameCopy: Same<ReturnType<typeof openaiTools<'billing'>>, DeepMutable<typeof bundle.agents.billing.tools.openai>> = true;
 export const samePrefixes: Same<typeof bundle.agents.billing.prefixes, readonly BundlePrefix[]> = true;
+export const sameAst: Same<typeof bundle.agents.travel.suffix_ast, readonly TemplateNode[]> = true;
+export const sameSuffix: Same<typeof bundle.agents.travel.suffix_template, typeof bundle.dynamicContext.template> = true;
 
 // The argument interfaces follow the schemas.
 export const pay: PayInvoiceArgs = { invoice_id: 'inv_1', amount: { value: 3, currency: 'EUR', 'x-note': 'n' }, method: 'card' };
