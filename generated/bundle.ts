@@ -659,27 +659,27 @@ export interface JsonSchemaObject {
 }
 
 /** A tool, provider-neutral (its arguments: `ToolArgsByName[N]`), as `neutralTools` copies it (`Bundle["agents"]` holds it readonly). */
-export interface NeutralToolOf<N extends string> {
+export interface NeutralToolOf<N> {
   name: N;
   description: string;
   parameters: { [key: string]: unknown };
 }
 
 /** A tool as an OpenAI function tool, strict mode, as `openaiTools` copies it (`Bundle["agents"]` holds it readonly). */
-export interface OpenAIToolOf<N extends string> {
+export interface OpenAIToolOf<N> {
   type: "function";
   function: { name: N; description: string; parameters: { [key: string]: unknown }; strict: true };
 }
 
 /** A tool as an Anthropic tool, as `anthropicTools` copies it (`Bundle["agents"]` holds it readonly). */
-export interface AnthropicToolOf<N extends string> {
+export interface AnthropicToolOf<N> {
   name: N;
   description: string;
   input_schema: { type: "object"; [key: string]: unknown };
 }
 
-/** A dispatch-table entry that runs tool contract `T` (`E`: whether it is envelope-backed). */
-export interface ToolDispatch<T extends string, E extends boolean> {
+/** A dispatch-table entry that runs tool contract `T` (a tool name; `E`: whether it is envelope-backed, a boolean). */
+export interface ToolDispatch<T, E> {
   readonly "envelope": E;
   readonly "kind": "tool";
   readonly "tool": T;

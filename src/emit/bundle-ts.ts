@@ -228,9 +228,14 @@ function dispatchEntryType(entry: DispatchEntry, bundle: Pick<Bundle, 'agents'>)
   return literalType(entry, '');
 }
 
-/** Generic dispatch-table entries: one declaration for every agent's entries of each kind. */
-const DISPATCH_TYPES = `/** A dispatch-table entry that runs tool contract \`T\` (\`E\`: whether it is envelope-backed). */
-export interface ToolDispatch<T extends string, E extends boolean> {
+/**
+ * Generic dispatch-table entries: one declaration for every agent's entries of
+ * each kind. ToolDispatch's parameters (like the tool shapes' \`N\`) are
+ * unconstrained: bundle.ts refers to them thousands of times at 1,000 cards,
+ * and tsc checks a parameter's constraint at every reference.
+ */
+const DISPATCH_TYPES = `/** A dispatch-table entry that runs tool contract \`T\` (a tool name; \`E\`: whether it is envelope-backed, a boolean). */
+export interface ToolDispatch<T, E> {
   readonly "envelope": E;
   readonly "kind": "tool";
   readonly "tool": T;
@@ -275,26 +280,27 @@ export type ReadonlyAgents<T> = {
 
 `;
 
+/** The tool shapes, by tool name \`N\` (unconstrained: see DISPATCH_TYPES). */
 const TOOL_TYPES = `/** A JSON Schema object as the bundle holds it. */
 export interface JsonSchemaObject {
   readonly [key: string]: unknown;
 }
 
 /** A tool, provider-neutral (its arguments: \`ToolArgsByName[N]\`), as \`neutralTools\` copies it (\`Bundle["agents"]\` holds it readonly). */
-export interface NeutralToolOf<N extends string> {
+export interface NeutralToolOf<N> {
   name: N;
   description: string;
   parameters: { [key: string]: unknown };
 }
 
 /** A tool as an OpenAI function tool, strict mode, as \`openaiTools\` copies it (\`Bundle["agents"]\` holds it readonly). */
-export interface OpenAIToolOf<N extends string> {
+export interface OpenAIToolOf<N> {
   type: "function";
   function: { name: N; description: string; parameters: { [key: string]: unknown }; strict: true };
 }
 
 /** A tool as an Anthropic tool, as \`anthropicTools\` copies it (\`Bundle["agents"]\` holds it readonly). */
-export interface AnthropicToolOf<N extends string> {
+export interface AnthropicToolOf<N> {
   name: N;
   description: string;
   input_schema: { type: "object"; [key: string]: unknown };
