@@ -35,10 +35,21 @@ export interface WriteCache {
   files: Map<string, { content: FileContent; stamp: string }>;
   /** Background removal of replaced files' second names. */
   freeing: Promise<void>;
+  /** Stamps `statAhead` took for the next call (used by it if it writes to `dir`, then dropped). */
+  ahead: { dir: string; stamps: Map<string, string> } | undefined;
 }
 
 export function createWriteCache(): WriteCache {
-  return { dir: undefined, files: new Map(), freeing: Promise.resolve() };
+  return { dir: undefined, files: new Map(), freeing: Promise.resolve(), ahead: undefined };
+}
+
+/**
+ * Takes the stamps of the files the last call left, for the next call to use instead of
+ * taking them itself: watch does this while the bundle hash is made on another thread.
+ * Stamps taken a moment earlier are as good (they only decide whether a file is read back).
+ */
+export function statAhead(cache: WriteCache): void {
+  cache.ahead = cache.dir === undefined ? undefined : { dir: cache.dir, stamps: stampsOf(cache.dir, [...cache.files.keys()]) };
 }
 
 /** Waits for the background work of earlier calls (tests and shutdown). */

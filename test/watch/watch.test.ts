@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test, vi } from 'vitest';
@@ -143,3 +143,33 @@ async function tree(root: string): Promise<Record<string, string>> {
   }
   return out;
 }
+
+test('watch: once idle after its first build, it rehearses rebuilds that print and write nothing; edits then build as usual', async () => {
+  const dir = await workspace();
+  const { io, out, nextBuild } = capture();
+  const ac = new AbortController();
+  let rehearsals = 0;
+  const first = nextBuild();
+  const done = watchCommand({ cwd: dir, signal: ac.signal, debounceMs: 30, format: 'text', onRehearsal: () => void rehearsals++ }, io);
+  expect(await first).toMatch(/^build: ok .*initial build/);
+  const stamp = async (): Promise<string> => {
+    const files = await tree(join(dir, 'generated'));
+    const stats = await Promise.all(Object.keys(files).map(async (f) => `${f}:${(await stat(join(dir, 'generated', f))).mtimeMs}`));
+    return stats.sort().join('\n');
+  };
+  const written = await stamp();
+  await vi.waitFor(() => expect(rehearsals).toBe(3), { timeout: 20_000, interval: 20 });
+  expect(out().match(/^build:/gm)).toHaveLength(1);
+  expect(await stamp()).toBe(written);
+
+  const blockPath = join(dir, 'blocks', 'rewards', 'persona-rewards.md');
+  const next = nextBuild();
+  await writeFile(blockPath, `${await readFile(blockPath, 'utf8')}\nMention the expiry policy.\n`);
+  expect(await next).toMatch(/^build: ok .*persona-rewards\.md changed.*wrote [1-9]\d* files?/);
+  ac.abort();
+  expect(await done).toBe(0);
+  expect(rehearsals).toBe(3);
+  const { buildCommand } = await import('../../src/cli/commands/build.js');
+  expect(await buildCommand({ cwd: dir, out: 'oneshot', format: 'text' }, capture().io)).toBe(0);
+  expect(await tree(join(dir, 'generated'))).toEqual(await tree(join(dir, 'oneshot')));
+}, 60_000);
