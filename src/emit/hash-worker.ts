@@ -26,8 +26,8 @@ const STRIDE = 16;
 let segments = new Map();
 let last = new Int32Array(0);
 let states = new Map();
-parentPort.on('message', ({ job, order, fresh }) => {
-  for (let i = 0; i < fresh.length; i += 2) segments.set(fresh[i], fresh[i + 1]);
+parentPort.on('message', ({ job, order, freshIds, freshEnds, packed }) => {
+  for (let i = 0, start = 0; i < freshIds.length; start = freshEnds[i++]) segments.set(freshIds[i], packed.subarray(start, freshEnds[i]));
   const limit = Math.min(order.length, last.length);
   let same = 0;
   while (same < limit && order[same] === last[same]) same++;
@@ -89,18 +89,31 @@ export function createBundleHasher(): BundleHasher {
       if (typeof frame.tail === 'string') segments.push(frame.tail);
       else for (const chunk of frame.tail) segments.push(chunk);
       const ids = sameAsLast(segments, last);
-      const fresh: (number | string | Uint8Array)[] = [];
+      // The segments the worker lacks, copied into one buffer that is handed over (not cloned):
+      // posting thousands of small buffers (a first build: all of them) costs ~10 µs each.
+      const fresh: Uint8Array[] = [];
+      const freshIds: number[] = [];
+      let bytes = 0;
       segments.forEach((s, i) => {
         if (ids[i] !== 0) return;
         ids[i] = nextId++;
-        // A copy of just the view's bytes: posting a Buffer clones its whole backing store.
-        fresh.push(ids[i]!, typeof s === 'string' ? s : new Uint8Array(s));
+        const b = typeof s === 'string' ? Buffer.from(s, 'utf8') : s;
+        fresh.push(b);
+        freshIds.push(ids[i]!);
+        bytes += b.byteLength;
+      });
+      const packed = new Uint8Array(bytes);
+      const freshEnds = new Int32Array(fresh.length);
+      let at = 0;
+      fresh.forEach((b, i) => {
+        packed.set(b, at);
+        freshEnds[i] = at += b.byteLength;
       });
       const job = nextJob++;
       return new Promise<string>((resolve, reject) => {
         waiting.set(job, { resolve, reject });
         try {
-          worker.postMessage({ job, order: ids, fresh });
+          worker.postMessage({ job, order: ids, freshIds: Int32Array.from(freshIds), freshEnds, packed }, [packed.buffer]);
           last = { segments, ids };
         } catch (e) {
           waiting.delete(job);
