@@ -59,7 +59,7 @@ describe('the watch emitter', () => {
       },
       close: async () => {},
     };
-    const emitter = createWatchEmitter(cache.emit, '0.0.0-test', (m) => warnings.push(m), failing);
+    const emitter = createWatchEmitter(cache.emit, '0.0.0-test', (m) => warnings.push(m), { hasher: failing });
     await sameAsOneShot(cache, emitter);
     await edit('cards/billing.yaml', (t) => t.replace('All invoices and payments', 'Every invoice and payment'));
     await sameAsOneShot(cache, emitter);

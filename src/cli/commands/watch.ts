@@ -114,7 +114,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     }
   };
 
-  const emitter = mode === 'build' ? createWatchEmitter(cache.emit, AGENTC_VERSION, io.stderr) : undefined;
+  const emitter = mode === 'build' ? createWatchEmitter(cache.emit, AGENTC_VERSION, io.stderr, { outDir }) : undefined;
 
   /**
    * After a build's status line: the token counts it added go to the persistent store (about 7 ms
@@ -157,7 +157,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     const result = await compile({ root, cache, deferTokenSave: true, changed: probe === undefined ? [] : [probe] });
     if (result.fatal !== undefined || !result.program || countBySeverity(result.diagnostics).errors > 0) return;
     if (emitter === undefined) return opts.onRehearsal?.();
-    await emitter.files(result.program);
+    await emitter.files(result.program, true);
     cache.emit.written.ahead = undefined;
     opts.onRehearsal?.();
   };
