@@ -77,7 +77,8 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   const debounceMs = opts.debounceMs ?? 2;
 
   /** `changed`: the paths the watchers reported since the last build (none for the first: everything is read). */
-  const build = async (reason: string, changed?: readonly string[]): Promise<void> => {
+  /** `changed`: the paths the watchers reported since the last build (none for the first: everything is read). Resolves to whether it succeeded. */
+  const build = async (reason: string, changed?: readonly string[]): Promise<boolean> => {
     const t0 = performance.now();
     // The bundle is made here, with the emit cache (compile would make it from scratch).
     // Token counts are saved when the watcher is idle (see `finish`), not in front of the status line.
@@ -86,7 +87,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     imports.set(configImports(cache));
     if (result.fatal !== undefined) {
       io.stdout(`${mode}: failed (${reason}): ${result.fatal}\n`);
-      return;
+      return false;
     }
     await printDiagnostics(result, format, root, io);
     const { errors, warnings } = countBySeverity(result.diagnostics);
@@ -95,11 +96,11 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       io.stdout(
         `check: ${formatInt(errors)} error${errors === 1 ? '' : 's'}, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'} in ${formatInt(ms)} ms (${reason}). Watching for changes…\n`,
       );
-      return;
+      return errors === 0;
     }
     if (errors > 0 || !result.program) {
       io.stdout(`build: ${formatInt(errors)} error${errors === 1 ? '' : 's'} (${reason}); ${shown} left as it was. Watching for changes…\n`);
-      return;
+      return false;
     }
     try {
       const files = await emitter!.files(result.program);
@@ -109,8 +110,10 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       io.stdout(
         `build: ok in ${formatInt(ms)} ms (${reason}): wrote ${formatInt(w.written.length)} file${w.written.length === 1 ? '' : 's'}, ${formatInt(w.unchanged.length)} unchanged${warn}.\n`,
       );
+      return true;
     } catch (e) {
       io.stdout(`build: could not write ${shown}: ${(e as Error).message}; the previous output was kept.\n`);
+      return false;
     }
   };
 
@@ -179,10 +182,11 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     const changed = [...pending].sort();
     pending = undefined;
     const reason = changed.length === 1 ? `${changed[0]} changed` : `${formatInt(changed.length)} files changed`;
-    running = build(reason, changed).finally(() => {
-      finish();
-      if (pending) flush();
-    });
+    running = build(reason, changed)
+      .finally(finish)
+      .then(() => {
+        if (pending) flush();
+      });
   };
 
   // One watcher per directory, re-synced after every event (see watch-tree.ts): atomic saves,
@@ -192,11 +196,12 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
 
   const output = mode === 'check' ? 'checking only' : `output in ${shown}`;
   io.stdout(`Watching ${WATCHED_DIRS.map((d) => `${d}/`).join(', ')} and the config; ${output} (Ctrl+C to stop).\n`);
-  running = build(mode === 'check' ? 'initial check' : 'initial build').finally(() => {
-    finish();
-    if (pending) flush();
-    else rehearseLater(REHEARSALS);
-  });
+  running = build(mode === 'check' ? 'initial check' : 'initial build')
+    .finally(finish)
+    .then((ok) => {
+      if (pending) flush();
+      else if (ok) rehearseLater(REHEARSALS);
+    });
 
   await new Promise<void>((done) => {
     const stop = (): void => {
