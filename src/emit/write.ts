@@ -29,7 +29,7 @@ import { BACKUP_TAG, forEachConcurrently, nodeFsSync, pauses, siblingPath, STAGI
 import { remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
 
 export type { WriteFs } from './write-files.js';
-export { createWriteCache, settled, type WriteCache } from './write-in-place.js';
+export { createWriteCache, settled, statAhead, type WriteCache } from './write-in-place.js';
 
 /** Files written at once into a staging directory (libuv's pool has 4 threads by default). */
 const WRITE_CONCURRENCY = 8;
@@ -78,7 +78,9 @@ export async function writeOutput(outDir: string, files: OutputFiles, fs: WriteF
     cache.dir = undefined; // until this call has succeeded
     cache.files = new Map();
   }
-  if (known) return writeKnown(target, files, existing, known, fs, cache!);
+  const ahead = cache?.ahead;
+  if (cache) cache.ahead = undefined;
+  if (known) return writeKnown(target, files, existing, known, ahead?.dir === target ? ahead.stamps : undefined, fs, cache!);
 
   // One pass over the files, each made (files.get) once: compared with the old file, then
   // written into the staging directory, which is made at the first change. Unchanged files
@@ -142,13 +144,17 @@ async function writeKnown(
   files: OutputFiles,
   existing: Map<string, 'file' | 'other'>,
   known: WriteCache['files'],
+  /** Stamps taken ahead (statAhead), or undefined: taken now. */
+  ahead: Map<string, string> | undefined,
   fs: WriteFs,
   cache: WriteCache,
 ): Promise<WriteResult> {
-  const stamps = stampsOf(
-    target,
-    [...files.keys()].filter((rel) => known.has(rel) && existing.get(rel) === 'file'),
-  );
+  const stamps =
+    ahead ??
+    stampsOf(
+      target,
+      [...files.keys()].filter((rel) => known.has(rel) && existing.get(rel) === 'file'),
+    );
   const written: string[] = [];
   const unchanged: string[] = [];
   const same = new Set<string>();

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test, vi } from 'vitest';
@@ -143,3 +143,68 @@ async function tree(root: string): Promise<Record<string, string>> {
   }
   return out;
 }
+
+test('watch: once idle after its first build, it rehearses rebuilds that print and write nothing; edits then build as usual', async () => {
+  const dir = await workspace();
+  const { io, out, nextBuild } = capture();
+  const ac = new AbortController();
+  let rehearsals = 0;
+  const first = nextBuild();
+  const done = watchCommand({ cwd: dir, signal: ac.signal, debounceMs: 30, format: 'text', onRehearsal: () => void rehearsals++ }, io);
+  expect(await first).toMatch(/^build: ok .*initial build/);
+  const stamp = async (): Promise<string> => {
+    const files = await tree(join(dir, 'generated'));
+    const stats = await Promise.all(Object.keys(files).map(async (f) => `${f}:${(await stat(join(dir, 'generated', f))).mtimeMs}`));
+    return stats.sort().join('\n');
+  };
+  const written = await stamp();
+  await vi.waitFor(() => expect(rehearsals).toBe(3), { timeout: 20_000, interval: 20 });
+  expect(out().match(/^build:/gm)).toHaveLength(1);
+  expect(await stamp()).toBe(written);
+
+  const blockPath = join(dir, 'blocks', 'rewards', 'persona-rewards.md');
+  const next = nextBuild();
+  await writeFile(blockPath, `${await readFile(blockPath, 'utf8')}\nMention the expiry policy.\n`);
+  expect(await next).toMatch(/^build: ok .*persona-rewards\.md changed.*wrote [1-9]\d* files?/);
+  ac.abort();
+  expect(await done).toBe(0);
+  expect(rehearsals).toBe(3);
+  const { buildCommand } = await import('../../src/cli/commands/build.js');
+  expect(await buildCommand({ cwd: dir, out: 'oneshot', format: 'text' }, capture().io)).toBe(0);
+  expect(await tree(join(dir, 'generated'))).toEqual(await tree(join(dir, 'oneshot')));
+}, 60_000);
+
+test('watch: a generated file changed by hand (same size) is put right by the next rebuild; the others are not stat’ed again', async () => {
+  const dir = await workspace();
+  const { io, nextBuild } = capture();
+  const ac = new AbortController();
+  let next = nextBuild();
+  const done = watchCommand({ cwd: dir, signal: ac.signal, debounceMs: 30, format: 'text' }, io);
+  expect(await next).toMatch(/^build: ok .*initial build/);
+  const blockPath = join(dir, 'blocks', 'rewards', 'persona-rewards.md');
+  const block = await readFile(blockPath, 'utf8');
+  // Two rebuilds: the output watcher is attached and past its first ("all") round.
+  for (const extra of ['\nFirst note.\n', '\nSecond note.\n']) {
+    next = nextBuild();
+    await writeFile(blockPath, `${block}${extra}`);
+    expect(await next).toMatch(/^build: ok/);
+  }
+  // By hand, same size: bundle.ts (which the next edit does not change) and orchestrator.ts.
+  for (const rel of ['bundle.ts', 'orchestrator.ts']) {
+    const path = join(dir, 'generated', rel);
+    const text = await readFile(path, 'utf8');
+    await writeFile(
+      path,
+      text.replace(/[a-z]/, (c) => (c === 'a' ? 'b' : 'a')),
+    );
+  }
+  await new Promise((r) => setTimeout(r, 100));
+  next = nextBuild();
+  await writeFile(blockPath, `${block}\nThird note.\n`);
+  expect(await next).toMatch(/^build: ok .*wrote [1-9]\d* files?/);
+  ac.abort();
+  expect(await done).toBe(0);
+  const { buildCommand } = await import('../../src/cli/commands/build.js');
+  expect(await buildCommand({ cwd: dir, out: 'oneshot', format: 'text' }, capture().io)).toBe(0);
+  expect(await tree(join(dir, 'generated'))).toEqual(await tree(join(dir, 'oneshot')));
+}, 60_000);

@@ -10,7 +10,7 @@
  *   nor re-emitted (EmitCache: its bundle entry, JSON piece and prompt files; the
  *   bundle's texts and tool shapes per entry), and files already written are neither
  *   read back nor rewritten (its WriteCache).
- * - Changes are debounced (5 ms of quiet: one save's events — a write, or an
+ * - Changes are debounced (2 ms of quiet: one save's events — a write, or an
  *   atomic save's create, write and rename — reach the event loop together, within
  *   half a millisecond of each other, measured on a loaded 2-core machine; a longer
  *   burst at worst costs one extra build); a change during a build schedules one more build.
@@ -21,19 +21,21 @@
  * - Each build prints exactly one status line starting with "build:" ("check:"
  *   in check mode; tools and tests wait for it). The token counts builds added are
  *   saved to the persistent cache once the watcher is idle (500 ms), and when it stops.
+ * - bundle.json's hash is made on a worker thread while the other files are made
+ *   (src/cli/watch-emit.ts). Rehearsals (JIT warm-up, see `rehearseLater`) print and
+ *   write nothing and never delay a change by more than the one under way.
  */
 import { formatInt } from '../../diagnostics/format-number.js';
 import { relative, resolve, sep } from 'node:path';
 import { compile, configImports, createCompileCache, saveTokenCounts } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import type { ReportFormat } from '../../diagnostics/render/index.js';
-import { createBundle } from '../../emit/bundle.js';
-import { emitFiles } from '../../emit/files.js';
 import { settled, writeOutput } from '../../emit/write.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
+import { createWatchEmitter } from '../watch-emit.js';
 import { FilesWatcher } from '../watch-files.js';
 import { TreeWatcher } from '../watch-tree.js';
 import { DEFAULT_OUT_DIR, displayDir, printDiagnostics, refuseOutDir } from './build.js';
@@ -47,7 +49,13 @@ export interface WatchOptions {
   debounceMs?: number;
   /** 'check' (`agentc check --watch`): report diagnostics on every change, write nothing. Default 'build'. */
   mode?: 'build' | 'check';
+  /** Called after each rehearsal (tests; see `rehearseLater`). */
+  onRehearsal?: () => void;
 }
+
+/** Rebuilds rehearsed after the first build, and the idle time in front of each (see `rehearseLater`). */
+const REHEARSALS = 3;
+const REHEARSAL_IDLE_MS = 100;
 
 /** How long the watcher is idle before it saves the token counts its builds added. */
 const TOKEN_SAVE_IDLE_MS = 500;
@@ -66,10 +74,11 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     return EXIT.failure;
   }
   const cache = createCompileCache();
-  const debounceMs = opts.debounceMs ?? 5;
+  const debounceMs = opts.debounceMs ?? 2;
 
   /** `changed`: the paths the watchers reported since the last build (none for the first: everything is read). */
-  const build = async (reason: string, changed?: readonly string[]): Promise<void> => {
+  /** `changed`: the paths the watchers reported since the last build (none for the first: everything is read). Resolves to whether it succeeded. */
+  const build = async (reason: string, changed?: readonly string[]): Promise<boolean> => {
     const t0 = performance.now();
     // The bundle is made here, with the emit cache (compile would make it from scratch).
     // Token counts are saved when the watcher is idle (see `finish`), not in front of the status line.
@@ -78,7 +87,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     imports.set(configImports(cache));
     if (result.fatal !== undefined) {
       io.stdout(`${mode}: failed (${reason}): ${result.fatal}\n`);
-      return;
+      return false;
     }
     await printDiagnostics(result, format, root, io);
     const { errors, warnings } = countBySeverity(result.diagnostics);
@@ -87,24 +96,28 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       io.stdout(
         `check: ${formatInt(errors)} error${errors === 1 ? '' : 's'}, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'} in ${formatInt(ms)} ms (${reason}). Watching for changes…\n`,
       );
-      return;
+      return errors === 0;
     }
     if (errors > 0 || !result.program) {
       io.stdout(`build: ${formatInt(errors)} error${errors === 1 ? '' : 's'} (${reason}); ${shown} left as it was. Watching for changes…\n`);
-      return;
+      return false;
     }
     try {
-      const bundle = createBundle(result.program, AGENTC_VERSION, cache.emit);
-      const w = await writeOutput(outDir, emitFiles(bundle, cache.emit), undefined, cache.emit.written);
+      const files = await emitter!.files(result.program);
+      const w = await writeOutput(outDir, files, undefined, cache.emit.written);
       const ms = Math.round(performance.now() - t0);
       const warn = warnings > 0 ? `, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'}` : '';
       io.stdout(
         `build: ok in ${formatInt(ms)} ms (${reason}): wrote ${formatInt(w.written.length)} file${w.written.length === 1 ? '' : 's'}, ${formatInt(w.unchanged.length)} unchanged${warn}.\n`,
       );
+      return true;
     } catch (e) {
       io.stdout(`build: could not write ${shown}: ${(e as Error).message}; the previous output was kept.\n`);
+      return false;
     }
   };
+
+  const emitter = mode === 'build' ? createWatchEmitter(cache.emit, AGENTC_VERSION, io.stderr, { outDir }) : undefined;
 
   /**
    * After a build's status line: the token counts it added go to the persistent store (about 7 ms
@@ -120,11 +133,46 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       if (!running) saveTokenCounts(cache);
     }, TOKEN_SAVE_IDLE_MS);
   };
+  /**
+   * JIT warm-up. Once the watcher has been idle for REHEARSAL_IDLE_MS after its first build, it
+   * goes through a rebuild's steps, writing and printing nothing, up to REHEARSALS times (each
+   * after the same idle time): a compile told that one block changed (it has not: its stamp is
+   * checked), the bundle, its hash and the files, the output's stamps. Without it the first edits
+   * take about twice as long as later ones (V8 has not yet optimized the incremental paths); a
+   * step costs a rebuild's CPU (~50 ms at 1,000 cards), once per session. Any change cancels the
+   * steps not yet started; one that arrives during a step waits for it, as for a build.
+   */
+  let rehearsalTimer: NodeJS.Timeout | undefined;
+  const rehearseLater = (left: number): void => {
+    if (left === 0 || stopped) return;
+    rehearsalTimer = setTimeout(() => {
+      rehearsalTimer = undefined;
+      if (running || pending) return;
+      running = rehearse().finally(() => {
+        finish();
+        if (pending) flush();
+        else rehearseLater(left - 1);
+      });
+    }, REHEARSAL_IDLE_MS);
+  };
+  const rehearse = async (): Promise<void> => {
+    const probe = cache.listing?.blocks[0]?.path;
+    const result = await compile({ root, cache, deferTokenSave: true, changed: probe === undefined ? [] : [probe] });
+    if (result.fatal !== undefined || !result.program || countBySeverity(result.diagnostics).errors > 0) return;
+    if (emitter === undefined) return opts.onRehearsal?.();
+    await emitter.files(result.program, true);
+    cache.emit.written.ahead = undefined;
+    opts.onRehearsal?.();
+  };
+
+  let stopped = false;
   let running: Promise<void> | undefined;
   let pending: Set<string> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const schedule = (path: string): void => {
     (pending ??= new Set()).add(path);
+    if (rehearsalTimer) clearTimeout(rehearsalTimer);
+    rehearsalTimer = undefined;
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
   };
@@ -134,10 +182,11 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     const changed = [...pending].sort();
     pending = undefined;
     const reason = changed.length === 1 ? `${changed[0]} changed` : `${formatInt(changed.length)} files changed`;
-    running = build(reason, changed).finally(() => {
-      finish();
-      if (pending) flush();
-    });
+    running = build(reason, changed)
+      .finally(finish)
+      .then(() => {
+        if (pending) flush();
+      });
   };
 
   // One watcher per directory, re-synced after every event (see watch-tree.ts): atomic saves,
@@ -147,10 +196,12 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
 
   const output = mode === 'check' ? 'checking only' : `output in ${shown}`;
   io.stdout(`Watching ${WATCHED_DIRS.map((d) => `${d}/`).join(', ')} and the config; ${output} (Ctrl+C to stop).\n`);
-  running = build(mode === 'check' ? 'initial check' : 'initial build').finally(() => {
-    finish();
-    if (pending) flush();
-  });
+  running = build(mode === 'check' ? 'initial check' : 'initial build')
+    .finally(finish)
+    .then((ok) => {
+      if (pending) flush();
+      else if (ok) rehearseLater(REHEARSALS);
+    });
 
   await new Promise<void>((done) => {
     const stop = (): void => {
@@ -166,10 +217,13 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       process.on('SIGTERM', stop);
     }
   });
+  stopped = true;
   if (timer) clearTimeout(timer);
+  if (rehearsalTimer) clearTimeout(rehearsalTimer);
   tree.close();
   imports.close();
   await running;
+  await emitter?.close();
   if (saveTimer) clearTimeout(saveTimer);
   saveTokenCounts(cache);
   await settled(cache.emit.written);
