@@ -181,7 +181,7 @@ function fieldType(key: string, value: unknown, bundle: Pick<Bundle, 'agents' | 
 
 const SHARED_DOCS: Record<string, string> = { InputSchema: "An agent's handoff input schema", Tuning: "An agent's model tuning" };
 
-/** A non-empty object's literal type as a shared interface named by its content (readonly, as it is used outside BundleAgents too); anything else inline. */
+/** A non-empty object's literal type as a shared interface named by its content (declared readonly, like the rest of the view; BundleAgents names it); anything else inline, without readonly. */
 function sharedType(prefix: string, value: unknown, shared: Map<string, string>): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length === 0) return literalType(value, '');
   const name = `${prefix}_${sha256Hex(canonicalJsonLine(value)).slice(0, 12)}`;
