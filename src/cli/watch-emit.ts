@@ -1,20 +1,14 @@
 /**
- * Watch mode's files for a build: the bundle is made with the session's EmitCache
- * and its hash on a worker thread (src/emit/hash-worker.ts), while this thread makes
- * the other files and takes the output's stamps (statAhead: only of the files the
- * output watcher names, src/cli/watch-output.ts); then bundle.json is made with
- * the hash. The same files, byte for byte, as emitFiles(createBundle(…)).
- *
- * Invariant: a worker that cannot start or fails is reported once on stderr (a
- * developer's message) and the hash is made on this thread from then on.
+ * Watch mode's files for a build: the bundle made with the session's EmitCache,
+ * its files, and the output's stamps taken for the write that follows — only of
+ * the files the output watcher names (src/cli/watch-output.ts); the others keep
+ * the stamps recorded when they were written. The same files, byte for byte, as
+ * emitFiles(createBundle(…)).
  */
-import { draftBundle, sealBundle } from '../emit/bundle.js';
-import { hashPieces } from '../emit/bundle-hash.js';
+import { createBundle } from '../emit/bundle.js';
 import type { EmitCache } from '../emit/cache.js';
 import type { FileContent } from '../emit/content.js';
 import { emitFiles } from '../emit/files.js';
-import { bundleJsonChunks } from '../emit/fragments.js';
-import { createBundleHasher, type BundleHasher } from '../emit/hash-worker.js';
 import { statAhead } from '../emit/write.js';
 import type { Program } from '../resolve/types.js';
 import { OutputWatcher } from './watch-output.js';
@@ -25,41 +19,21 @@ export interface WatchEmitter {
    * taken for the write that follows. A rehearsal (`rehearsal`: nothing is written after it)
    * stats every file and leaves the output watcher's suspects for the next build.
    */
-  files(program: Program, rehearsal?: boolean): Promise<Map<string, FileContent>>;
-  close(): Promise<void>;
+  files(program: Program, rehearsal?: boolean): Map<string, FileContent>;
+  close(): void;
 }
 
-export interface WatchEmitterOptions {
-  /** The output folder: watched (src/cli/watch-output.ts) so that only files something touched are stat'ed. */
-  outDir?: string;
-  /** Default: a worker thread (createBundleHasher). */
-  hasher?: BundleHasher | undefined;
-}
-
-export function createWatchEmitter(cache: EmitCache, agentcVersion: string, warn: (message: string) => void, options: WatchEmitterOptions = {}): WatchEmitter {
-  let worker = 'hasher' in options ? options.hasher : startHasher(warn);
-  const output = options.outDir === undefined ? undefined : new OutputWatcher(options.outDir);
+/** `outDir`: the output folder, watched so that only files something touched are stat'ed; none: every file is. */
+export function createWatchEmitter(cache: EmitCache, agentcVersion: string, outDir?: string): WatchEmitter {
+  const output = outDir === undefined ? undefined : new OutputWatcher(outDir);
   return {
-    async files(program, rehearsal = false) {
-      const draft = draftBundle(program, agentcVersion, cache);
-      const hashing = worker?.hash(draft.layout.frame, draft.layout.pieces);
-      const files = emitFiles(draft.unhashed, cache);
+    files(program, rehearsal = false) {
+      const files = emitFiles(createBundle(program, agentcVersion, cache), cache);
       statAhead(cache.written, output === undefined || rehearsal ? 'all' : output.take(foldersOf(files.keys())));
-      let hash: string | undefined;
-      if (hashing) {
-        hash = await hashing.catch((e: unknown) => {
-          warn(`agentc: the bundle hash worker failed; hashing on the main thread from now on: ${(e as Error).message}\n`);
-          worker = undefined;
-          return undefined;
-        });
-      }
-      hash ??= hashPieces(draft.layout.frame, draft.layout.pieces, cache);
-      files.set('bundle.json', bundleJsonChunks(sealBundle(draft.unhashed, hash, cache), cache));
       return files;
     },
-    async close() {
+    close() {
       output?.close();
-      await worker?.close();
     },
   };
 }
@@ -72,13 +46,4 @@ function foldersOf(paths: Iterable<string>): Set<string> {
     out.add(at === -1 ? '' : p.slice(0, at));
   }
   return out;
-}
-
-function startHasher(warn: (message: string) => void): BundleHasher | undefined {
-  try {
-    return createBundleHasher();
-  } catch (e) {
-    warn(`agentc: could not start the bundle hash worker; hashing on the main thread: ${(e as Error).message}\n`);
-    return undefined;
-  }
 }

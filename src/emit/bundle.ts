@@ -28,7 +28,7 @@ import type { ModelEntry, Tool } from '../parse/types.js';
 import { BLOCK_SEPARATOR, handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
 import { hashPieces } from './bundle-hash.js';
-import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type StoredLayout, type ToolShapes } from './cache.js';
+import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type ToolShapes } from './cache.js';
 import { compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
 import { fragmentsOf, layoutOf, withHash } from './fragments.js';
 import { storeBundle, storedJson, type BlockUse } from './stored.js';
@@ -49,34 +49,7 @@ export function createBundle(
   cache: EmitCache = createEmitCache({ once: true }),
   options: { only?: ReadonlySet<string> } = {},
 ): Bundle {
-  const unhashed = unhashedBundle(program, agentcVersion, cache, options.only);
-  // A partial bundle has no layout and no hash (its maker computes the hash if it needs one).
-  if (options.only !== undefined) return unhashed;
-  // bundle.json's frame and pieces (stored.ts), hashed with `hash` = ""; the hashed bundle gets the same layout with its hash set.
-  const layout = layoutOf(unhashed, cache);
-  return sealBundle(unhashed, hashPieces(layout.frame, layout.pieces, cache), cache);
-}
-
-/**
- * createBundle's bundle before its hash (`hash` ""), with bundle.json's layout made: what
- * is hashed is `layout.frame` and `layout.pieces` (hashPieces' bytes). Watch hashes them
- * on a worker thread (hash-worker.ts) while it makes the other files, then seals.
- */
-export function draftBundle(program: Program, agentcVersion: string, cache: EmitCache): { unhashed: Bundle; layout: StoredLayout } {
-  const unhashed = unhashedBundle(program, agentcVersion, cache, undefined);
-  return { unhashed, layout: layoutOf(unhashed, cache) };
-}
-
-/** The bundle with its hash set; it gets the draft's layout with the hash member filled in. */
-export function sealBundle(unhashed: Bundle, hash: string, cache: EmitCache): Bundle {
-  const layout = layoutOf(unhashed, cache);
-  const bundle: Bundle = { ...unhashed, hash };
-  cache.frames.set(bundle, { frame: withHash(layout.frame, hash), pieces: layout.pieces });
-  return bundle;
-}
-
-/** The bundle with `hash` "" (for `only`: those agents' entries, see createBundle). */
-function unhashedBundle(program: Program, agentcVersion: string, cache: EmitCache, only: ReadonlySet<string> | undefined): Bundle {
+  const only = options.only;
   if (only !== undefined && !cache.once) throw new Error('agentc bug: a partial bundle needs a one-off EmitCache');
   const config = program.config.data;
   useConfig(cache, config, agentcVersion);
@@ -132,7 +105,7 @@ function unhashedBundle(program: Program, agentcVersion: string, cache: EmitCach
   }
 
   // Keys in sorted order (agentcVersion < agents < dispatchDefaults < … < tools), as sortKeysDeep would.
-  return {
+  const unhashed: Bundle = {
     agentcVersion,
     agents,
     dispatchDefaults: sortKeysDeep({ toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap }),
@@ -144,6 +117,14 @@ function unhashedBundle(program: Program, agentcVersion: string, cache: EmitCach
     models,
     tools,
   };
+  // A partial bundle has no layout and no hash (its maker computes the hash if it needs one).
+  if (only !== undefined) return unhashed;
+  // bundle.json's frame and pieces (stored.ts), hashed with `hash` = ""; the hashed bundle gets the same layout with its hash set.
+  const layout = layoutOf(unhashed, cache);
+  const hash = hashPieces(layout.frame, layout.pieces, cache);
+  const bundle: Bundle = { ...unhashed, hash };
+  cache.frames.set(bundle, { frame: withHash(layout.frame, hash), pieces: layout.pieces });
+  return bundle;
 }
 
 /** SHA-256 of bundle.json's text (the stored bundle) with `hash` = "". */

@@ -21,7 +21,7 @@
  * - Each build prints exactly one status line starting with "build:" ("check:"
  *   in check mode; tools and tests wait for it). The token counts builds added are
  *   saved to the persistent cache once the watcher is idle (500 ms), and when it stops.
- * - bundle.json's hash is made on a worker thread while the other files are made
+ * - Only the generated files the output watcher names are stat'ed before a write
  *   (src/cli/watch-emit.ts). Rehearsals (JIT warm-up, see `rehearseLater`) print and
  *   write nothing and never delay a change by more than the one under way.
  */
@@ -33,6 +33,7 @@ import type { ReportFormat } from '../../diagnostics/render/index.js';
 import { settled, writeOutput } from '../../emit/write.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { WORKSPACE_LAYOUT } from '../../load/layout.js';
+import { countTokens } from '../../tokenize/index.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
 import { createWatchEmitter } from '../watch-emit.js';
@@ -103,7 +104,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       return false;
     }
     try {
-      const files = await emitter!.files(result.program);
+      const files = emitter!.files(result.program);
       const w = await writeOutput(outDir, files, undefined, cache.emit.written);
       const ms = Math.round(performance.now() - t0);
       const warn = warnings > 0 ? `, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'}` : '';
@@ -117,7 +118,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     }
   };
 
-  const emitter = mode === 'build' ? createWatchEmitter(cache.emit, AGENTC_VERSION, io.stderr, { outDir }) : undefined;
+  const emitter = mode === 'build' ? createWatchEmitter(cache.emit, AGENTC_VERSION, outDir) : undefined;
 
   /**
    * After a build's status line: the token counts it added go to the persistent store (about 7 ms
@@ -135,12 +136,15 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   };
   /**
    * JIT warm-up. Once the watcher has been idle for REHEARSAL_IDLE_MS after its first build, it
-   * goes through a rebuild's steps, writing and printing nothing, up to REHEARSALS times (each
-   * after the same idle time): a compile told that one block changed (it has not: its stamp is
-   * checked), the bundle, its hash and the files, the output's stamps. Without it the first edits
-   * take about twice as long as later ones (V8 has not yet optimized the incremental paths); a
-   * step costs a rebuild's CPU (~50 ms at 1,000 cards), once per session. Any change cancels the
-   * steps not yet started; one that arrives during a step waits for it, as for a build.
+   * goes through an edit's rebuild, writing and printing nothing, up to REHEARSALS times (each
+   * after the same idle time): one block is parsed again (its parse is forgotten; the file is
+   * not changed), so the agents that use it are resolved, checked and emitted again, as after
+   * an edit; the bundle and its files are made and the output's stamps are taken. The first rehearsal also
+   * loads the tokenizer and counts that block's text with it. Without this the first edits take
+   * about twice as long as later ones (V8 has not yet optimized those paths, the tokenizer is
+   * not loaded); a rehearsal costs a rebuild's CPU (~50 ms at 1,000 cards), the tokenizer
+   * ~0.3 s once. Any change cancels the rehearsals not yet started; one that arrives during a
+   * rehearsal waits for it, as for a build.
    */
   let rehearsalTimer: NodeJS.Timeout | undefined;
   const rehearseLater = (left: number): void => {
@@ -148,20 +152,24 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     rehearsalTimer = setTimeout(() => {
       rehearsalTimer = undefined;
       if (running || pending) return;
-      running = rehearse().finally(() => {
+      running = rehearse(left === REHEARSALS).finally(() => {
         finish();
         if (pending) flush();
         else rehearseLater(left - 1);
       });
     }, REHEARSAL_IDLE_MS);
   };
-  const rehearse = async (): Promise<void> => {
-    const probe = cache.listing?.blocks[0]?.path;
-    const result = await compile({ root, cache, deferTokenSave: true, changed: probe === undefined ? [] : [probe] });
+  const rehearse = async (first: boolean): Promise<void> => {
+    const probe = cache.listing?.blocks[0];
+    if (probe !== undefined) cache.parsed.delete(probe.path);
+    const result = await compile({ root, cache, deferTokenSave: true, changed: probe === undefined ? [] : [probe.path] });
     if (result.fatal !== undefined || !result.program || countBySeverity(result.diagnostics).errors > 0) return;
-    if (emitter === undefined) return opts.onRehearsal?.();
-    await emitter.files(result.program, true);
-    cache.emit.written.ahead = undefined;
+    if (first && probe !== undefined)
+      for (const encoding of new Set([...result.program.agents.values()].map((a) => a.encoding))) countTokens(probe.text, encoding);
+    if (emitter !== undefined) {
+      emitter.files(result.program, true);
+      cache.emit.written.ahead = undefined;
+    }
     opts.onRehearsal?.();
   };
 
@@ -223,7 +231,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   tree.close();
   imports.close();
   await running;
-  await emitter?.close();
+  emitter?.close();
   if (saveTimer) clearTimeout(saveTimer);
   saveTokenCounts(cache);
   await settled(cache.emit.written);
