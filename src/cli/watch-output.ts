@@ -3,7 +3,7 @@
  * took their stamps (`build --watch`): the folders that hold output files are
  * watched, one non-recursive fs.watch each, and every name an event reports is a
  * suspect. writeOutput then stats only the suspects and trusts the recorded
- * stamps of the rest (src/emit/write-in-place.ts statAhead): a thousand stats
+ * stamps of the rest (WriteCache.suspects, src/emit/write-in-place.ts): a thousand stats
  * saved per rebuild. The watcher's own writes are reported too and only cost
  * their files a stat on the next rebuild.
  *
@@ -28,10 +28,10 @@ export class OutputWatcher {
 
   /**
    * The files to stat again (output-relative, '/'-separated), or 'all'; starts a new round.
-   * `dirs`: the folders that hold output files ('' for the output folder itself).
+   * `paths`: the output files about to be written (their folders are the ones watched).
    */
-  take(dirs: Iterable<string>): ReadonlySet<string> | 'all' {
-    const live = inodes(this.outDir, dirs);
+  take(paths: Iterable<string>): ReadonlySet<string> | 'all' {
+    const live = inodes(this.outDir, foldersOf(paths));
     const same = !this.broken && live.size === this.dirs.size && [...live].every(([dir, ino]) => this.dirs.get(dir)?.ino === ino);
     if (!same) {
       this.attach(live);
@@ -85,6 +85,16 @@ function inodes(outDir: string, dirs: Iterable<string>): Map<string, number> {
     } catch {
       // not there (yet): not watched; the round after it appears returns 'all'
     }
+  }
+  return out;
+}
+
+/** The folders that hold the files ('' for the output folder itself). */
+function foldersOf(paths: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of paths) {
+    const at = p.lastIndexOf('/');
+    out.add(at === -1 ? '' : p.slice(0, at));
   }
   return out;
 }

@@ -8,8 +8,8 @@
  *   recorded right after it was written; anything else on disk is compared by
  *   reading, as without a cache. (A same-size edit within one timestamp tick of
  *   our own write would go unnoticed; the next differing write repairs it.) With
- *   an output watcher (statAhead's `suspects`), only the files it names are
- *   stat'ed again; the others keep their recorded stamps.
+ *   an output watcher (WriteCache.suspects), only the files it names are stat'ed
+ *   again; the others keep their recorded stamps.
  * - Each changed file is replaced atomically: written in full to a temp file in
  *   its own directory, then renamed over the old one, so its path always names a
  *   complete file. Files are not replaced as a set: a reader may briefly see new
@@ -37,38 +37,16 @@ export interface WriteCache {
   files: Map<string, { content: FileContent; stamp: string }>;
   /** Background removal of replaced files' second names. */
   freeing: Promise<void>;
-  /** Stamps `statAhead` took for the next call (used by it if it writes to `dir`, then dropped). */
-  ahead: { dir: string; stamps: Map<string, string> } | undefined;
+  /**
+   * The files something may have touched since the last call (an output watcher's names,
+   * src/cli/watch-output.ts): only those are stat'ed, the others keep their recorded stamps;
+   * 'all' stats every one. Each call reads it and sets it back to 'all'.
+   */
+  suspects: ReadonlySet<string> | 'all';
 }
 
 export function createWriteCache(): WriteCache {
-  return { dir: undefined, files: new Map(), freeing: Promise.resolve(), ahead: undefined };
-}
-
-/**
- * Takes the stamps of the files the last call left, for the next call to use instead of
- * taking them itself: watch does this while the bundle hash is made on another thread.
- * Stamps taken a moment earlier are as good (they only decide whether a file is read back).
- * `suspects` (watch, src/cli/watch-output.ts): the files something may have touched since the
- * last stamps were taken — only those are stat'ed, the others keep their recorded stamps;
- * 'all' (the default) stats every one.
- */
-export function statAhead(cache: WriteCache, suspects: ReadonlySet<string> | 'all' = 'all'): void {
-  const dir = cache.dir;
-  if (dir === undefined) {
-    cache.ahead = undefined;
-    return;
-  }
-  if (suspects === 'all') {
-    cache.ahead = { dir, stamps: stampsOf(dir, [...cache.files.keys()]) };
-    return;
-  }
-  const stamps = stampsOf(
-    dir,
-    [...suspects].filter((rel) => cache.files.has(rel)),
-  );
-  for (const [rel, known] of cache.files) if (!suspects.has(rel)) stamps.set(rel, known.stamp);
-  cache.ahead = { dir, stamps };
+  return { dir: undefined, files: new Map(), freeing: Promise.resolve(), suspects: 'all' };
 }
 
 /** Waits for the background work of earlier calls (tests and shutdown). */
@@ -93,6 +71,20 @@ export function stampsOf(dir: string, rels: readonly string[]): Map<string, stri
     if (s?.isFile()) out.set(rel, `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`);
   }
   return out;
+}
+
+/**
+ * Stamps of `rels` (files the last call left, see stampsOf): stat'ed when `suspects` is 'all' or
+ * names them, otherwise the stamp recorded when they were written.
+ */
+export function knownStamps(dir: string, rels: readonly string[], known: WriteCache['files'], suspects: ReadonlySet<string> | 'all'): Map<string, string> {
+  if (suspects === 'all') return stampsOf(dir, rels);
+  const stamps = stampsOf(
+    dir,
+    rels.filter((rel) => suspects.has(rel)),
+  );
+  for (const rel of rels) if (!suspects.has(rel)) stamps.set(rel, known.get(rel)!.stamp);
+  return stamps;
 }
 
 /** Records what `dir` now holds; files without a stamp are left out (compared by reading next time). */

@@ -26,10 +26,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentByteLength, contentEquals, contentToString, sameContent, type FileContent, type OutputFiles } from './content.js';
 import { BACKUP_TAG, forEachConcurrently, nodeFsSync, pauses, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
-import { remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
+import { knownStamps, remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
 
 export type { WriteFs } from './write-files.js';
-export { createWriteCache, settled, statAhead, type WriteCache } from './write-in-place.js';
+export { createWriteCache, settled, type WriteCache } from './write-in-place.js';
 
 /** Files written at once into a staging directory (libuv's pool has 4 threads by default). */
 const WRITE_CONCURRENCY = 8;
@@ -78,9 +78,9 @@ export async function writeOutput(outDir: string, files: OutputFiles, fs: WriteF
     cache.dir = undefined; // until this call has succeeded
     cache.files = new Map();
   }
-  const ahead = cache?.ahead;
-  if (cache) cache.ahead = undefined;
-  if (known) return writeKnown(target, files, existing, known, ahead?.dir === target ? ahead.stamps : undefined, fs, cache!);
+  const suspects = cache?.suspects ?? 'all';
+  if (cache) cache.suspects = 'all';
+  if (known) return writeKnown(target, files, existing, known, suspects, fs, cache!);
 
   // One pass over the files, each made (files.get) once: compared with the old file, then
   // written into the staging directory, which is made at the first change. Unchanged files
@@ -144,17 +144,16 @@ async function writeKnown(
   files: OutputFiles,
   existing: Map<string, 'file' | 'other'>,
   known: WriteCache['files'],
-  /** Stamps taken ahead (statAhead), or undefined: taken now. */
-  ahead: Map<string, string> | undefined,
+  suspects: WriteCache['suspects'],
   fs: WriteFs,
   cache: WriteCache,
 ): Promise<WriteResult> {
-  const stamps =
-    ahead ??
-    stampsOf(
-      target,
-      [...files.keys()].filter((rel) => known.has(rel) && existing.get(rel) === 'file'),
-    );
+  const stamps = knownStamps(
+    target,
+    [...files.keys()].filter((rel) => known.has(rel) && existing.get(rel) === 'file'),
+    known,
+    suspects,
+  );
   const written: string[] = [];
   const unchanged: string[] = [];
   const same = new Set<string>();

@@ -1,19 +1,26 @@
 /**
  * The output watcher (src/cli/watch-output.ts): after a first round ('all'), a
  * round names exactly the files something wrote since the last one; a folder
- * replaced or gone, or not yet there, makes it 'all' again.
+ * replaced or gone, or not yet there, makes it 'all' again. writeOutput given its
+ * names leaves a one-shot build's bytes, edit after edit.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { OutputWatcher } from '../../src/cli/watch-output.js';
+import { compile, createCompileCache } from '../../src/compile.js';
+import { createBundle } from '../../src/emit/bundle.js';
+import { emitFiles } from '../../src/emit/files.js';
+import { writeOutput } from '../../src/emit/write.js';
+import { copyFixture } from '../emit/helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 const watchers: OutputWatcher[] = [];
 afterEach(() => watchers.splice(0).forEach((w) => w.close()));
 
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 60));
-const DIRS = ['', 'prompts'];
+/** Output paths in the output folder and in prompts/ (take() watches their folders). */
+const DIRS = ['bundle.json', 'prompts/a.md'];
 
 test('names the files written since the last round, and says "all" when a folder is new or replaced', async () => {
   const out = tempDir('agentc-watch-output-');
@@ -41,4 +48,35 @@ test('names the files written since the last round, and says "all" when a folder
   expect(w.take(DIRS)).toEqual(new Set());
   await rm(join(out, 'prompts'), { recursive: true });
   expect(w.take(DIRS)).toBe('all');
+});
+
+test("writeOutput with the watcher's suspects leaves a one-shot build's bytes, edit after edit", async () => {
+  const ws = await copyFixture();
+  const out = join(ws, 'out');
+  const cache = createCompileCache();
+  const w = new OutputWatcher(out);
+  watchers.push(w);
+  const edit = async (rel: string, change: (text: string) => string): Promise<void> => writeFile(join(ws, rel), change(await readFile(join(ws, rel), 'utf8')));
+  const rebuild = async (): Promise<void> => {
+    const result = await compile({ root: ws, cache });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const files = emitFiles(createBundle(result.program!, '0.0.0-test', cache.emit), cache.emit);
+    cache.emit.written.suspects = w.take(files.keys());
+    await writeOutput(out, files, undefined, cache.emit.written);
+    const fresh = emitFiles(createBundle((await compile({ root: ws })).program!, '0.0.0-test'));
+    for (const [rel, text] of fresh) expect(await readFile(join(out, rel), 'utf8'), rel).toBe(text);
+    await settle();
+  };
+  await rebuild();
+  await edit('cards/billing.yaml', (t) => t.replace(/description: (.*)/, 'description: Changed. $1'));
+  await rebuild();
+  await writeFile(
+    join(out, 'orchestrator.ts'),
+    (await readFile(join(out, 'orchestrator.ts'), 'utf8')).replace(/[a-z]/, (c) => (c === 'a' ? 'b' : 'a')),
+  );
+  await settle();
+  await edit('schemas/tools/search_trips.yaml', (t) => t.replace(/description: (.*)/, 'description: Changed. $1'));
+  await rebuild();
+  await rebuild();
+  await rm(ws, { recursive: true, force: true });
 });

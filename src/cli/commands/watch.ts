@@ -22,7 +22,7 @@
  *   in check mode; tools and tests wait for it). The token counts builds added are
  *   saved to the persistent cache once the watcher is idle (500 ms), and when it stops.
  * - Only the generated files the output watcher names are stat'ed before a write
- *   (src/cli/watch-emit.ts). Rehearsals (JIT warm-up, see `rehearseLater`) print and
+ *   (src/cli/watch-output.ts). Rehearsals (JIT warm-up, see `rehearseLater`) print and
  *   write nothing and never delay a change by more than the one under way.
  */
 import { formatInt } from '../../diagnostics/format-number.js';
@@ -30,13 +30,15 @@ import { relative, resolve, sep } from 'node:path';
 import { compile, configImports, createCompileCache, saveTokenCounts } from '../../compile.js';
 import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import type { ReportFormat } from '../../diagnostics/render/index.js';
+import { createBundle } from '../../emit/bundle.js';
+import { emitFiles } from '../../emit/files.js';
 import { settled, writeOutput } from '../../emit/write.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { countTokens } from '../../tokenize/index.js';
 import { AGENTC_VERSION } from '../../version.js';
 import { EXIT, type CliIO } from '../io.js';
-import { createWatchEmitter } from '../watch-emit.js';
+import { OutputWatcher } from '../watch-output.js';
 import { FilesWatcher } from '../watch-files.js';
 import { TreeWatcher } from '../watch-tree.js';
 import { DEFAULT_OUT_DIR, displayDir, printDiagnostics, refuseOutDir } from './build.js';
@@ -77,7 +79,6 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   const cache = createCompileCache();
   const debounceMs = opts.debounceMs ?? 2;
 
-  /** `changed`: the paths the watchers reported since the last build (none for the first: everything is read). */
   /** `changed`: the paths the watchers reported since the last build (none for the first: everything is read). Resolves to whether it succeeded. */
   const build = async (reason: string, changed?: readonly string[]): Promise<boolean> => {
     const t0 = performance.now();
@@ -104,7 +105,8 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       return false;
     }
     try {
-      const files = emitter!.files(result.program);
+      const files = emitFiles(createBundle(result.program, AGENTC_VERSION, cache.emit), cache.emit);
+      cache.emit.written.suspects = outputWatcher?.take(files.keys()) ?? 'all';
       const w = await writeOutput(outDir, files, undefined, cache.emit.written);
       const ms = Math.round(performance.now() - t0);
       const warn = warnings > 0 ? `, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'}` : '';
@@ -118,7 +120,8 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     }
   };
 
-  const emitter = mode === 'build' ? createWatchEmitter(cache.emit, AGENTC_VERSION, outDir) : undefined;
+  /** The output folder's watcher: only the generated files it names are stat'ed before a write. */
+  const outputWatcher = mode === 'build' ? new OutputWatcher(outDir) : undefined;
 
   /**
    * After a build's status line: the token counts it added go to the persistent store (about 7 ms
@@ -139,8 +142,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
    * goes through an edit's rebuild, writing and printing nothing, up to REHEARSALS times (each
    * after the same idle time): one block is parsed again (its parse is forgotten; the file is
    * not changed), so the agents that use it are resolved, checked and emitted again, as after
-   * an edit; the bundle and its files are made and the output's stamps are taken. The first rehearsal also
-   * loads the tokenizer and counts that block's text with it. Without this the first edits take
+   * an edit; the bundle and its files are made. The first rehearsal also loads the tokenizer and counts that block's text with it. Without this the first edits take
    * about twice as long as later ones (V8 has not yet optimized those paths, the tokenizer is
    * not loaded); a rehearsal costs a rebuild's CPU (~50 ms at 1,000 cards), the tokenizer
    * ~0.3 s once. Any change cancels the rehearsals not yet started; one that arrives during a
@@ -152,11 +154,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     rehearsalTimer = setTimeout(() => {
       rehearsalTimer = undefined;
       if (running || pending) return;
-      running = rehearse(left === REHEARSALS).finally(() => {
-        finish();
-        if (pending) flush();
-        else rehearseLater(left - 1);
-      });
+      start(rehearse(left === REHEARSALS), () => rehearseLater(left - 1));
     }, REHEARSAL_IDLE_MS);
   };
   const rehearse = async (first: boolean): Promise<void> => {
@@ -166,15 +164,19 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     if (result.fatal !== undefined || !result.program || countBySeverity(result.diagnostics).errors > 0) return;
     if (first && probe !== undefined)
       for (const encoding of new Set([...result.program.agents.values()].map((a) => a.encoding))) countTokens(probe.text, encoding);
-    if (emitter !== undefined) {
-      emitter.files(result.program, true);
-      cache.emit.written.ahead = undefined;
-    }
+    if (mode === 'build') emitFiles(createBundle(result.program, AGENTC_VERSION, cache.emit), cache.emit);
     opts.onRehearsal?.();
   };
 
   let stopped = false;
   let running: Promise<void> | undefined;
+  /** Runs `task` as the one under way; then the changes that came meanwhile are built, or else `next` runs. */
+  const start = <T>(task: Promise<T>, next: (result: T) => void): void => {
+    running = task.finally(finish).then((result) => {
+      if (pending) flush();
+      else next(result);
+    });
+  };
   let pending: Set<string> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const schedule = (path: string): void => {
@@ -190,11 +192,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     const changed = [...pending].sort();
     pending = undefined;
     const reason = changed.length === 1 ? `${changed[0]} changed` : `${formatInt(changed.length)} files changed`;
-    running = build(reason, changed)
-      .finally(finish)
-      .then(() => {
-        if (pending) flush();
-      });
+    start(build(reason, changed), () => undefined);
   };
 
   // One watcher per directory, re-synced after every event (see watch-tree.ts): atomic saves,
@@ -204,12 +202,9 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
 
   const output = mode === 'check' ? 'checking only' : `output in ${shown}`;
   io.stdout(`Watching ${WATCHED_DIRS.map((d) => `${d}/`).join(', ')} and the config; ${output} (Ctrl+C to stop).\n`);
-  running = build(mode === 'check' ? 'initial check' : 'initial build')
-    .finally(finish)
-    .then((ok) => {
-      if (pending) flush();
-      else if (ok) rehearseLater(REHEARSALS);
-    });
+  start(build(mode === 'check' ? 'initial check' : 'initial build'), (ok) => {
+    if (ok) rehearseLater(REHEARSALS);
+  });
 
   await new Promise<void>((done) => {
     const stop = (): void => {
@@ -231,7 +226,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   tree.close();
   imports.close();
   await running;
-  emitter?.close();
+  outputWatcher?.close();
   if (saveTimer) clearTimeout(saveTimer);
   saveTokenCounts(cache);
   await settled(cache.emit.written);
