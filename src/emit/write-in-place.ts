@@ -119,11 +119,14 @@ export function knownListing(dir: string, known: WriteCache['files'], suspects: 
 }
 
 /** Records what `dir` now holds; files without a stamp are left out (compared by reading next time). */
-export function remember(cache: WriteCache, dir: string, files: OutputFiles, stamps: Map<string, string>): void {
+export function remember(cache: WriteCache, dir: string, files: OutputFiles, stamps: Map<string, string>, known?: WriteCache['files']): void {
   cache.dir = dir;
   for (const [rel, content] of files) {
     const stamp = stamps.get(rel);
-    if (stamp !== undefined && stamp !== '') cache.files.set(rel, { content, stamp });
+    if (stamp === undefined || stamp === '') continue;
+    // An unchanged file keeps its record (no new object per file and rebuild).
+    const last = known?.get(rel);
+    cache.files.set(rel, last !== undefined && last.content === content && last.stamp === stamp ? last : { content, stamp });
   }
 }
 

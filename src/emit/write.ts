@@ -181,7 +181,7 @@ async function writeKnown(
   const removed = [...existing.keys()].filter((rel) => !files.has(rel));
   const result = { written: written.sort(compareCodeUnits), unchanged: unchanged.sort(compareCodeUnits), removed: removed.sort(compareCodeUnits) };
   if (written.length === 0 && removed.length === 0) {
-    remember(cache, target, files, stamps.size === files.size ? stamps : stampsOf(target, [...files.keys()]));
+    remember(cache, target, files, stamps.size === files.size ? stamps : stampsOf(target, [...files.keys()]), known);
     return result;
   }
   // Only the changed files, each replaced atomically. Should that fail, the swap below
@@ -191,7 +191,7 @@ async function writeKnown(
     await updateInPlace(target, files, result, fs, cache);
     const fresh = stampsOf(target, result.written);
     for (const rel of result.unchanged) fresh.set(rel, stamps.get(rel) ?? '');
-    remember(cache, target, files, fresh);
+    remember(cache, target, files, fresh, known);
     return result;
   } catch {
     // fall through to the swap
