@@ -35,6 +35,13 @@ export interface AgentMemoRun {
   set(card: Card, agent: Agent): void;
 }
 
+/** Per table, the ids whose object differs from the last run's (an id present in one run only included). */
+export interface TableChanges {
+  blocks: ReadonlySet<string>;
+  tools: ReadonlySet<string>;
+  cards: ReadonlySet<string>;
+}
+
 export class PersistentAgentMemos {
   private entries = new Map<string, { card: Card; parents: readonly string[]; agent: Agent }>();
   private configKey: string | undefined;
@@ -42,23 +49,28 @@ export class PersistentAgentMemos {
   private last: AgentLookups | undefined;
 
   /** This run's view over `p`'s lookups; agents not resolved in the run are dropped when it ends (`retain`). */
-  forRun(p: AgentLookups): AgentMemoRun & { retain(): void } {
+  /**
+   * `self` names this run and `changed` what differs from the last retained run, named by `since` (its `self`);
+   * `changed` is absent when that run is unknown or no agent is kept from it (the first run, a config change).
+   */
+  forRun(p: AgentLookups): AgentMemoRun & { retain(): void; self: object; changed: (TableChanges & { since: object }) | undefined } {
     // The config is part of every key: compared once per run, and a changed one forgets every agent.
     const configKey = JSON.stringify(p.config);
     if (configKey !== this.configKey) this.entries.clear();
     this.configKey = configKey;
     const last = this.entries.size > 0 ? this.last : undefined;
-    const changed = {
-      blocks: changedIds(last?.blocks, p.blocks),
-      tools: changedIds(last?.tools, p.tools),
-      cards: changedIds(last?.cards, p.cards),
-    };
-    const requiredChanged = p.config.platform.requiredBlocks.some((id) => changed.blocks.has(id));
+    const changed =
+      last === undefined
+        ? undefined
+        : { since: last, blocks: changedIds(last.blocks, p.blocks), tools: changedIds(last.tools, p.tools), cards: changedIds(last.cards, p.cards) };
+    const requiredChanged = changed === undefined || p.config.platform.requiredBlocks.some((id) => changed.blocks.has(id));
     const next = new Map<string, { card: Card; parents: readonly string[]; agent: Agent }>();
     return {
+      self: p,
+      changed,
       get: (card) => {
         const hit = this.entries.get(card.data.id);
-        if (hit === undefined || hit.card !== card || requiredChanged) return undefined;
+        if (hit === undefined || hit.card !== card || changed === undefined || requiredChanged) return undefined;
         const d = card.data;
         const parents = p.parents.get(d.id) ?? [];
         const same =
@@ -90,9 +102,8 @@ export class PersistentAgentMemos {
   }
 }
 
-/** Ids whose object differs between the two tables (present in one only included); every id when there is no last table. */
-function changedIds<T>(last: ReadonlyMap<string, T> | undefined, now: ReadonlyMap<string, T>): { has(id: string): boolean } {
-  if (last === undefined) return { has: () => true };
+/** Ids whose object differs between the two tables (present in one only included). */
+function changedIds<T>(last: ReadonlyMap<string, T>, now: ReadonlyMap<string, T>): Set<string> {
   const out = new Set<string>();
   for (const [id, x] of now) if (last.get(id) !== x) out.add(id);
   for (const id of last.keys()) if (!now.has(id)) out.add(id);

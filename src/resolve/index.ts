@@ -92,8 +92,9 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     (t) => t.locate(['name']),
   );
 
+  const sortedCards = [...cards.values()].sort(byId);
   const parents = new Map<string, string[]>();
-  for (const card of [...cards.values()].sort(byId)) {
+  for (const card of sortedCards) {
     for (const sub of card.data.sub_agents) {
       const list = parents.get(sub) ?? [];
       list.push(card.data.id);
@@ -120,14 +121,23 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
   };
   const renderCache = new Map<string, { text: string } | RenderError>();
   const agentMemo = memos.agents?.forRun({ config: parsed.config.data, blocks, cards, tools, parents });
-  for (const card of [...cards.values()].sort(byId)) {
+  const changed = agentMemo?.changed;
+  // An agent differs from the last run's when it is resolved again, or its card is gone.
+  const agentsChanged = new Set(changed?.cards);
+  for (const card of sortedCards) {
     let agent = agentMemo?.get(card);
-    if (agent === undefined) agent = resolveAgent(program, card, renderCache, tokens, blockMemos);
+    if (agent === undefined) {
+      agent = resolveAgent(program, card, renderCache, tokens, blockMemos);
+      agentsChanged.add(card.data.id);
+    }
     agentMemo?.set(card, agent);
     program.agents.set(card.data.id, agent);
     onAgent?.();
   }
-  agentMemo?.retain();
+  if (agentMemo) {
+    agentMemo.retain();
+    program.revision = { self: agentMemo.self, ...(changed ? { changed: { ...changed, agents: agentsChanged } } : {}) };
+  }
   return program;
 }
 
