@@ -42,13 +42,21 @@ interface ItemState {
   list: readonly ItemFound<ItemKind, unknown>[];
 }
 
+/** A part's key and number; for a table part also the compile it was last compared in (`Program.revision`) and that compile's blocks. */
+interface PartVersion {
+  key: readonly unknown[];
+  n: number;
+  at?: object;
+  blocks?: ReadonlyMap<string, Block>;
+}
+
 const TABLE_CHANGES = { agent: 'agents', card: 'cards', block: 'blocks', tool: 'tools' } as const;
 
 export class PersistentRuleMemos {
   private entries = new Map<RuleId, { key: string; diagnostics: readonly Diagnostic[] }>();
   private items = new Map<ItemPass<ItemKind, unknown>, ItemState>();
   private readonly heads = new WeakMap<Block, string>();
-  private readonly versions = new Map<ProgramPart | 'config', { key: readonly unknown[]; n: number }>();
+  private readonly versions = new Map<ProgramPart | 'config', PartVersion>();
   private lastVersion = 0;
 
   forRun(program: Program): RuleMemoRun {
@@ -125,14 +133,51 @@ export class PersistentRuleMemos {
     const last = this.versions.get(p);
     if (last !== undefined) {
       const same =
-        p === 'cardTable'
+        this.unchangedSince(program, p, last) ??
+        (p === 'cardTable'
           ? sameTable(last.key, program.cards, (card) => card)
           : p === 'toolTable'
             ? sameTable(last.key, program.tools, (tool) => tool)
-            : p === 'blockHeads' && sameTable(last.key, program.blocks, (block) => this.head(block));
-      if (same) return last.n;
+            : p === 'blockHeads' && sameTable(last.key, program.blocks, (block) => this.head(block)));
+      if (same) {
+        last.at = program.revision?.self;
+        last.blocks = program.blocks;
+        return last.n;
+      }
     }
-    return this.version(p, this.partKey(program, p));
+    const n = this.version(p, this.partKey(program, p));
+    const now = this.versions.get(p)!;
+    now.at = program.revision?.self;
+    now.blocks = program.blocks;
+    return n;
+  }
+
+  /**
+   * Whether a table part is the same as when `last` was compared, told by the ids changed since that
+   * compile (`Program.revision`) alone; undefined when they do not tell (another compile, another part).
+   */
+  private unchangedSince(program: Program, p: ProgramPart, last: PartVersion): boolean | undefined {
+    const changed = program.revision?.changed;
+    if (changed === undefined || last.at === undefined || changed.since !== last.at) return undefined;
+    switch (p) {
+      case 'cardTable':
+        return changed.cards.size === 0;
+      case 'toolTable':
+        return changed.tools.size === 0;
+      case 'blockHeads': {
+        // Same ids in the same places (none added or removed), each changed block with the same head.
+        const before = last.blocks;
+        if (before === undefined) return undefined;
+        for (const id of changed.blocks) {
+          const was = before.get(id);
+          const is = program.blocks.get(id);
+          if (was === undefined || is === undefined || this.head(was) !== this.head(is)) return false;
+        }
+        return true;
+      }
+      default:
+        return undefined;
+    }
   }
 
   invalidate(): void {

@@ -16,7 +16,10 @@
  * from the last run's tables (blocks, tools, cards; an id present in one run only
  * counts), and an agent is kept when its card is the same object, its parents are the
  * same ids, and no id it names is listed. The config's part (the required blocks' ids)
- * is the same while the config is.
+ * is the same while the config is. When only blocks other than the required ones changed
+ * (the usual edit), the agents resolved again are those whose card names a changed block,
+ * looked up in an index of the card table kept while no card changes; the card order and
+ * parents (`CardOrder`) are likewise kept while no card changes.
  */
 import type { Block, Card, ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from './types.js';
@@ -26,7 +29,12 @@ export interface AgentLookups {
   blocks: ReadonlyMap<string, Block>;
   cards: ReadonlyMap<string, Card>;
   tools: ReadonlyMap<string, Tool>;
-  parents: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The cards in id order and, by card id, the ids of the cards that list it in sub_agents: a function of the card table alone. */
+export interface CardOrder {
+  sorted: readonly Card[];
+  parents: Map<string, string[]>;
 }
 
 /** One compile's view of the memo: `get` before resolving an agent, `set` after. */
@@ -45,15 +53,22 @@ export interface TableChanges {
 export class PersistentAgentMemos {
   private entries = new Map<string, { card: Card; parents: readonly string[]; agent: Agent }>();
   private configKey: string | undefined;
-  /** The last run's tables, to list what changed since. */
+  /** The last run's tables, to list what changed since, and its card order. */
   private last: AgentLookups | undefined;
+  private lastOrder: CardOrder | undefined;
+  /** Block id → ids of the cards whose prompt_blocks name it, for the card table of the run `at`. */
+  private users: { at: object; byBlock: Map<string, string[]> } | undefined;
 
-  /** This run's view over `p`'s lookups; agents not resolved in the run are dropped when it ends (`retain`). */
   /**
+   * This run's view over `p`'s lookups; agents not resolved in the run are dropped when it ends (`retain`).
    * `self` names this run and `changed` what differs from the last retained run, named by `since` (its `self`);
    * `changed` is absent when that run is unknown or no agent is kept from it (the first run, a config change).
+   * `order` is `orderOf(p.cards)`, or the last run's while no card changed.
    */
-  forRun(p: AgentLookups): AgentMemoRun & { retain(): void; self: object; changed: (TableChanges & { since: object }) | undefined } {
+  forRun(
+    p: AgentLookups,
+    orderOf: (cards: ReadonlyMap<string, Card>) => CardOrder,
+  ): AgentMemoRun & { retain(): void; self: object; changed: (TableChanges & { since: object }) | undefined; order: CardOrder } {
     // The config is part of every key: compared once per run, and a changed one forgets every agent.
     const configKey = JSON.stringify(p.config);
     if (configKey !== this.configKey) this.entries.clear();
@@ -64,15 +79,21 @@ export class PersistentAgentMemos {
         ? undefined
         : { since: last, blocks: changedIds(last.blocks, p.blocks), tools: changedIds(last.tools, p.tools), cards: changedIds(last.cards, p.cards) };
     const requiredChanged = changed === undefined || p.config.platform.requiredBlocks.some((id) => changed.blocks.has(id));
+    const cardsSame = changed !== undefined && changed.cards.size === 0;
+    const order = cardsSame && this.lastOrder !== undefined ? this.lastOrder : orderOf(p.cards);
+    // Only blocks changed (the usual edit): the agents to resolve again are the changed blocks' users.
+    const stale = cardsSame && !requiredChanged && changed.tools.size === 0 ? this.usersOf(p, changed) : undefined;
     const next = new Map<string, { card: Card; parents: readonly string[]; agent: Agent }>();
     return {
       self: p,
       changed,
+      order,
       get: (card) => {
         const hit = this.entries.get(card.data.id);
         if (hit === undefined || hit.card !== card || changed === undefined || requiredChanged) return undefined;
+        if (stale !== undefined) return stale.has(card.data.id) ? undefined : hit.agent;
         const d = card.data;
-        const parents = p.parents.get(d.id) ?? [];
+        const parents = order.parents.get(d.id) ?? [];
         const same =
           sameItems(hit.parents, parents) &&
           !d.prompt_blocks.some((id) => changed.blocks.has(id)) &&
@@ -82,19 +103,43 @@ export class PersistentAgentMemos {
         return same ? hit.agent : undefined;
       },
       set: (card, agent) => {
-        next.set(card.data.id, { card, parents: p.parents.get(card.data.id) ?? [], agent });
+        const hit = this.entries.get(card.data.id);
+        next.set(card.data.id, hit !== undefined && hit.agent === agent ? hit : { card, parents: order.parents.get(card.data.id) ?? [], agent });
       },
       retain: () => {
         this.entries = next;
         this.last = p;
+        this.lastOrder = order;
       },
     };
+  }
+
+  /** Ids of the cards naming a changed block in prompt_blocks; the index is kept while the card table is the same (`changed.cards` empty). */
+  private usersOf(p: AgentLookups, changed: TableChanges & { since: object }): Set<string> {
+    let users = this.users;
+    if (users === undefined || users.at !== changed.since) {
+      const byBlock = new Map<string, string[]>();
+      p.cards.forEach((card, id) => {
+        for (const b of card.data.prompt_blocks) {
+          const list = byBlock.get(b);
+          if (list === undefined) byBlock.set(b, [id]);
+          else list.push(id);
+        }
+      });
+      users = { at: p, byBlock };
+    }
+    this.users = { at: p, byBlock: users.byBlock };
+    const out = new Set<string>();
+    for (const b of changed.blocks) for (const id of users.byBlock.get(b) ?? []) out.add(id);
+    return out;
   }
 
   invalidate(): void {
     this.entries.clear();
     this.configKey = undefined;
     this.last = undefined;
+    this.lastOrder = undefined;
+    this.users = undefined;
   }
 
   get size(): number {

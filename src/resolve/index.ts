@@ -20,7 +20,7 @@ import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
 import { runBlockMemos, type BlockDerived, type BlockMemos, type StableRender } from './block-memo.js';
 import { RunMemo, type LastingMemos } from './run-memo.js';
-import type { PersistentAgentMemos } from './agent-memo.js';
+import type { CardOrder, PersistentAgentMemos } from './agent-memo.js';
 import { effectiveDispatch } from './dispatch.js';
 import { resolveSuffix } from './suffix.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, ConfigStatus, EffectiveDispatch, Program, RenderedBlock, RenderError } from './types.js';
@@ -92,15 +92,8 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     (t) => t.locate(['name']),
   );
 
-  const sortedCards = [...cards.values()].sort(byId);
-  const parents = new Map<string, string[]>();
-  for (const card of sortedCards) {
-    for (const sub of card.data.sub_agents) {
-      const list = parents.get(sub) ?? [];
-      list.push(card.data.id);
-      parents.set(sub, list);
-    }
-  }
+  const agentMemo = memos.agents?.forRun({ config: parsed.config.data, blocks, cards, tools }, cardOrder);
+  const { sorted: sortedCards, parents } = agentMemo?.order ?? cardOrder(cards);
 
   const program: Program = {
     root,
@@ -120,7 +113,6 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     suffix: resolveSuffix(parsed.config),
   };
   const renderCache = new Map<string, { text: string } | RenderError>();
-  const agentMemo = memos.agents?.forRun({ config: parsed.config.data, blocks, cards, tools, parents });
   const changed = agentMemo?.changed;
   // An agent differs from the last run's when it is resolved again, or its card is gone.
   const agentsChanged = new Set(changed?.cards);
@@ -145,6 +137,20 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
 function configStatusOf(parsed: ParsedWorkspace): ConfigStatus {
   if (parsed.configPath === undefined) return 'absent';
   return parsed.config.file === undefined ? 'failed' : 'loaded';
+}
+
+/** The cards in id order, and each card's parents (the cards listing it in sub_agents) in id order. */
+function cardOrder(cards: ReadonlyMap<string, Card>): CardOrder {
+  const sorted = [...cards.values()].sort(byId);
+  const parents = new Map<string, string[]>();
+  for (const card of sorted) {
+    for (const sub of card.data.sub_agents) {
+      const list = parents.get(sub) ?? [];
+      list.push(card.data.id);
+      parents.set(sub, list);
+    }
+  }
+  return { sorted, parents };
 }
 
 function byId(a: Card, b: Card): number {
