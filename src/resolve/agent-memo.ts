@@ -21,14 +21,21 @@
  * looked up in an index of the card table kept while no card changes; the card order and
  * parents (`CardOrder`) are likewise kept while no card changes.
  */
-import type { Block, Card, ResolvedConfig, Tool } from '../parse/types.js';
+import type { ParsedWorkspace } from '../parse/index.js';
+import type { Card, ResolvedConfig } from '../parse/types.js';
+import { changedIds, indexTable, type Table } from './tables.js';
 import type { Agent } from './types.js';
 
+/** A run's id tables (src/resolve/tables.ts) under its config. */
 export interface AgentLookups {
   config: ResolvedConfig;
-  blocks: ReadonlyMap<string, Block>;
-  cards: ReadonlyMap<string, Card>;
-  tools: ReadonlyMap<string, Tool>;
+  tables: Tables;
+}
+
+export interface Tables {
+  card: Table<'card'>;
+  block: Table<'block'>;
+  tool: Table<'tool'>;
 }
 
 /** The cards in id order and, by card id, the ids of the cards that list it in sub_agents: a function of the card table alone. */
@@ -66,9 +73,17 @@ export class PersistentAgentMemos {
    * `order` is `orderOf(p.cards)`, or the last run's while no card changed.
    */
   forRun(
-    p: AgentLookups,
+    parsed: Pick<ParsedWorkspace, 'cards' | 'blocks' | 'tools' | 'config'>,
     orderOf: (cards: ReadonlyMap<string, Card>) => CardOrder,
-  ): AgentMemoRun & { retain(): void; self: object; changed: (TableChanges & { since: object }) | undefined; order: CardOrder } {
+  ): AgentMemoRun & { retain(): void; self: object; tables: Tables; changed: (TableChanges & { since: object }) | undefined; order: CardOrder } {
+    // The tables: the last run's where a list is the same.
+    const before = this.last?.tables;
+    const tables: Tables = {
+      card: indexTable('card', parsed.cards, before?.card),
+      block: indexTable('block', parsed.blocks, before?.block),
+      tool: indexTable('tool', parsed.tools, before?.tool),
+    };
+    const p: AgentLookups = { config: parsed.config.data, tables };
     // The config is part of every key: compared once per run, and a changed one forgets every agent.
     const configKey = JSON.stringify(p.config);
     if (configKey !== this.configKey) this.entries.clear();
@@ -77,15 +92,21 @@ export class PersistentAgentMemos {
     const changed =
       last === undefined
         ? undefined
-        : { since: last, blocks: changedIds(last.blocks, p.blocks), tools: changedIds(last.tools, p.tools), cards: changedIds(last.cards, p.cards) };
+        : {
+            since: last,
+            blocks: changedIds(last.tables.block, tables.block),
+            tools: changedIds(last.tables.tool, tables.tool),
+            cards: changedIds(last.tables.card, tables.card),
+          };
     const requiredChanged = changed === undefined || p.config.platform.requiredBlocks.some((id) => changed.blocks.has(id));
     const cardsSame = changed !== undefined && changed.cards.size === 0;
-    const order = cardsSame && this.lastOrder !== undefined ? this.lastOrder : orderOf(p.cards);
+    const order = cardsSame && this.lastOrder !== undefined ? this.lastOrder : orderOf(tables.card.map);
     // Only blocks changed (the usual edit): the agents to resolve again are the changed blocks' users.
     const stale = cardsSame && !requiredChanged && changed.tools.size === 0 ? this.usersOf(p, changed) : undefined;
     const next = new Map<string, { card: Card; parents: readonly string[]; agent: Agent }>();
     return {
       self: p,
+      tables,
       changed,
       order,
       get: (card) => {
@@ -119,7 +140,7 @@ export class PersistentAgentMemos {
     let users = this.users;
     if (users === undefined || users.at !== changed.since) {
       const byBlock = new Map<string, string[]>();
-      p.cards.forEach((card, id) => {
+      p.tables.card.map.forEach((card, id) => {
         for (const b of card.data.prompt_blocks) {
           const list = byBlock.get(b);
           if (list === undefined) byBlock.set(b, [id]);
@@ -145,14 +166,6 @@ export class PersistentAgentMemos {
   get size(): number {
     return this.entries.size;
   }
-}
-
-/** Ids whose object differs between the two tables (present in one only included). */
-function changedIds<T>(last: ReadonlyMap<string, T>, now: ReadonlyMap<string, T>): Set<string> {
-  const out = new Set<string>();
-  for (const [id, x] of now) if (last.get(id) !== x) out.add(id);
-  for (const id of last.keys()) if (!now.has(id)) out.add(id);
-  return out;
 }
 
 function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -21,6 +21,7 @@ import { contextDependencies, renderBlock } from './render.js';
 import { runBlockMemos, type BlockDerived, type BlockMemos, type StableRender } from './block-memo.js';
 import { RunMemo, type LastingMemos } from './run-memo.js';
 import type { CardOrder, PersistentAgentMemos } from './agent-memo.js';
+import { indexTable } from './tables.js';
 import { effectiveDispatch } from './dispatch.js';
 import { resolveSuffix } from './suffix.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, ConfigStatus, EffectiveDispatch, Program, RenderedBlock, RenderError } from './types.js';
@@ -57,42 +58,16 @@ export interface ResolveMemos {
 export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map<string, SourceFile>, memos: ResolveMemos = {}, onAgent?: () => void): Program {
   const tokens = memos.tokens ?? new TokenCounter();
   const blockMemos = memos.blocks ?? runBlockMemos();
-  const duplicates: Program['duplicates'] = [];
-  const index = <T extends Card | Block | Tool>(
-    items: T[],
-    idOf: (t: T) => string,
-    kind: 'card' | 'block' | 'tool',
-    rangeOf: (t: T) => ReturnType<T['locate']>,
-  ) => {
-    const map = new Map<string, T>();
-    for (const item of items) {
-      const id = idOf(item);
-      const first = map.get(id);
-      if (first) duplicates.push({ kind, id, first: first.file, file: item.file, range: rangeOf(item) });
-      else map.set(id, item);
-    }
-    return map;
+  const agentMemo = memos.agents?.forRun(parsed, cardOrder);
+  const tables = agentMemo?.tables ?? {
+    card: indexTable('card', parsed.cards),
+    block: indexTable('block', parsed.blocks),
+    tool: indexTable('tool', parsed.tools),
   };
-  const cards = index(
-    parsed.cards,
-    (c) => c.data.id,
-    'card',
-    (c) => c.locate(['id']),
-  );
-  const blocks = index(
-    parsed.blocks,
-    (b) => b.data.id,
-    'block',
-    (b) => b.locate(['id']),
-  );
-  const tools = index(
-    parsed.tools,
-    (t) => t.data.name,
-    'tool',
-    (t) => t.locate(['name']),
-  );
-
-  const agentMemo = memos.agents?.forRun({ config: parsed.config.data, blocks, cards, tools }, cardOrder);
+  const cards = tables.card.map;
+  const blocks = tables.block.map;
+  const tools = tables.tool.map;
+  const duplicates = [...tables.card.duplicates, ...tables.block.duplicates, ...tables.tool.duplicates];
   const { sorted: sortedCards, parents } = agentMemo?.order ?? cardOrder(cards);
 
   const program: Program = {
