@@ -13,7 +13,7 @@
  * a block shared by a thousand agents is rendered and counted once.
  */
 import type { ParsedWorkspace } from '../parse/index.js';
-import type { Block, Card, JsonSchema, ModelEntry, Tool } from '../parse/types.js';
+import type { Block, Card, JsonSchema, ModelEntry } from '../parse/types.js';
 import { isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js';
 import { TokenCounter } from '../tokenize/counter.js';
 import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
