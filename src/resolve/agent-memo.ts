@@ -124,11 +124,13 @@ export class PersistentAgentMemos {
         return same ? hit.agent : undefined;
       },
       set: (card, agent) => {
-        const hit = this.entries.get(card.data.id);
-        next.set(card.data.id, hit !== undefined && hit.agent === agent ? hit : { card, parents: order.parents.get(card.data.id) ?? [], agent });
+        // With `stale`, the run has the last run's cards (the same ids): only agents made again are noted, replaced at `retain`.
+        if (stale !== undefined && this.entries.get(card.data.id)?.agent === agent) return;
+        next.set(card.data.id, { card, parents: order.parents.get(card.data.id) ?? [], agent });
       },
       retain: () => {
-        this.entries = next;
+        if (stale !== undefined) next.forEach((entry, id) => this.entries.set(id, entry));
+        else this.entries = next;
         this.last = p;
         this.lastOrder = order;
       },
