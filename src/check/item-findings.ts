@@ -63,9 +63,9 @@ export function itemTable<K extends ItemKind>(program: Program, kind: K): Readon
 
 /** The item's findings, or undefined when it has none. */
 export function findItem<K extends ItemKind, F>(program: Program, pass: ItemPass<K, F>, id: string, item: ItemTypes[K]): ItemFound<K, F> | undefined {
-  const found: F[] = [];
-  pass.find(program, item, (f) => found.push(f));
-  return found.length === 0 ? undefined : { id, item, found };
+  let found: F[] | undefined;
+  pass.find(program, item, (f) => (found ??= []).push(f));
+  return found === undefined ? undefined : { id, item, found };
 }
 
 /** Items with findings in id order. */
