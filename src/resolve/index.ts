@@ -85,7 +85,7 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     unparsed: parsed.unparsed,
     evals: parsed.evals,
     memo: new RunMemo(memos.lasting),
-    suffix: resolveSuffix(parsed.config),
+    suffix: resolveSuffix(parsed.config, memos.lasting),
   };
   const renderCache = new Map<string, { text: string } | RenderError>();
   const changed = agentMemo?.changed;
