@@ -28,7 +28,7 @@ export function subAgentGraph(program: Program): SubAgentGraph {
     const last = box.value;
     const revision = program.revision;
     // Used by the compile just before this one, and no card changed since: the same table.
-    if (last !== undefined && last.at !== undefined && revision?.changed?.since === last.at && revision.changed.cards.size === 0) {
+    if (last !== undefined && last.at !== undefined && revision?.changed?.since === last.at && revision.changed.card.size === 0) {
       last.at = revision.self;
       return last.graph;
     }

@@ -50,8 +50,6 @@ interface PartVersion {
   blocks?: ReadonlyMap<string, Block>;
 }
 
-const TABLE_CHANGES = { agent: 'agents', card: 'cards', block: 'blocks', tool: 'tools' } as const;
-
 export class PersistentRuleMemos {
   private entries = new Map<RuleId, { key: string; diagnostics: readonly Diagnostic[] }>();
   private items = new Map<ItemPass<ItemKind, unknown>, ItemState>();
@@ -99,7 +97,7 @@ export class PersistentRuleMemos {
       if (changed !== undefined && last.at === changed.since) {
         const table = itemTable(program, pass.kind);
         let moved = false;
-        for (const id of changed[TABLE_CHANGES[pass.kind]]) {
+        for (const id of changed[pass.kind]) {
           const item = table.get(id);
           const had = last.byId.get(id);
           if (had !== undefined && had.item === item) continue;
@@ -161,14 +159,14 @@ export class PersistentRuleMemos {
     if (changed === undefined || last.at === undefined || changed.since !== last.at) return undefined;
     switch (p) {
       case 'cardTable':
-        return changed.cards.size === 0;
+        return changed.card.size === 0;
       case 'toolTable':
-        return changed.tools.size === 0;
+        return changed.tool.size === 0;
       case 'blockHeads': {
         // Same ids in the same places (none added or removed), each changed block with the same head.
         const before = last.blocks;
         if (before === undefined) return undefined;
-        for (const id of changed.blocks) {
+        for (const id of changed.block) {
           const was = before.get(id);
           const is = program.blocks.get(id);
           if (was === undefined || is === undefined || this.head(was) !== this.head(is)) return false;

@@ -19,7 +19,8 @@
  * is the same while the config is. When only blocks other than the required ones changed
  * (the usual edit), the agents resolved again are those whose card names a changed block,
  * looked up in an index of the card table kept while no card changes; the card order and
- * parents (`CardOrder`) are likewise kept while no card changes.
+ * parents (`CardOrder`) are likewise kept while no card changes, and each id table
+ * (src/resolve/tables.ts) while its parsed list is the same objects.
  */
 import type { ParsedWorkspace } from '../parse/index.js';
 import type { Card, ResolvedConfig } from '../parse/types.js';
@@ -52,9 +53,9 @@ export interface AgentMemoRun {
 
 /** Per table, the ids whose object differs from the last run's (an id present in one run only included). */
 export interface TableChanges {
-  blocks: ReadonlySet<string>;
-  tools: ReadonlySet<string>;
-  cards: ReadonlySet<string>;
+  card: ReadonlySet<string>;
+  block: ReadonlySet<string>;
+  tool: ReadonlySet<string>;
 }
 
 export class PersistentAgentMemos {
@@ -73,7 +74,7 @@ export class PersistentAgentMemos {
    * `order` is `orderOf(p.cards)`, or the last run's while no card changed.
    */
   forRun(
-    parsed: Pick<ParsedWorkspace, 'cards' | 'blocks' | 'tools' | 'config'>,
+    parsed: ParsedWorkspace,
     orderOf: (cards: ReadonlyMap<string, Card>) => CardOrder,
   ): AgentMemoRun & { retain(): void; self: object; tables: Tables; changed: (TableChanges & { since: object }) | undefined; order: CardOrder } {
     // The tables: the last run's where a list is the same.
@@ -94,15 +95,15 @@ export class PersistentAgentMemos {
         ? undefined
         : {
             since: last,
-            blocks: changedIds(last.tables.block, tables.block),
-            tools: changedIds(last.tables.tool, tables.tool),
-            cards: changedIds(last.tables.card, tables.card),
+            card: changedIds(last.tables.card, tables.card),
+            block: changedIds(last.tables.block, tables.block),
+            tool: changedIds(last.tables.tool, tables.tool),
           };
-    const requiredChanged = changed === undefined || p.config.platform.requiredBlocks.some((id) => changed.blocks.has(id));
-    const cardsSame = changed !== undefined && changed.cards.size === 0;
+    const requiredChanged = changed === undefined || p.config.platform.requiredBlocks.some((id) => changed.block.has(id));
+    const cardsSame = changed !== undefined && changed.card.size === 0;
     const order = cardsSame && this.lastOrder !== undefined ? this.lastOrder : orderOf(tables.card.map);
     // Only blocks changed (the usual edit): the agents to resolve again are the changed blocks' users.
-    const stale = cardsSame && !requiredChanged && changed.tools.size === 0 ? this.usersOf(p, changed) : undefined;
+    const stale = cardsSame && !requiredChanged && changed.tool.size === 0 ? this.usersOf(p, changed) : undefined;
     const next = new Map<string, { card: Card; parents: readonly string[]; agent: Agent }>();
     return {
       self: p,
@@ -117,10 +118,10 @@ export class PersistentAgentMemos {
         const parents = order.parents.get(d.id) ?? [];
         const same =
           sameItems(hit.parents, parents) &&
-          !d.prompt_blocks.some((id) => changed.blocks.has(id)) &&
-          !d.tools.some((id) => changed.tools.has(id)) &&
-          !d.sub_agents.some((id) => changed.cards.has(id)) &&
-          !parents.some((id) => changed.cards.has(id));
+          !d.prompt_blocks.some((id) => changed.block.has(id)) &&
+          !d.tools.some((id) => changed.tool.has(id)) &&
+          !d.sub_agents.some((id) => changed.card.has(id)) &&
+          !parents.some((id) => changed.card.has(id));
         return same ? hit.agent : undefined;
       },
       set: (card, agent) => {
@@ -137,7 +138,7 @@ export class PersistentAgentMemos {
     };
   }
 
-  /** Ids of the cards naming a changed block in prompt_blocks; the index is kept while the card table is the same (`changed.cards` empty). */
+  /** Ids of the cards naming a changed block in prompt_blocks; the index is kept while the card table is the same (`changed.card` empty). */
   private usersOf(p: AgentLookups, changed: TableChanges & { since: object }): Set<string> {
     let users = this.users;
     if (users === undefined || users.at !== changed.since) {
@@ -153,7 +154,7 @@ export class PersistentAgentMemos {
     }
     this.users = { at: p, byBlock: users.byBlock };
     const out = new Set<string>();
-    for (const b of changed.blocks) for (const id of users.byBlock.get(b) ?? []) out.add(id);
+    for (const b of changed.block) for (const id of users.byBlock.get(b) ?? []) out.add(id);
     return out;
   }
 

@@ -90,7 +90,7 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
   const renderCache = new Map<string, { text: string } | RenderError>();
   const changed = agentMemo?.changed;
   // An agent differs from the last run's when it is resolved again, or its card is gone.
-  const agentsChanged = new Set(changed?.cards);
+  const agentsChanged = new Set(changed?.card);
   for (const card of sortedCards) {
     let agent = agentMemo?.get(card);
     if (agent === undefined) {
@@ -103,7 +103,7 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
   }
   if (agentMemo) {
     agentMemo.retain();
-    program.revision = { self: agentMemo.self, ...(changed ? { changed: { ...changed, agents: agentsChanged } } : {}) };
+    program.revision = { self: agentMemo.self, ...(changed ? { changed: { ...changed, agent: agentsChanged } } : {}) };
   }
   return program;
 }

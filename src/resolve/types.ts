@@ -59,8 +59,8 @@ export interface Program {
 export interface ProgramRevision {
   /** This compile, compared by identity. */
   self: object;
-  /** Per table (agents by card id), the ids whose object differs from the compile `since`'s (an id in one of them only included). */
-  changed?: { since: object; agents: ReadonlySet<string>; cards: ReadonlySet<string>; blocks: ReadonlySet<string>; tools: ReadonlySet<string> };
+  /** Per table (by kind; agents by card id), the ids whose object differs from the compile `since`'s (an id in one of them only included). */
+  changed?: { since: object; agent: ReadonlySet<string>; card: ReadonlySet<string>; block: ReadonlySet<string>; tool: ReadonlySet<string> };
 }
 
 export interface Agent {
