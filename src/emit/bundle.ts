@@ -27,7 +27,7 @@ import type { TemplateNode } from '../bundle/template/ast.js';
 import type { ModelEntry, Tool } from '../parse/types.js';
 import { BLOCK_SEPARATOR, handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
-import { hashPieces } from './bundle-hash.js';
+import { hashBundleText, hashPieces } from './bundle-hash.js';
 import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type ToolShapes } from './cache.js';
 import { compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
 import { fragmentsOf, layoutOf, withHash } from './fragments.js';
@@ -121,15 +121,15 @@ export function createBundle(
   if (only !== undefined) return unhashed;
   // bundle.json's frame and pieces (stored.ts), hashed with `hash` = ""; the hashed bundle gets the same layout with its hash set.
   const layout = layoutOf(unhashed, cache);
-  const hash = hashPieces(layout.frame, layout.pieces, cache);
+  const hash = hashPieces(layout.frame, layout.pieces, cache.hashParts);
   const bundle: Bundle = { ...unhashed, hash };
   cache.frames.set(bundle, { frame: withHash(layout.frame, hash), pieces: layout.pieces });
   return bundle;
 }
 
-/** SHA-256 of bundle.json's text (the stored bundle) with `hash` = "". */
+/** The bundle hash (bundle-hash.ts) of bundle.json's text (the stored bundle) with `hash` = "". */
 export function bundleHash(bundle: Bundle): string {
-  return sha256Hex(storedJson(storeBundle({ ...bundle, hash: '' })));
+  return hashBundleText(storedJson(storeBundle({ ...bundle, hash: '' })));
 }
 
 export function bundleModel(entry: ModelEntry): BundleModel {
