@@ -12,6 +12,7 @@
  * digest: an unchanged agent's piece or table row is the same Buffer, so its part is not hashed
  * again.
  */
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { BundleFrame } from './cache.js';
 import { PIECE_SEPARATOR } from './fragments.js';
@@ -36,19 +37,21 @@ interface ChunkInfo {
 
 export interface HashMemo {
   chunks: WeakMap<Buffer, ChunkInfo>;
+  /** The last call's chunks and their infos, by position (most chunks are at the same place next time). */
+  last: { chunks: readonly Buffer[]; infos: (ChunkInfo | undefined)[] };
 }
 
 export function createHashMemo(): HashMemo {
-  return { chunks: new WeakMap() };
+  return { chunks: new WeakMap(), last: { chunks: [], infos: [] } };
 }
 
 /** The bundle hash of a stored bundle's text (with `hash` = ""). */
 export function hashBundleText(text: string | Buffer): string {
-  return hashChunks([typeof text === 'string' ? Buffer.from(text, 'utf8') : text]);
+  return hashText(typeof text === 'string' ? Buffer.from(text, 'utf8') : text);
 }
 
 /** The hash of frame.head + pieces joined by ",\n" + frame.tail. */
-export function hashPieces(frame: BundleFrame, pieces: readonly Buffer[], memo: HashMemo): string {
+export function hashPieces(frame: BundleFrame, pieces: readonly Buffer[], memo?: HashMemo): string {
   const chunks: Buffer[] = [Buffer.from(frame.head, 'utf8')];
   for (let i = 0; i < pieces.length; i++) {
     if (i > 0) chunks.push(PIECE_SEPARATOR);
@@ -59,15 +62,23 @@ export function hashPieces(frame: BundleFrame, pieces: readonly Buffer[], memo: 
   return hashChunks(chunks, memo);
 }
 
-/** The hash of the chunks joined; with a memo, parts made of the same chunks as before are not hashed again. */
-export function hashChunks(chunks: readonly Buffer[], memo: HashMemo = createHashMemo()): string {
+/**
+ * The hash of the chunks joined. With a memo, parts made of the same chunks as before are not
+ * hashed again; without one (a one-off build) the text is joined once and cut where it says.
+ */
+export function hashChunks(chunks: readonly Buffer[], memo?: HashMemo): string {
+  if (memo === undefined) return hashText(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
   const parts = new Parts(memo);
   let tail: ChunkInfo['tail'] = 0;
   // The separator between pieces comes thousands of times: looked up once.
   let separator: ChunkInfo | undefined;
-  for (const chunk of chunks) {
+  const last = memo.last;
+  const infos = new Array<ChunkInfo | undefined>(chunks.length);
+  memo.last = { chunks, infos };
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = chunks[i]!;
     if (chunk.length === 0) continue;
-    const info = chunk === PIECE_SEPARATOR ? (separator ??= infoOf(chunk, memo)) : infoOf(chunk, memo);
+    const info = (infos[i] = last.chunks[i] === chunk ? last.infos[i]! : chunk === PIECE_SEPARATOR ? (separator ??= infoOf(chunk, memo)) : infoOf(chunk, memo));
     // A cut that spans chunks other than "\n" | `    "…` (never made by the emitter): the joined text is hashed instead.
     if (tail === 2 || (tail !== 0 && (info.tail === 3 || chunk.length < LEAD.length))) return chunks.length === 1 ? slow(chunk) : slow(Buffer.concat(chunks));
     if (tail === 1 && info.lead) parts.startAt(chunk, info, 0);
@@ -87,7 +98,7 @@ class Parts {
   private first: Buffer | undefined;
   private firstInfo: ChunkInfo | undefined;
   private start = 0;
-  private rest: Buffer[] = [];
+  private readonly rest: Buffer[] = [];
 
   constructor(private readonly memo: HashMemo) {}
 
@@ -118,7 +129,7 @@ class Parts {
     this.first = chunk;
     this.firstInfo = info;
     this.start = at;
-    this.rest = [];
+    this.rest.length = 0; // one list for every part (a part's memo keeps a copy)
   }
 
   private endOfLast(): number {
@@ -145,7 +156,7 @@ class Parts {
       }
     }
     const digest = hash.digest();
-    if (info !== undefined) info.part = { rest, end, digest };
+    if (info !== undefined) info.part = { rest: rest.slice(), end, digest };
     this.digests.push(digest);
   }
 }
@@ -158,7 +169,26 @@ function sameList(a: readonly Buffer[], b: readonly Buffer[]): boolean {
 
 /** One chunk holding the whole text: every cut is inside it. */
 function slow(text: Buffer): string {
-  return hashChunks([text], createHashMemo());
+  return hashText(text);
+}
+
+/** The hash of the whole text: each part's digest in one call (crypto.hash where node has it). */
+function hashText(text: Buffer): string {
+  const digests: Buffer[] = [];
+  let start = 0;
+  for (let i = text.indexOf(CUT); i !== -1; i = text.indexOf(CUT, i + 1)) {
+    digests.push(digestOf(text.subarray(start, i + 1)));
+    start = i + 1;
+  }
+  digests.push(digestOf(text.subarray(start)));
+  return createHash('sha256').update(Buffer.concat(digests)).digest('hex');
+}
+
+/** crypto.hash (node 20.12 and later) skips making a Hash object per part. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: Buffer, encoding: 'buffer') => Buffer }).hash;
+
+function digestOf(part: Buffer): Buffer {
+  return oneShot !== undefined ? oneShot('sha256', part, 'buffer') : createHash('sha256').update(part).digest();
 }
 
 function infoOf(chunk: Buffer, memo: HashMemo): ChunkInfo {

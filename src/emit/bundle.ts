@@ -121,7 +121,7 @@ export function createBundle(
   if (only !== undefined) return unhashed;
   // bundle.json's frame and pieces (stored.ts), hashed with `hash` = ""; the hashed bundle gets the same layout with its hash set.
   const layout = layoutOf(unhashed, cache);
-  const hash = hashPieces(layout.frame, layout.pieces, cache.hashParts);
+  const hash = hashPieces(layout.frame, layout.pieces, cache.once ? undefined : cache.hashParts);
   const bundle: Bundle = { ...unhashed, hash };
   cache.frames.set(bundle, { frame: withHash(layout.frame, hash), pieces: layout.pieces });
   return bundle;
