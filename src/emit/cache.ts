@@ -30,6 +30,7 @@ import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
 import type { HashCheckpoints } from './bundle-hash.js';
 import { createWriteCache, type WriteCache } from './write-in-place.js';
+import type { FileContent } from './content.js';
 
 export interface EmitCache {
   /**
@@ -73,8 +74,62 @@ export interface EmitCache {
   fileOrder: { paths: readonly string[]; order: readonly string[] } | undefined;
   /** What writeOutput last wrote. */
   written: WriteCache;
+  /** What the last createBundle on this cache made, and how its bundle differs from the one before (see EmitDelta). */
+  last: LastBundle | undefined;
+  /** layoutOf's pieces of the last bundle it laid out with this cache's store-keys state. */
+  laidOut: LaidOut | undefined;
+  /** emitFiles' files of the last bundle it made them for. */
+  lastFiles: { bundle: Bundle; files: Map<string, FileContent> } | undefined;
+  /** The entry agent and orchestrator.ts of the last bundle (files.ts). */
+  orchestrator: { bundle: Bundle; entry: string | undefined; text: string } | undefined;
   /** A number per parsed object while it lives (see identity): the keys above are made of these. */
   identities: { of: WeakMap<object, number>; last: number };
+}
+
+/**
+ * How a bundle createBundle made (unhashed, then hashed) differs from the one it made
+ * before on the same cache (`previous`): the passes after it (layoutOf, storeKeysIncremental,
+ * emitFiles, bundle.ts) look only at these agents, and keep everything else from that build.
+ * Only trusted where the pass's own state is the one it made for `previous`.
+ */
+export interface EmitDelta {
+  /** The last bundle made on this cache before (unhashed and hashed). */
+  previous: { unhashed: Bundle; hashed: Bundle | undefined };
+  /** Agent ids in code-unit order, and in JSON's order (jsonKeyOrder): the last build's arrays while the id set is the same. */
+  ids: readonly string[];
+  order: readonly string[];
+  /** Whether the id set is the previous bundle's (then `ids` and `order` are its very arrays). */
+  sameIds: boolean;
+  /** Agents whose entry is a new object (new ids included), with the entry it replaces (undefined: a new id). */
+  changed: ReadonlyMap<string, BundleAgent | undefined>;
+  /** Agents of the previous bundle that are gone, with their last entry. */
+  removed: ReadonlyMap<string, BundleAgent>;
+  /**
+   * False only when no agent's dispatch facts (stored.ts DispatchFacts: sub-agents' policies, tool
+   * contracts' envelopes) can differ from the previous bundle's: no agent added or removed, no
+   * changed agent's policy different, the same tool contracts. True: pieces check their facts.
+   */
+  factsMoved: boolean;
+}
+
+/** createBundle's last bundle on this cache, and what its tables were made from. */
+export interface LastBundle {
+  unhashed: Bundle;
+  /** Set once the bundle is hashed. */
+  hashed: Bundle | undefined;
+  /** Every agent's models (those in the config) and tools, by id, in the order createBundle meets them. */
+  uses: Map<string, readonly unknown[]>;
+  ids: readonly string[];
+  order: readonly string[];
+  delta: EmitDelta | undefined;
+}
+
+/** layoutOf's last pieces, for the unhashed bundle they were made for, in JSON order (`at`: an id's index). */
+export interface LaidOut {
+  bundle: Bundle;
+  order: readonly string[];
+  pieces: readonly Buffer[];
+  at: ReadonlyMap<string, number>;
 }
 
 /** One tool as an agent's entry holds it, each shape canonical; shared by the agents that have the tool. */
@@ -117,8 +172,6 @@ export interface TailMemo {
   small: KeptChunks;
   /** Each text of the last build, split at "\n". */
   lines: Map<string, string[]>;
-  /** Each block text of the last build, one string per distinct text (fragments.ts interns new uses' texts). */
-  interned: Map<string, string>;
   /** A variant's stored text by its lines, with the base (lines and key) it was stored against. */
   variants: WeakMap<string[], { base: string[]; key: string; stored: StoredText }>;
 }
@@ -194,7 +247,6 @@ export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
       rowChunks: new Map(),
       small: new Map(),
       lines: new Map(),
-      interned: new Map(),
       variants: new WeakMap(),
     },
     hashCheckpoints: undefined,
@@ -204,6 +256,10 @@ export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
     tsChunks: new Map(),
     fileOrder: undefined,
     written: createWriteCache(),
+    last: undefined,
+    laidOut: undefined,
+    lastFiles: undefined,
+    orchestrator: undefined,
     identities: { of: new WeakMap(), last: 0 },
   };
 }
@@ -215,6 +271,8 @@ export function useConfig(cache: EmitCache, config: ResolvedConfig, agentcVersio
   cache.configKey = key;
   cache.entries.clear();
   cache.models.clear();
+  // The last bundle's tables hold the old config's models: nothing of it is kept.
+  cache.last = undefined;
 }
 
 /** A number per object, for as long as the object lives, unique within `cache`. */

@@ -11,7 +11,7 @@
 import type { Bundle, BundleAgent, StoredBlockInfo, StoredBundle } from '../bundle/types.js';
 import { keptChunk, type AgentFragments, type BundleFrame, type EmitCache, type StoredLayout, type TailMemo } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
-import { storeKeysIncremental } from './store-keys-memo.js';
+import { internedText, storeKeysIncremental } from './store-keys-memo.js';
 import {
   agentBlockUses,
   agentToolKeys,
@@ -154,59 +154,78 @@ export function toolKeysOf(f: AgentFragments, cache: EmitCache): ReturnType<type
  * builds while the entry's source is the same (see `tailOf`).
  */
 export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
-  let layout = cache.frames.get(bundle);
-  if (layout === undefined) {
-    const ids = jsonKeyOrder(Object.keys(bundle.agents).sort(compareCodeUnits));
-    const lines = new Map<string, string[]>();
-    const interned = new Map<string, string>();
-    const intern = (text: string): string => interned.get(text) ?? cache.tail.interned.get(text) ?? text;
-    const memo: StoreKeysMemo = {
-      toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache),
-      usesOf: (id, entry) => {
-        const f = fragmentsOf(cache, id, entry);
-        // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
-        f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
-        if (!cache.once) for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
-        return f.uses;
-      },
-      linesOf: (text) => {
-        if (cache.once) return text.split('\n'); // kept only for a next build's lookup by text
-        let l = lines.get(text) ?? cache.tail.lines.get(text);
-        if (l === undefined) l = text.split('\n');
-        lines.set(text, l);
-        return l;
-      },
-      // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
-      variantOf: (base, variant) => {
-        const hit = cache.tail.variants.get(variant);
-        if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
-        const stored = variantText(base, variant);
-        cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
-        return stored;
-      },
-    };
-    // A one-off cache keeps no state for a next build: plain storeKeys, without the incremental bookkeeping.
-    let keys: StoreKeys;
-    if (cache.once) keys = storeKeys(bundle, memo);
-    else {
-      const stored = storeKeysIncremental(bundle, memo, cache.storeKeys);
-      keys = stored.keys;
-      cache.storeKeys = stored.state;
-    }
-    cache.tail.lines = lines;
-    cache.tail.interned = interned;
-    const top = storedTop(bundle, keys);
-    // Without agents the tables are empty (rows too: nothing uses a block or a tool).
-    const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail, keys.rows) };
-    const suffix = configSuffix(bundle);
-    const pieces = ids.map((id) => {
-      const entry = bundle.agents[id]!;
+  const made = cache.frames.get(bundle);
+  if (made !== undefined) return made;
+  // Watch: createBundle's delta for this bundle, used while this cache's pieces and keys are the ones made for the bundle before.
+  const delta = !cache.once && cache.last?.unhashed === bundle ? cache.last.delta : undefined;
+  const prev = delta !== undefined && cache.storeKeys !== undefined && cache.laidOut?.bundle === delta.previous.unhashed ? cache.laidOut : undefined;
+  const quick = prev !== undefined ? delta : undefined;
+  const ids = quick?.order ?? jsonKeyOrder(Object.keys(bundle.agents).sort(compareCodeUnits));
+  const lines = new Map<string, string[]>();
+  // New uses' texts, one string per distinct text (a block shared by many agents is then compared by identity, not by content).
+  const interned = new Map<string, string>();
+  const intern = (blockId: string, text: string): string => {
+    let kept = interned.get(text);
+    if (kept === undefined) interned.set(text, (kept = internedText(cache.storeKeys, blockId, text)));
+    return kept;
+  };
+  const memo: StoreKeysMemo = {
+    toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache),
+    usesOf: (id, entry) => {
       const f = fragmentsOf(cache, id, entry);
-      const facts = cache.once ? dispatchFacts(entry, bundle) : factsOf(f, bundle);
-      return jsonPiece(f, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, facts, cache.once);
-    });
-    layout = { frame, pieces };
-    cache.frames.set(bundle, layout);
+      // createBundle's entries have theirs already (programBlockUses); interned only for a next build's comparisons.
+      f.uses ??= agentBlockUses(entry).map((prefix) => (cache.once ? prefix : prefix.map((u) => ({ ...u, text: intern(u.id, u.text) }))));
+      return f.uses;
+    },
+    linesOf: (text) => {
+      if (cache.once) return text.split('\n'); // kept only for a next build's lookup by text
+      let l = lines.get(text) ?? cache.tail.lines.get(text);
+      if (l === undefined) l = text.split('\n');
+      lines.set(text, l);
+      return l;
+    },
+    // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
+    variantOf: (base, variant) => {
+      const hit = cache.tail.variants.get(variant);
+      if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
+      const stored = variantText(base, variant);
+      cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
+      return stored;
+    },
+  };
+  // A one-off cache keeps no state for a next build: plain storeKeys, without the incremental bookkeeping.
+  let keys: StoreKeys;
+  let touched: ReadonlySet<string> | undefined;
+  if (cache.once) keys = storeKeys(bundle, memo);
+  else {
+    const stored = storeKeysIncremental(bundle, memo, cache.storeKeys, quick && { ids: quick.ids, changed: quick.changed.keys(), removed: quick.removed.keys() });
+    keys = stored.keys;
+    touched = stored.touched;
+    cache.storeKeys = stored.state;
+  }
+  cache.tail.lines = lines;
+  const top = storedTop(bundle, keys);
+  // Without agents the tables are empty (rows too: nothing uses a block or a tool).
+  const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail, keys.rows) };
+  const suffix = configSuffix(bundle);
+  const pieceOf = (id: string): Buffer => {
+    const entry = bundle.agents[id]!;
+    const f = fragmentsOf(cache, id, entry);
+    const facts = cache.once ? dispatchFacts(entry, bundle) : factsOf(f, bundle);
+    return jsonPiece(f, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, facts, cache.once);
+  };
+  let pieces: Buffer[];
+  if (quick !== undefined && touched !== undefined && quick.sameIds && !quick.factsMoved) {
+    // The same agents, and no dispatch fact moved: the last pieces, with those of the agents whose entry or keys changed made again.
+    pieces = prev!.pieces.slice();
+    for (const id of quick.changed.keys()) pieces[prev!.at.get(id)!] = pieceOf(id);
+    for (const id of touched) if (!quick.changed.has(id)) pieces[prev!.at.get(id)!] = pieceOf(id);
+  } else pieces = ids.map(pieceOf);
+  const layout: StoredLayout = { frame, pieces };
+  cache.frames.set(bundle, layout);
+  if (!cache.once) {
+    const at = quick?.sameIds ? prev!.at : new Map(ids.map((id, i) => [id, i]));
+    cache.laidOut = { bundle, order: ids, pieces, at };
   }
   return layout;
 }
