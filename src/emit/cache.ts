@@ -66,8 +66,10 @@ export interface EmitCache {
   literalTypes: WeakMap<object, string>;
   /** bundle.ts declarations (see bundle-ts.ts). */
   tsDeclarations: TsDeclarationsMemo | undefined;
-  /** bundle.ts: the Bundle type's head by what it is made from, compared item by item (see bundle-ts.ts bundleType). */
-  tsTypeHead: { inputs: readonly unknown[]; bytes: Buffer } | undefined;
+  /** bundle.ts: the Bundle type's head by what it is made from (the top-level fields, the agents' shared declarations), compared item by item (see bundle-ts.ts bundleType). */
+  tsTypeHead: { top: readonly unknown[]; shared: readonly unknown[]; bytes: Buffer } | undefined;
+  /** bundle.ts: the agents and their members of the last bundle it was made for (see bundle-ts.ts keptAgents). */
+  tsAgents: TsAgents | undefined;
   /** bundle.ts: other chunks by name, with their text (kept while the text is the same). */
   tsChunks: KeptChunks;
   /** emitFiles: the paths as made last time and their sorted order. */
@@ -137,6 +139,14 @@ export interface ToolShapes {
   neutral: NeutralTool;
   openai: OpenAITool;
   anthropic: AnthropicTool;
+}
+
+/** bundle.ts's agents (in id order, `at`: an id's index) and their members of the Bundle type, for `bundle`. */
+export interface TsAgents {
+  bundle: Bundle;
+  agents: readonly AgentFragments[];
+  at: ReadonlyMap<string, number>;
+  members: readonly Buffer[];
 }
 
 /** The part of bundle.ts before the literal, and what it was made from. */
@@ -253,6 +263,7 @@ export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
     literalTypes: new WeakMap(),
     tsDeclarations: undefined,
     tsTypeHead: undefined,
+    tsAgents: undefined,
     tsChunks: new Map(),
     fileOrder: undefined,
     written: createWriteCache(),
