@@ -101,7 +101,8 @@ function bundleType(
   kept?: { delta: EmitDelta; last: TsAgents },
 ): { head: Buffer; members: Buffer[]; tail: string } {
   let members: Buffer[];
-  if (kept === undefined) members = agents.map((a) => typeMember(a, bundle));
+  // A moved dispatch fact (a sub-agent's policy) may change any agent's member: each is checked then.
+  if (kept === undefined || kept.delta.factsMoved) members = agents.map((a) => typeMember(a, bundle));
   else {
     // The last members, with the changed agents' made again.
     members = kept.last.members.slice();
@@ -126,7 +127,7 @@ function bundleType(
   const memo = cache.tsTypeHead;
   const sameTop = memo !== undefined && sameList(memo.top, top);
   // With a delta: the other agents' shared declarations are the last ones; the changed agents' are compared with the entries they replace.
-  if (sameTop && kept !== undefined && [...kept.delta.changed].every(([id, before]) => sameShared(before, agents[kept.last.at.get(id)!]!, cache)))
+  if (sameTop && kept !== undefined && !kept.delta.factsMoved && [...kept.delta.changed].every(([id, before]) => sameShared(before, agents[kept.last.at.get(id)!]!, cache)))
     return { head: memo.bytes, members, tail };
   const shared: unknown[] = [];
   for (const a of agents) for (const [name, text] of a.sharedTypes!) shared.push(name, text);
@@ -136,14 +137,29 @@ function bundleType(
   return { head, members, tail };
 }
 
-/** The agent's member of BundleAgents (kept with its fragments, with the shared declarations it refers to). */
+/**
+ * The agent's member of BundleAgents (kept with its fragments, with the shared declarations it
+ * refers to, while its sub-agents' policies are the objects it was made with: see dispatchEntryType).
+ */
 function typeMember(a: AgentFragments, bundle: Bundle): Buffer {
-  if (a.typeMember === undefined) {
+  const policies = subAgentPolicies(a, bundle);
+  const made = a.typePolicies;
+  if (a.typeMember === undefined || made === undefined || made.length !== policies.length || !made.every((p, i) => p === policies[i])) {
     const shared = new Map<string, string>();
     a.typeMember = Buffer.from(agentTypeMember(a, bundle, shared), 'utf8');
     a.sharedTypes = [...shared];
+    a.typePolicies = policies;
   }
   return a.typeMember;
+}
+
+/** The own policy of each sub-agent the agent's dispatch table names, in table order (undefined: not in the bundle). */
+function subAgentPolicies(a: AgentFragments, bundle: Pick<Bundle, 'agents'>): unknown[] {
+  const out: unknown[] = [];
+  for (const e of Object.values(a.entry.dispatch.table)) {
+    if (e.kind === 'sub_agent') out.push(Object.hasOwn(bundle.agents, e.agent) ? bundle.agents[e.agent]!.policy : undefined);
+  }
+  return out;
 }
 
 /** Whether an agent's shared declarations (names and texts) are those of the entry it replaces. */

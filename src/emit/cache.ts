@@ -219,6 +219,8 @@ export interface AgentFragments {
   typeMember?: Buffer;
   /** The shared declarations (name, text) typeMember refers to; the entry is rebuilt whenever its sub-agents or the config change. */
   sharedTypes?: readonly (readonly [string, string])[];
+  /** The sub-agents' own policies typeMember was made with (it names SubAgentDispatch where the table's policy is one of them). */
+  typePolicies?: readonly unknown[];
   /** Per prefix, per block: its text and shared facts (stored.ts). */
   uses?: BlockUse[][];
   /** Prompt files (path, text), valid for the model object they were rendered with. */
