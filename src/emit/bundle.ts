@@ -110,8 +110,8 @@ function oneOffAgents(program: Program, ast: TemplateNode[], cache: EmitCache, o
  * A cache kept between builds (watch): an agent whose resolved Agent is the one of the last build
  * (CompileCache.agents hands it out again while its inputs are unchanged) keeps its entry without
  * being looked at again, one whose inputs key is the same keeps it too; the others are made. The
- * id order, the agents table and the models and tools tables are the last build's (copied, then
- * the changed entries set) while the ids and what each agent uses are the same. The differences
+ * id order and the models and tools tables are the last build's while the ids and what each agent
+ * uses are the same. The differences
  * go to the next passes as an EmitDelta.
  */
 function keptAgents(program: Program, ast: TemplateNode[], cache: EmitCache): MadeAgents {
@@ -150,15 +150,9 @@ function keptAgents(program: Program, ast: TemplateNode[], cache: EmitCache): Ma
   const sameIds = last !== undefined && !added && removed.size === 0;
   const ids = sameIds ? last.ids : [...program.agents.keys()].sort(compareCodeUnits);
   const order = sameIds ? last.order : jsonKeyOrder(ids);
-  let agents: Record<string, BundleAgent>;
-  if (sameIds) {
-    // The same keys in the same order (a copy keeps them), then the new entries in their places.
-    agents = { ...last.unhashed.agents };
-    for (const id of changed.keys()) setOwn(agents, id, entries.get(id)!.entry);
-  } else {
-    agents = {};
-    for (const id of ids) setOwn(agents, id, entries.get(id)!.entry);
-  }
+  // Made afresh in id order (the last bundle's table is never changed; copying a table of a thousand keys costs more than this).
+  const agents: Record<string, BundleAgent> = {};
+  for (const id of ids) setOwn(agents, id, entries.get(id)!.entry);
   const tables = !usesMoved && last !== undefined ? { models: last.unhashed.models, tools: last.unhashed.tools } : usedTables(program, ids, uses, cache);
   const delta: EmitDelta | undefined =
     last === undefined

@@ -35,7 +35,7 @@ export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileCo
     const content = files.get(path)!;
     sorted.set(path, cache ? content : contentToString(content));
   }
-  if (cache !== undefined && !cache.once) cache.lastFiles = { bundle, files: new Map(sorted) };
+  if (cache !== undefined && !cache.once) cache.lastFiles = { bundle, files: sorted };
   return sorted;
 }
 
@@ -50,7 +50,8 @@ function promptFiles(a: AgentFragments, bundle: Bundle): readonly [string, strin
 
 /**
  * Watch, for a bundle createBundle made with a delta from the bundle the last files were made for,
- * with the same agents and models: the last files (a copy, in the same order) with bundle.json,
+ * with the same agents and models: the last files (a copy, in the same order: the map handed out
+ * is kept as it is, and its users never change it) with bundle.json,
  * bundle.ts, orchestrator.ts and the changed agents' prompt files set again. Undefined when a
  * changed agent's prompt files are not at the same paths (then every path is listed and sorted).
  */
@@ -70,7 +71,7 @@ function keptFiles(bundle: Bundle, cache: EmitCache): Map<string, FileContent> |
   files.set('bundle.ts', bundleTsContent(bundle, cache));
   files.set('orchestrator.ts', orchestratorTs(bundle, cache));
   for (const [path, text] of prompts) files.set(path, text);
-  cache.lastFiles = { bundle, files: new Map(files) };
+  cache.lastFiles = { bundle, files };
   return files;
 }
 
