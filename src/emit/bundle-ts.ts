@@ -52,7 +52,11 @@ export function renderBundleTs(bundle: Bundle): string {
  */
 export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] {
   const kept = keptAgents(bundle, cache);
-  const agents = kept?.agents ?? Object.keys(bundle.agents).sort(compareCodeUnits).map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
+  const agents =
+    kept?.agents ??
+    Object.keys(bundle.agents)
+      .sort(compareCodeUnits)
+      .map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
   const declarations = (kept !== undefined && keptDeclarations(bundle, kept.delta, cache)) || declarationsBytes(bundle, agents, cache);
   const type = bundleType(bundle, agents, cache, kept);
   if (!cache.once) cache.tsAgents = { bundle, agents, at: kept?.at ?? new Map(agents.map((a, i) => [a.id, i])), members: type.members };
@@ -65,7 +69,10 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
 }
 
 /** The last bundle.ts's agents (in id order) with the delta's changed ones replaced, and the delta, when bundle.ts was last made for the delta's previous bundle with the same ids. */
-function keptAgents(bundle: Bundle, cache: EmitCache): { agents: AgentFragments[]; at: ReadonlyMap<string, number>; delta: EmitDelta; last: TsAgents } | undefined {
+function keptAgents(
+  bundle: Bundle,
+  cache: EmitCache,
+): { agents: AgentFragments[]; at: ReadonlyMap<string, number>; delta: EmitDelta; last: TsAgents } | undefined {
   const delta = cache.last?.hashed === bundle ? cache.last.delta : undefined;
   const last = cache.tsAgents;
   if (delta === undefined || last === undefined || last.bundle !== delta.previous.hashed || !delta.sameIds) return undefined;
@@ -127,7 +134,12 @@ function bundleType(
   const memo = cache.tsTypeHead;
   const sameTop = memo !== undefined && sameList(memo.top, top);
   // With a delta: the other agents' shared declarations are the last ones; the changed agents' are compared with the entries they replace.
-  if (sameTop && kept !== undefined && !kept.delta.factsMoved && [...kept.delta.changed].every(([id, before]) => sameShared(before, agents[kept.last.at.get(id)!]!, cache)))
+  if (
+    sameTop &&
+    kept !== undefined &&
+    !kept.delta.factsMoved &&
+    [...kept.delta.changed].every(([id, before]) => sameShared(before, agents[kept.last.at.get(id)!]!, cache))
+  )
     return { head: memo.bytes, members, tail };
   const shared: unknown[] = [];
   for (const a of agents) for (const [name, text] of a.sharedTypes!) shared.push(name, text);

@@ -58,7 +58,8 @@ function promptFiles(a: AgentFragments, bundle: Bundle): readonly [string, strin
 function keptFiles(bundle: Bundle, cache: EmitCache): Map<string, FileContent> | undefined {
   const delta = cache.last?.hashed === bundle ? cache.last.delta : undefined;
   const last = cache.lastFiles;
-  if (delta === undefined || last === undefined || last.bundle !== delta.previous.hashed || !delta.sameIds || bundle.models !== last.bundle.models) return undefined;
+  if (delta === undefined || last === undefined || last.bundle !== delta.previous.hashed || !delta.sameIds || bundle.models !== last.bundle.models)
+    return undefined;
   const prompts: (readonly [string, string])[] = [];
   for (const [id, before] of delta.changed) {
     const made = promptFiles(fragmentsOf(cache, id, bundle.agents[id]!), bundle);
@@ -83,7 +84,8 @@ function orchestratorTs(bundle: Bundle, cache: EmitCache): string {
   const last = cache.orchestrator;
   const delta = cache.last?.hashed === bundle ? cache.last.delta : undefined;
   let entry: string | undefined;
-  if (last !== undefined && delta !== undefined && last.bundle === delta.previous.hashed && delta.sameIds && sameRoots(delta.changed, bundle)) entry = last.entry;
+  if (last !== undefined && delta !== undefined && last.bundle === delta.previous.hashed && delta.sameIds && sameRoots(delta.changed, bundle))
+    entry = last.entry;
   else entry = entryAgent(bundle);
   const text = last !== undefined && last.entry === entry ? last.text : renderOrchestratorTs(bundle, entry);
   if (!cache.once) cache.orchestrator = { bundle, entry, text };

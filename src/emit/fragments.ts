@@ -198,7 +198,12 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
   let touched: ReadonlySet<string> | undefined;
   if (cache.once) keys = storeKeys(bundle, memo);
   else {
-    const stored = storeKeysIncremental(bundle, memo, cache.storeKeys, quick && { ids: quick.ids, changed: quick.changed.keys(), removed: quick.removed.keys() });
+    const stored = storeKeysIncremental(
+      bundle,
+      memo,
+      cache.storeKeys,
+      quick && { ids: quick.ids, changed: quick.changed.keys(), removed: quick.removed.keys() },
+    );
     keys = stored.keys;
     touched = stored.touched;
     cache.storeKeys = stored.state;

@@ -114,7 +114,10 @@ describe('emit passes after a delta', () => {
   it('an agent added, removed or renamed', () => {
     const cache = createEmitCache();
     const spec = (ids: string[]): ProgramSpec => ({
-      cards: [{ id: 'boss', sub_agents: ids.filter((id) => id !== 'boss'), prompt_blocks: ['shared'] }, ...ids.map((id) => ({ id, prompt_blocks: ['shared'] }))],
+      cards: [
+        { id: 'boss', sub_agents: ids.filter((id) => id !== 'boss'), prompt_blocks: ['shared'] },
+        ...ids.map((id) => ({ id, prompt_blocks: ['shared'] })),
+      ],
       blocks: BLOCKS,
     });
     const p1 = makeProgram(spec(['b', 'c']));
