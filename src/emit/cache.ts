@@ -176,8 +176,11 @@ export interface TailMemo {
   orders: Map<string, { keys: readonly string[]; order: readonly string[] }>;
   /** The same for tables given as rows (StoreKeys.rows): the rows' indices in that order. */
   rowOrders: Map<string, { keys: readonly string[]; order: readonly number[] }>;
-  /** By table given as rows (StoreKeys.rows): its keys and each row's entry, as `entries` holds them by key for the other tables. */
-  rowChunks: Map<string, { keys: readonly string[]; entries: readonly { source: unknown; chunk: Buffer }[] }>;
+  /**
+   * By table given as rows (StoreKeys.rows): its keys and each row's entry, as `entries` holds them by key for the other tables;
+   * the table's run of chunks in bundle.json (rows in order, separators between) and each row's index in it.
+   */
+  rowChunks: Map<string, { keys: readonly string[]; entries: readonly { source: unknown; chunk: Buffer }[]; run: readonly Buffer[]; runAt: readonly number[] }>;
   /** The other chunks by name, with their text. */
   small: KeptChunks;
   /** Each text of the last build, split at "\n". */

@@ -261,7 +261,13 @@ function headOf(top: StoredBundle): string {
  * brace first. `hashAt` is the index of the chunk `,\n  "hash": …`.
  */
 function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { tail: Buffer[]; hashAt: number } {
-  const tail: Buffer[] = [keptChunk(memo.small, '\u0000close', '\n  }')];
+  // Chunks, and whole runs of them (a table's rows), flattened at the end.
+  const parts: (Buffer | readonly Buffer[])[] = [keptChunk(memo.small, '\u0000close', '\n  }')];
+  let length = 1;
+  const push = (chunk: Buffer): void => {
+    parts.push(chunk);
+    length++;
+  };
   let hashAt = -1;
   const keys = topKeys(top);
   const entries = new Map<string, Map<string, { source: unknown; chunk: Buffer }>>();
@@ -271,11 +277,11 @@ function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { 
     const given = rows !== undefined && (key === 'texts' || key === 'toolShapes' || key === 'blocks') ? (rows[key] as TableRows<unknown>) : undefined;
     const empty = given !== undefined ? given.keys.length === 0 : value === null || typeof value !== 'object' || Object.keys(value).length === 0;
     if (!CHUNKED_TABLES.has(key) || empty) {
-      if (key === HASH_KEY) hashAt = tail.length;
-      tail.push(keptChunk(memo.small, key, `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
+      if (key === HASH_KEY) hashAt = length;
+      push(keptChunk(memo.small, key, `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
       continue;
     }
-    tail.push(keptChunk(memo.small, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
+    push(keptChunk(memo.small, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
     // The entry's chunk: the last one for this key when made from the same source, else a new one.
     const entryOf = (k: string, v: unknown, last: { source: unknown; chunk: Buffer } | undefined): { source: unknown; chunk: Buffer } => {
       // What the entry's text is made from, compared by identity first: a shape by its key (which names its content);
@@ -285,42 +291,61 @@ function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { 
       return { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(MADE_SORTED.has(key) ? v : sortKeysDeep(v), 2, key)}`, 'utf8') };
     };
     if (given !== undefined) {
-      // Rows (watch): the last build's entry at the same row when its key is there, else looked up by key.
       const prev = memo.rowChunks.get(key);
-      let byKey: Map<string, { source: unknown; chunk: Buffer }> | undefined;
-      const lastOf = (k: string, at: number): { source: unknown; chunk: Buffer } | undefined => {
-        if (prev === undefined) return undefined;
-        if (prev.keys[at] === k) return prev.entries[at];
-        byKey ??= new Map(prev.keys.map((pk, i) => [pk, prev.entries[i]!]));
-        return byKey.get(k);
-      };
-      const made: { source: unknown; chunk: Buffer }[] = new Array<{ source: unknown; chunk: Buffer }>(given.keys.length);
-      rowOrder(memo, key, given.keys).forEach((at, i) => {
-        if (i > 0) tail.push(PIECE_SEPARATOR);
-        const k = given.keys[at]!;
-        made[at] = entryOf(k, given.values[at], lastOf(k, at));
-        tail.push(made[at].chunk);
-      });
-      rowChunks.set(key, { keys: given.keys, entries: made });
+      const same = rows?.same?.[key as 'texts' | 'toolShapes' | 'blocks'];
+      if (same !== undefined && prev !== undefined && prev.keys === same.was && prev.keys.length === given.keys.length) {
+        // The last build's rows, keys and order (watch): its run of chunks, with the changed rows' entries looked at again.
+        const made = prev.entries.slice();
+        const run = prev.run.slice();
+        for (const at of same.changed) {
+          made[at] = entryOf(given.keys[at]!, given.values[at], prev.entries[at]);
+          run[prev.runAt[at]!] = made[at].chunk;
+        }
+        rowChunks.set(key, { keys: given.keys, entries: made, run, runAt: prev.runAt });
+        parts.push(run);
+        length += run.length;
+      } else {
+        // Rows (watch): the last build's entry at the same row when its key is there, else looked up by key.
+        let byKey: Map<string, { source: unknown; chunk: Buffer }> | undefined;
+        const lastOf = (k: string, at: number): { source: unknown; chunk: Buffer } | undefined => {
+          if (prev === undefined) return undefined;
+          if (prev.keys[at] === k) return prev.entries[at];
+          byKey ??= new Map(prev.keys.map((pk, i) => [pk, prev.entries[i]!]));
+          return byKey.get(k);
+        };
+        const made: { source: unknown; chunk: Buffer }[] = new Array<{ source: unknown; chunk: Buffer }>(given.keys.length);
+        const run: Buffer[] = [];
+        const runAt: number[] = new Array<number>(given.keys.length);
+        rowOrder(memo, key, given.keys).forEach((at, i) => {
+          if (i > 0) run.push(PIECE_SEPARATOR);
+          const k = given.keys[at]!;
+          made[at] = entryOf(k, given.values[at], lastOf(k, at));
+          runAt[at] = run.length;
+          run.push(made[at].chunk);
+        });
+        rowChunks.set(key, { keys: given.keys, entries: made, run, runAt });
+        parts.push(run);
+        length += run.length;
+      }
     } else {
       const lastEntries = memo.entries.get(key);
       const made = new Map<string, { source: unknown; chunk: Buffer }>();
       entries.set(key, made);
       const table = value as Record<string, unknown>;
       jsonOrder(memo, key, Object.keys(table)).forEach((k, i) => {
-        if (i > 0) tail.push(PIECE_SEPARATOR);
+        if (i > 0) push(PIECE_SEPARATOR);
         const entry = entryOf(k, table[k], lastEntries?.get(k));
         made.set(k, entry);
-        tail.push(entry.chunk);
+        push(entry.chunk);
       });
     }
-    tail.push(keptChunk(memo.small, `${key}\u0000close`, '\n  }'));
+    push(keptChunk(memo.small, `${key}\u0000close`, '\n  }'));
   }
-  tail.push(keptChunk(memo.small, '\u0000end', '\n}\n'));
+  push(keptChunk(memo.small, '\u0000end', '\n}\n'));
   memo.entries = entries;
   memo.rowChunks = rowChunks;
   if (hashAt === -1) throw new Error('agentc bug: no hash member in the stored bundle');
-  return { tail, hashAt };
+  return { tail: ([] as Buffer[]).concat(...parts), hashAt };
 }
 
 /**

@@ -176,7 +176,17 @@ export function storeKeysIncremental(
   }
   const made = blockRows(order, blocks, affected, order === last?.order ? last.rows : undefined);
   const toolRows = sameTools && last !== undefined ? last.toolRows : toolShapeRows(ids, agents);
-  const rows = { texts: made.texts, toolShapes: toolRows, blocks: { keys: order, values: made.infos } };
+  const rows: NonNullable<StoreKeys['rows']> = { texts: made.texts, toolShapes: toolRows, blocks: { keys: order, values: made.infos } };
+  // Which rows are the last call's (tailOf then looks only at the others).
+  if (last !== undefined) {
+    const same: NonNullable<typeof rows.same> = {};
+    if (made.changed !== undefined) {
+      same.texts = { was: last.rows.texts.keys, changed: made.changed.texts };
+      same.blocks = { was: last.order, changed: made.changed.blocks };
+    }
+    if (toolRows === last.toolRows) same.toolShapes = { was: toolRows.keys, changed: [] };
+    rows.same = same;
+  }
   // The records stay empty: `rows` stands for them (see StoreKeys).
   const keys: StoreKeys = { blockKeys, toolKeys, texts: {}, toolShapes: {}, blocks: {}, rows };
   const state: StoreKeysState = { agents, blocks, order, rows: made, toolRows, blockKeys, toolKeys };
@@ -199,22 +209,33 @@ function toolShapeRows(ids: readonly string[], agents: ReadonlyMap<string, Agent
 /**
  * The texts and blocks tables' rows in `order`: the last ones (same order) with the affected
  * blocks' rows replaced, while each of those still has as many texts; else made afresh.
- * Always new arrays (tailOf compares keys with the last build's).
+ * Always new arrays (tailOf compares keys with the last build's). `changed`: the rows replaced,
+ * when every key stayed the same.
  */
-function blockRows(order: readonly string[], blocks: ReadonlyMap<string, BlockKeys>, affected: ReadonlySet<string>, last: BlockRows | undefined): BlockRows {
+function blockRows(
+  order: readonly string[],
+  blocks: ReadonlyMap<string, BlockKeys>,
+  affected: ReadonlySet<string>,
+  last: BlockRows | undefined,
+): BlockRows & { changed?: { texts: number[]; blocks: number[] } } {
   if (last !== undefined && [...affected].every((b) => blocks.get(b)?.texts.length === last.at.get(b)?.count)) {
     const texts = { keys: last.texts.keys.slice(), values: last.texts.values.slice() };
     const infos = last.infos.slice();
+    const changed = { texts: [] as number[], blocks: [] as number[] };
+    let sameKeys = true;
     for (const b of affected) {
       const made = blocks.get(b)!;
       const at = last.at.get(b)!;
       infos[at.block] = made.info;
+      changed.blocks.push(at.block);
       made.texts.forEach(([key, text], i) => {
+        if (texts.keys[at.text + i] !== key) sameKeys = false;
         texts.keys[at.text + i] = key;
         texts.values[at.text + i] = text;
+        changed.texts.push(at.text + i);
       });
     }
-    return { texts, infos, at: last.at };
+    return sameKeys ? { texts, infos, at: last.at, changed } : { texts, infos, at: last.at };
   }
   const texts: TableRows<StoredText> = { keys: [], values: [] };
   const infos: StoredBlockInfo[] = [];
