@@ -126,12 +126,13 @@ export interface LastBundle {
   delta: EmitDelta | undefined;
 }
 
-/** layoutOf's last pieces, for the unhashed bundle they were made for, in JSON order (`at`: an id's index). */
+/** layoutOf's last pieces, for the unhashed bundle they were made for, in JSON order (`at`: an id's index; `joined`: with separators, piece i at 2i). */
 export interface LaidOut {
   bundle: Bundle;
   order: readonly string[];
   pieces: readonly Buffer[];
   at: ReadonlyMap<string, number>;
+  joined: readonly Buffer[];
 }
 
 /** One tool as an agent's entry holds it, each shape canonical; shared by the agents that have the tool. */

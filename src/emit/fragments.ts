@@ -220,17 +220,23 @@ export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
     return jsonPiece(f, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, facts, cache.once);
   };
   let pieces: Buffer[];
+  let joined: Buffer[] | undefined;
   if (quick !== undefined && touched !== undefined && quick.sameIds && !quick.factsMoved) {
     // The same agents, and no dispatch fact moved: the last pieces, with those of the agents whose entry or keys changed made again.
     pieces = prev!.pieces.slice();
-    for (const id of quick.changed.keys()) pieces[prev!.at.get(id)!] = pieceOf(id);
-    for (const id of touched) if (!quick.changed.has(id)) pieces[prev!.at.get(id)!] = pieceOf(id);
+    joined = prev!.joined.slice();
+    const remake = (id: string): void => {
+      const at = prev!.at.get(id)!;
+      joined![2 * at] = pieces[at] = pieceOf(id);
+    };
+    for (const id of quick.changed.keys()) remake(id);
+    for (const id of touched) if (!quick.changed.has(id)) remake(id);
   } else pieces = ids.map(pieceOf);
   const layout: StoredLayout = { frame, pieces };
   cache.frames.set(bundle, layout);
   if (!cache.once) {
     const at = quick?.sameIds ? prev!.at : new Map(ids.map((id, i) => [id, i]));
-    cache.laidOut = { bundle, order: ids, pieces, at };
+    cache.laidOut = { bundle, order: ids, pieces, at, joined: joined ?? joinPieces(pieces) };
   }
   return layout;
 }
@@ -394,25 +400,30 @@ export function withHash(frame: BundleFrame, hash: string): BundleFrame {
   const set = (s: string): string => s.replace(EMPTY_HASH_MEMBER, `\n  "hash": ${JSON.stringify(hash)},\n`);
   if (typeof frame.tail === 'string') return frame.tail === '' ? { head: set(frame.head), tail: '' } : { head: frame.head, tail: set(frame.tail) };
   const at = frame.hashAt ?? -1;
-  const tail = [...frame.tail];
+  const tail = frame.tail.slice();
   tail[at] = Buffer.from(`,\n  "hash": ${JSON.stringify(hash)}`, 'utf8');
   return { head: frame.head, tail, hashAt: at };
 }
 
-/** bundle.json's bytes: head, pieces, tail. */
-export function jsonChunks(frame: BundleFrame, pieces: readonly Buffer[]): Buffer[] {
-  const out: Buffer[] = [Buffer.from(frame.head, 'utf8')];
+/** The pieces with PIECE_SEPARATOR between them (piece i at 2i). */
+function joinPieces(pieces: readonly Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
   pieces.forEach((p, i) => {
     if (i > 0) out.push(PIECE_SEPARATOR);
     out.push(p);
   });
-  if (typeof frame.tail === 'string') out.push(Buffer.from(frame.tail, 'utf8'));
-  else for (const chunk of frame.tail) out.push(chunk);
   return out;
+}
+
+/** bundle.json's bytes: head, pieces, tail. `joined`: the pieces joined already (joinPieces). */
+export function jsonChunks(frame: BundleFrame, pieces: readonly Buffer[], joined: readonly Buffer[] = joinPieces(pieces)): Buffer[] {
+  const tail = typeof frame.tail === 'string' ? [Buffer.from(frame.tail, 'utf8')] : frame.tail;
+  return ([Buffer.from(frame.head, 'utf8')] as Buffer[]).concat(joined, tail);
 }
 
 /** bundle.json's bytes for a bundle made with this EmitCache (its layout is made once and kept there). */
 export function bundleJsonChunks(bundle: Bundle, cache: EmitCache): Buffer[] {
   const layout = layoutOf(bundle, cache);
-  return jsonChunks(layout.frame, layout.pieces);
+  const laidOut = cache.laidOut;
+  return jsonChunks(layout.frame, layout.pieces, laidOut?.pieces === layout.pieces ? laidOut.joined : undefined);
 }
