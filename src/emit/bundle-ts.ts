@@ -129,7 +129,7 @@ function bundleType(
     const value = (fields as Record<string, unknown>)[key];
     top.push(key);
     if (TABLES.has(key)) for (const [k, v] of Object.entries(value as Record<string, object>)) top.push(k, v);
-    else if (key !== 'dynamicContextAst') top.push(literalType(value));
+    else if (key !== 'dynamicContextAst') top.push(topFieldType(value, cache));
   }
   const memo = cache.tsTypeHead;
   const sameTop = memo !== undefined && sameList(memo.top, top);
@@ -172,6 +172,14 @@ function subAgentPolicies(a: AgentFragments, bundle: Pick<Bundle, 'agents'>): un
     if (e.kind === 'sub_agent') out.push(Object.hasOwn(bundle.agents, e.agent) ? bundle.agents[e.agent]!.policy : undefined);
   }
   return out;
+}
+
+/** A top-level field's literal type, kept by the value object (createBundle hands the same config-made objects out again). */
+function topFieldType(value: unknown, cache: EmitCache): string {
+  if (value === null || typeof value !== 'object') return literalType(value);
+  let t = cache.literalTypes.get(value);
+  if (t === undefined) cache.literalTypes.set(value, (t = literalType(value)));
+  return t;
 }
 
 /** Whether an agent's shared declarations (names and texts) are those of the entry it replaces. */

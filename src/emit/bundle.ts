@@ -53,8 +53,11 @@ export function createBundle(
   if (only !== undefined && !cache.once) throw new Error('agentc bug: a partial bundle needs a one-off EmitCache');
   const config = program.config.data;
   useConfig(cache, config, agentcVersion);
+  // The last bundle on this cache was made under the same config (useConfig forgets it otherwise): its
+  // config-made fields are the same values, kept as the same objects (later passes compare them by identity).
+  const same = cache.once ? undefined : cache.last?.unhashed;
   // One sorted copy of the suffix AST, shared by every entry made now and the bundle's top level.
-  const ast = sortKeysDeep(suffixAst(program));
+  const ast = same?.dynamicContextAst ?? sortKeysDeep(suffixAst(program));
   const made = cache.once ? oneOffAgents(program, ast, cache, only) : keptAgents(program, ast, cache);
   const { agents, models, tools } = made;
 
@@ -62,10 +65,10 @@ export function createBundle(
   const unhashed: Bundle = {
     agentcVersion,
     agents,
-    dispatchDefaults: sortKeysDeep({ toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap }),
-    dynamicContext: sortKeysDeep({ fields: [...config.dynamicContext.fields], template: config.dynamicContext.template }),
+    dispatchDefaults: same?.dispatchDefaults ?? sortKeysDeep({ toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap }),
+    dynamicContext: same?.dynamicContext ?? sortKeysDeep({ fields: [...config.dynamicContext.fields], template: config.dynamicContext.template }),
     dynamicContextAst: ast,
-    flags: [...config.flags],
+    flags: same?.flags ?? [...config.flags],
     formatVersion: BUNDLE_FORMAT_VERSION,
     hash: '',
     models,

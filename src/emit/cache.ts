@@ -12,6 +12,11 @@
  *   `agentInputsKey` plus the config (`configKey`), which resets everything.
  * - Bundle entries, models and contracts the cache hands out are never mutated;
  *   fragments made from an entry are looked up by the entry's identity.
+ *
+ * A watch rebuild's passes are proportional to what changed: createBundle hands them an
+ * EmitDelta (the agents whose entry is new, added or removed), and each pass keeps the rest
+ * of what it made for the previous bundle — only when its own state is the one it made for
+ * that bundle (each records which bundle that was), else it looks at every agent.
  */
 import type {
   AnthropicTool,
@@ -62,7 +67,7 @@ export interface EmitCache {
   tail: TailMemo;
   /** Hash states in front of every 16th piece of the last bundle (see bundle-hash.ts). */
   hashCheckpoints: HashCheckpoints | undefined;
-  /** bundle.ts's literal type of a model or tool contract, by the object (see bundle-ts.ts). */
+  /** bundle.ts's literal type of a model or tool contract, or of a top-level field's value, by the object (see bundle-ts.ts). */
   literalTypes: WeakMap<object, string>;
   /** bundle.ts declarations (see bundle-ts.ts). */
   tsDeclarations: TsDeclarationsMemo | undefined;
@@ -231,8 +236,17 @@ export interface AgentFragments {
   prompts?: { model: BundleModel | undefined; files: [string, string][] };
 }
 
-/** Chunks by name with the text each was made from (see keptChunk). */
-export type KeptChunks = Map<string, { text: string; bytes: Buffer }>;
+/** Chunks by name with the text each was made from (see keptChunk), and the value that text was made from (see keptChunkOf). */
+export type KeptChunks = Map<string, { text: string; bytes: Buffer; source?: object }>;
+
+/** keptChunk for a text made from `source` alone: the chunk last kept under `name` for the same object, without making the text again. */
+export function keptChunkOf(kept: KeptChunks, name: string, source: unknown, text: () => string): Buffer {
+  const last = kept.get(name);
+  if (last !== undefined && last.source !== undefined && last.source === source) return last.bytes;
+  const bytes = keptChunk(kept, name, text());
+  if (source !== null && typeof source === 'object') kept.get(name)!.source = source;
+  return bytes;
+}
 
 /** The UTF-8 bytes of `text`: the Buffer last kept under `name` when its text is the same (a watch rebuild compares chunks by identity first), else a new one, kept. */
 export function keptChunk(kept: KeptChunks, name: string, text: string): Buffer {

@@ -9,7 +9,7 @@
  * storedValue(entry, 2), exactly as it stands in the whole.
  */
 import type { Bundle, BundleAgent, StoredBlockInfo, StoredBundle } from '../bundle/types.js';
-import { keptChunk, type AgentFragments, type BundleFrame, type EmitCache, type StoredLayout, type TailMemo } from './cache.js';
+import { keptChunk, keptChunkOf, type AgentFragments, type BundleFrame, type EmitCache, type StoredLayout, type TailMemo } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
 import { internedText, storeKeysIncremental } from './store-keys-memo.js';
 import {
@@ -284,7 +284,9 @@ function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { 
     const empty = given !== undefined ? given.keys.length === 0 : value === null || typeof value !== 'object' || Object.keys(value).length === 0;
     if (!CHUNKED_TABLES.has(key) || empty) {
       if (key === HASH_KEY) hashAt = length;
-      push(keptChunk(memo.small, key, `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
+      // Made from the value alone (an empty table when given as rows): kept while it is the same object.
+      const source = given ?? value;
+      push(keptChunkOf(memo.small, key, source, () => `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
       continue;
     }
     push(keptChunk(memo.small, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
