@@ -42,6 +42,8 @@ describe('phase imports run one way', () => {
   const SHARED: Record<string, string[]> = {
     bundle: [],
     version: [],
+    // mkdir -p that always returns (Node's recursive mkdir loops under /proc).
+    'make-dirs': [],
     tokenize: [],
     runtime: ['bundle'],
     // did-you-mean ranks names as the runtime does (one implementation, in the runtime).
@@ -55,7 +57,7 @@ describe('phase imports run one way', () => {
     ...SHARED,
     ...Object.fromEntries(PIPELINE.map((phase, i) => [phase, [...Object.keys(SHARED).filter((s) => s !== 'runtime'), ...PIPELINE.slice(0, i)]])),
     // Memos that outlive one compile: token counts, and whole-run results keyed by the loaded files.
-    cache: ['bundle', 'version', 'tokenize', 'diagnostics', 'load'],
+    cache: ['bundle', 'version', 'make-dirs', 'tokenize', 'diagnostics', 'load'],
     compile: belowTop,
     // Rendering reads the source files the loader produced (code frames).
     'diagnostics/render': [...belowTop, 'diagnostics'],

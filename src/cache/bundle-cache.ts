@@ -21,7 +21,8 @@
  * runtime's loader (an agent is read, and its prompts joined, only when used), so
  * diff reads only the agents whose bytes or digests differ.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { makeDirsSync } from '../make-dirs.js';
 import { join } from 'node:path';
 import { BUNDLE_FORMAT_VERSION } from '../bundle/types.js';
 import { configInputsUnchanged } from '../load/config-inputs.js';
@@ -126,7 +127,7 @@ export class BundleCache {
     const path = join(this.dir, `${key}.json`);
     const tmp = `${path}.${process.pid}.tmp`;
     try {
-      mkdirSync(this.dir, { recursive: true });
+      makeDirsSync(this.dir);
       const fd = openSync(tmp, 'w');
       try {
         writeFileSync(fd, `${JSON.stringify(header)}\n`);

@@ -13,7 +13,8 @@
  * command then runs in full. Deleting the directory is always safe.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { makeDirsSync } from '../make-dirs.js';
 import { join } from 'node:path';
 import { sha256Hex } from '../bundle/canonical-json.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -147,7 +148,7 @@ export class ResultCache {
     const path = join(this.dir, FILE);
     const tmp = `${path}.${process.pid}.tmp`;
     try {
-      mkdirSync(this.dir, { recursive: true });
+      makeDirsSync(this.dir);
       writeFileSync(tmp, JSON.stringify(body) + '\n');
       renameSync(tmp, path);
     } catch {

@@ -15,7 +15,8 @@
  * writing run used are kept (bounded size).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { makeDirsSync } from '../make-dirs.js';
 import { join } from 'node:path';
 import type { TokenStore } from '../tokenize/counter.js';
 import type { Encoding } from '../tokenize/index.js';
@@ -95,7 +96,7 @@ export class PersistentTokenStore implements TokenStore {
     const path = join(this.dir, FILE);
     const tmp = `${path}.${process.pid}.tmp`;
     try {
-      mkdirSync(this.dir, { recursive: true });
+      makeDirsSync(this.dir);
       writeFileSync(tmp, `${JSON.stringify(head).slice(0, -1)},"entries":${entriesJson}}\n`);
       renameSync(tmp, path);
       this.added = 0;

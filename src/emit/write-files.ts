@@ -165,3 +165,13 @@ export async function forEachConcurrently<T>(items: readonly T[], limit: number,
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   if (failed) throw first;
 }
+
+/** Whether a process with this pid exists (signal 0 checks without sending; EPERM means it exists). */
+export function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

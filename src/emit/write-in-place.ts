@@ -14,7 +14,9 @@
  *   its own directory, then renamed over the old one, so its path always names a
  *   complete file. Files are not replaced as a set: a reader may briefly see new
  *   prompts next to the old bundle.json (bundle.json is renamed last).
- * - A replaced file's old inode is freed in the background: it gets a second name
+ * - A big file with a spare (WriteCache.spares, write-spares.ts) is written into the spare,
+ *   which is renamed over it; its old inode becomes the next spare, nothing is freed.
+ * - Any other replaced file's old inode is freed in the background: it gets a second name
  *   next to the output directory before the rename, removed afterwards without
  *   waiting. (Freeing an inode whose data the kernel is still writing back waits
  *   for that I/O: tens of ms per 36 MB bundle on ext4.) A next call with the
@@ -26,8 +28,10 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { FileContent, OutputFiles } from './content.js';
+import { makeDirs } from '../make-dirs.js';
 import * as nodeFs from 'node:fs/promises';
 import { GONE_TAG, nodeFsSync, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
+import { dropSpare, fillSpare, replaceWithSpare, usesSpare, type Spares } from './write-spares.js';
 
 /** What writeOutput last left in an output directory (one watch session). */
 export interface WriteCache {
@@ -43,6 +47,8 @@ export interface WriteCache {
    * 'all' stats every one. Each call reads it and sets it back to 'all'.
    */
   suspects: ReadonlySet<string> | 'all';
+  /** Spare inodes for big files (watch mode sets them, write-spares.ts); none: every replaced file is freed. */
+  spares?: Spares | undefined;
 }
 
 export function createWriteCache(): WriteCache {
@@ -118,8 +124,12 @@ export async function updateInPlace(
 ): Promise<void> {
   const temps = new Map<string, string>();
   const gone: string[] = [];
+  // Spares only through node's own file system, whose calls here are synchronous (the failure tests' seam gets none).
+  const spares = cache !== undefined && fs === nodeFsSync ? cache.spares : undefined;
+  const spared = new Set<string>();
   const replace = async (rel: string): Promise<void> => {
     const dest = join(target, rel);
+    if (spared.has(rel)) return replaceWithSpare(spares!, rel, dest);
     if (cache) {
       const second = siblingPath(target, GONE_TAG);
       // No second name (no hard links, another file system, no old file): the rename frees the old inode itself.
@@ -134,20 +144,33 @@ export async function updateInPlace(
     await fs.rename(temps.get(rel)!, dest);
   };
   try {
-    for (const dir of new Set(change.written.map((rel) => dirname(join(target, rel))))) await fs.mkdir(dir, { recursive: true });
+    for (const dir of new Set(change.written.map((rel) => dirname(join(target, rel))))) await makeDirs(dir, fs);
     // Every new file is complete on disk before the first rename.
     await Promise.all(
       change.written.map(async (rel) => {
+        const content = files.get(rel)!;
+        if (usesSpare(spares, content)) {
+          try {
+            temps.set(rel, fillSpare(spares, rel, content));
+            spared.add(rel);
+            return;
+          } catch {
+            // Its folder was removed, say: this file (and from now on every file) is replaced as without spares.
+            dropSpare(spares, rel);
+            cache!.spares = undefined;
+          }
+        }
         const tmp = siblingPath(join(target, rel), STAGING_TAG);
         temps.set(rel, tmp);
-        await writeContent(tmp, files.get(rel)!, fs);
+        await writeContent(tmp, content, fs);
       }),
     );
     // bundle.json last: once it is new, every other file already is.
     await Promise.all(change.written.filter((rel) => rel !== 'bundle.json').map(replace));
     if (change.written.includes('bundle.json')) await replace('bundle.json');
   } catch (error) {
-    await Promise.all([...temps.values()].map((p) => fs.rm(p, { force: true }).catch(() => undefined)));
+    for (const rel of spared) dropSpare(spares!, rel);
+    await Promise.all([...temps.entries()].filter(([rel]) => !spared.has(rel)).map(([, p]) => fs.rm(p, { force: true }).catch(() => undefined)));
     throw error;
   } finally {
     if (cache && gone.length > 0) {

@@ -24,8 +24,9 @@
 import * as nodeFs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
+import { makeDirs } from '../make-dirs.js';
 import { contentByteLength, contentEquals, contentToString, sameContent, type FileContent, type OutputFiles } from './content.js';
-import { BACKUP_TAG, forEachConcurrently, nodeFsSync, pauses, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
+import { BACKUP_TAG, forEachConcurrently, nodeFsSync, pauses, processRuns, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
 import { knownStamps, remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
 
 export type { WriteFs } from './write-files.js';
@@ -128,9 +129,9 @@ export async function writeOutput(outDir: string, files: OutputFiles, fs: WriteF
 
 /** A new staging directory with every folder the files go in. */
 async function makeStaging(staging: string, paths: readonly string[], fs: WriteFs): Promise<void> {
-  await fs.mkdir(dirname(staging), { recursive: true });
+  await makeDirs(dirname(staging), fs);
   await fs.mkdir(staging);
-  for (const dir of new Set(paths.map((rel) => dirname(join(staging, rel))))) await fs.mkdir(dir, { recursive: true });
+  for (const dir of new Set(paths.map((rel) => dirname(join(staging, rel))))) await makeDirs(dir, fs);
 }
 
 /**
@@ -352,16 +353,6 @@ async function sweepAbandoned(target: string, fs: WriteFs): Promise<void> {
     return Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !processRuns(pid);
   });
   await Promise.all(dead.map((n) => fs.rm(join(parent, n), { recursive: true, force: true }).catch(() => undefined)));
-}
-
-/** Whether a process with this pid exists (signal 0 checks without sending; EPERM means it exists). */
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Every entry below `dir` that is not a directory, by `/`-separated relative path. */

@@ -9,7 +9,8 @@
  * directory the caller names (no module-level state).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { makeDirs } from '../make-dirs.js';
 import { join } from 'node:path';
 import type { Bundle } from '../bundle/types.js';
 import type { LlmClient, LlmRequest } from '../runtime/index.js';
@@ -129,7 +130,7 @@ async function readCache(dir: string, key: string): Promise<RouteObservation | u
 
 async function writeCache(dir: string, key: string, obs: RouteObservation): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir, { stat, mkdir: (d) => mkdir(d) });
     const tmp = join(dir, `${key}.${process.pid}.tmp`);
     await writeFile(tmp, `${JSON.stringify(obs)}\n`);
     await rename(tmp, join(dir, `${key}.json`));

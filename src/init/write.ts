@@ -7,7 +7,8 @@
  * content was merged from the existing one (package.json) is an update, never a
  * conflict.
  */
-import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { lstatSync, readFileSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { makeDirsSync } from '../make-dirs.js';
 import { dirname, join } from 'node:path';
 import type { StarterFile } from './template.js';
 
@@ -75,7 +76,7 @@ export function writePlan(root: string, files: readonly PlannedFile[]): WriteRes
     if (file.action === 'unchanged') continue;
     const target = join(root, file.path);
     try {
-      mkdirSync(dirname(target), { recursive: true });
+      makeDirsSync(dirname(target));
       // Replace rather than write through: an existing symlink must not redirect the write.
       if (file.action === 'overwrite' || file.action === 'update') unlinkSync(target);
       writeFileSync(target, file.content, { flag: 'wx' });

@@ -208,3 +208,32 @@ test('watch: a generated file changed by hand (same size) is put right by the ne
   expect(await buildCommand({ cwd: dir, out: 'oneshot', format: 'text' }, capture().io)).toBe(0);
   expect(await tree(join(dir, 'generated'))).toEqual(await tree(join(dir, 'oneshot')));
 }, 60_000);
+
+test('watch: with spare inodes for every file, rebuilds write into them; the output equals a one-shot build; the spares go when it stops', async () => {
+  const dir = await workspace();
+  await mkdir(join(dir, 'node_modules'));
+  const spares = join(dir, 'node_modules', '.cache', 'agentc', 'watch-spares', String(process.pid));
+  const { io, nextBuild } = capture();
+  const ac = new AbortController();
+  let next = nextBuild();
+  const done = watchCommand({ cwd: dir, signal: ac.signal, debounceMs: 30, format: 'text', spareMinBytes: 0 }, io);
+  expect(await next).toMatch(/^build: ok .*initial build/);
+  const blockPath = join(dir, 'blocks', 'rewards', 'persona-rewards.md');
+  const block = await readFile(blockPath, 'utf8');
+  const inodes = new Set<number>();
+  for (const extra of ['\nFirst note.\n', '\nA second, longer note to change the length.\n', '', '\nFourth.\n']) {
+    next = nextBuild();
+    await writeFile(blockPath, `${block}${extra}`);
+    expect(await next).toMatch(/^build: ok .*wrote [1-9]\d* files?/);
+    inodes.add((await stat(join(dir, 'generated', 'bundle.json'))).ino);
+    // Each file written has one spare: the copy it replaced.
+    expect((await readdir(spares)).some((n) => n.startsWith('bundle.json.'))).toBe(true);
+  }
+  expect(inodes.size).toBe(2);
+  ac.abort();
+  expect(await done).toBe(0);
+  expect(await readdir(join(dir, 'node_modules', '.cache', 'agentc'))).not.toContain('watch-spares');
+  const { buildCommand } = await import('../../src/cli/commands/build.js');
+  expect(await buildCommand({ cwd: dir, out: 'oneshot', format: 'text' }, capture().io)).toBe(0);
+  expect(await tree(join(dir, 'generated'))).toEqual(await tree(join(dir, 'oneshot')));
+}, 60_000);

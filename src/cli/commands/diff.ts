@@ -18,6 +18,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { makeDirs } from '../../make-dirs.js';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { DEFAULT_FAN_OUT_CAP, DEFAULT_TOOL_PREFIX } from '../../bundle/defaults.js';
@@ -172,7 +173,7 @@ async function beforeSide(root: string, against: string | undefined, io: CliIO, 
   const explicitCache = io.env['AGENTC_CACHE_DIR'];
   let parent = explicitCache ? join(explicitCache, 'agentc-diff') : tempParent(root, existsSync, tmpdir());
   try {
-    await mkdir(parent, { recursive: true });
+    await makeDirs(parent, { stat, mkdir: (d) => mkdir(d) });
     await sweepStale(parent);
   } catch {
     parent = tmpdir(); // node_modules not writable: the OS temp dir still works for most configs

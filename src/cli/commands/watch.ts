@@ -33,6 +33,8 @@ import type { ReportFormat } from '../../diagnostics/render/index.js';
 import { createBundle } from '../../emit/bundle.js';
 import { emitFiles } from '../../emit/files.js';
 import { settled, writeOutput } from '../../emit/write.js';
+import { createSpares, dropSpares, sparesBase, type Spares } from '../../emit/write-spares.js';
+import { cacheDir } from '../../cache/token-store.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { WORKSPACE_LAYOUT } from '../../load/layout.js';
 import { countTokens } from '../../tokenize/index.js';
@@ -52,6 +54,8 @@ export interface WatchOptions {
   debounceMs?: number;
   /** 'check' (`agentc check --watch`): report diagnostics on every change, write nothing. Default 'build'. */
   mode?: 'build' | 'check';
+  /** Files of at least this size get spare inodes (tests; default SPARE_MIN_BYTES, src/emit/write-spares.ts). */
+  spareMinBytes?: number;
   /** Called after each rehearsal (tests; see `rehearseLater`). */
   onRehearsal?: () => void;
 }
@@ -108,6 +112,11 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       const files = emitFiles(createBundle(result.program, AGENTC_VERSION, cache.emit), cache.emit);
       cache.emit.written.suspects = outputWatcher?.take(files.keys()) ?? 'all';
       const w = await writeOutput(outDir, files, undefined, cache.emit.written);
+      // Once the output directory exists: big files get spare inodes from now on (src/emit/write-spares.ts).
+      if (spares === undefined) {
+        spares = createSpares(sparesBase(outDir, cacheDir(root)), outDir, opts.spareMinBytes) ?? false;
+        cache.emit.written.spares = spares || undefined;
+      }
       const ms = Math.round(performance.now() - t0);
       const warn = warnings > 0 ? `, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'}` : '';
       io.stdout(
@@ -120,6 +129,8 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     }
   };
 
+  /** The big files' spare inodes, made after the first write (false: none can be made). */
+  let spares: Spares | false | undefined;
   /** The output folder's watcher: only the generated files it names are stat'ed before a write. */
   const outputWatcher = mode === 'build' ? new OutputWatcher(outDir) : undefined;
 
@@ -230,5 +241,6 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   if (saveTimer) clearTimeout(saveTimer);
   saveTokenCounts(cache);
   await settled(cache.emit.written);
+  if (spares) dropSpares(spares);
   return EXIT.ok;
 }
