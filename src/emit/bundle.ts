@@ -114,11 +114,12 @@ function oneOffAgents(program: Program, ast: TemplateNode[], cache: EmitCache, o
  * (CompileCache.agents hands it out again while its inputs are unchanged) keeps its entry without
  * being looked at again, one whose inputs key is the same keeps it too; the others are made. The
  * id order and the models and tools tables are the last build's while the ids and what each agent
- * uses are the same. The differences
- * go to the next passes as an EmitDelta.
+ * uses are the same. The differences go to the next passes as an EmitDelta.
  */
 function keptAgents(program: Program, ast: TemplateNode[], cache: EmitCache): MadeAgents {
   const last = cache.last;
+  // Set again once this bundle is made: should making it throw, the entries updated on the way are not taken for the last bundle's.
+  cache.last = undefined;
   // The cache's own tables, updated in place: an entry per id of this program.
   const entries = cache.entries;
   const uses = last?.uses ?? new Map<string, readonly unknown[]>();
