@@ -71,10 +71,16 @@ interface BlockKeys {
   lines: Map<string, string[]>;
 }
 
-/** The string a block's text was kept as last time (new uses of an equal text take it, and are then compared by identity), else `text`. */
+/** Past this many distinct texts of a block, a new use's text is not looked for among them (internedText). */
+const INTERN_SCANNED = 8;
+
+/**
+ * The string a block's text was kept as last time (new uses of an equal text take it, and are then compared by
+ * identity), else `text`; a block with many renderings (one per agent) is not searched.
+ */
 export function internedText(state: StoreKeysState | undefined, blockId: string, text: string): string {
   const lines = state?.blocks.get(blockId)?.lines;
-  if (lines === undefined) return text;
+  if (lines === undefined || lines.size > INTERN_SCANNED) return text;
   for (const kept of lines.keys()) if (kept === text) return kept;
   return text;
 }
