@@ -28,6 +28,7 @@ import {
   type ConfigSuffix,
   type DispatchFacts,
   type StoreKeys,
+  type RowTable,
   type StoreKeysMemo,
   type TableRows,
 } from './stored.js';
@@ -300,7 +301,7 @@ function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { 
     };
     if (given !== undefined) {
       const prev = memo.rowChunks.get(key);
-      const same = rows?.same?.[key as 'texts' | 'toolShapes' | 'blocks'];
+      const same = rows?.same?.[key as RowTable];
       if (same !== undefined && prev !== undefined && prev.keys === same.was && prev.keys.length === given.keys.length) {
         // The last build's rows, keys and order (watch): its run of chunks, with the changed rows' entries looked at again.
         const made = prev.entries.slice();
