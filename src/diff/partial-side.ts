@@ -20,7 +20,7 @@
  * agents may hold, a layout it cannot split, many changed agents) returns
  * undefined, and the caller builds the whole side.
  */
-import { createHash, type Hash } from 'node:crypto';
+import { createPartsHash, type PartsHash } from '../emit/bundle-hash.js';
 import type { Bundle, BundleAgent, StoredBlockInfo, StoredToolShape } from '../bundle/types.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { agentDigests } from '../emit/agent-digest.js';
@@ -295,7 +295,7 @@ function assembled(
   // bundle.json with `hash` = "": the frame from the working tree's top level, the four tables from kept and remade entries.
   const keys: StoreKeys = { blockKeys: new Map(), toolKeys: new Map(), texts: {}, toolShapes: {}, blocks: {} };
   const skeleton = storedJson(storedTop({ ...bundle, agents: {}, hash: '' }, keys));
-  const hash = createHash('sha256');
+  const hash = createPartsHash();
   let at = 0;
   const tables: [string, () => (string | Buffer)[]][] = [
     ['agents', () => tableEntries(old.tables.agents, pieces, new Set([...changed].filter((id) => !digests.has(id))))],
@@ -326,7 +326,7 @@ function assembled(
  * in the cached bytes (the separator and indent between them included) are hashed
  * as one slice of those bytes: the same bytes, in a few calls instead of thousands.
  */
-function hashEntries(hash: Hash, list: readonly (string | Buffer)[]): void {
+function hashEntries(hash: PartsHash, list: readonly (string | Buffer)[]): void {
   let run: Buffer | undefined; // a slice of the cached bytes: kept entries with their separators
   const flush = (): void => {
     if (run !== undefined) hash.update(INDENT).update(run);

@@ -1,51 +1,195 @@
 /**
- * The bundle hash (SHA-256 of canonical JSON with `hash` = ""), streamed over the
- * frame and the per-agent pieces, resumable: SHA-256 runs front to back, so the
- * state after the unchanged leading pieces is the same as last time. Each build
- * keeps the state in front of every STRIDE-th piece; the next one resumes at the
- * last such checkpoint before the first piece that is not the same Buffer object
- * as before (on average half the bytes are hashed again, plus < STRIDE pieces).
+ * The bundle hash: SHA-256 (hex) over the SHA-256 digests of bundle.json's parts, where the
+ * parts are the file's text (with `hash` = "") cut before every line that starts with exactly
+ * four spaces and a `"` — one part per entry of a table (agents, texts, blocks, tool shapes,
+ * tools, models) and per member of a small object; the text before the first such line is the
+ * first part. (Nested values are indented deeper, and a JSON string holds no raw newline, so the
+ * cuts depend only on the text.) A rebuild hashes only the parts it changed, plus 32 bytes per part.
  *
- * Invariant: states.get(i) is the hash of head + pieces[0..i) each followed by
- * the separator, i.e. exactly the bytes before pieces[i]. States are only
- * copied, never finished.
+ * Invariant: hashChunks(chunks, memo) === hashBundleText(the chunks joined), whatever the memo
+ * holds. The memo keeps, per chunk object (Buffers are never mutated once made), where parts
+ * start in it, and per part that starts at a chunk's first byte, the chunks it spans and its
+ * digest: an unchanged agent's piece or table row is the same Buffer, so its part is not hashed
+ * again.
  */
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { BundleFrame } from './cache.js';
 import { PIECE_SEPARATOR } from './fragments.js';
 
-const STRIDE = 16;
+/** A part starts after the "\n" of each occurrence. */
+const CUT = Buffer.from('\n    "', 'utf8');
+const LEAD = CUT.subarray(1);
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
 
-export interface HashCheckpoints {
-  head: string;
-  pieces: readonly Buffer[];
-  /** By piece index, every STRIDE-th. */
-  states: Map<number, Hash>;
+/** Where parts start in one chunk, how its end bears on the next chunk, and the part that starts at its first byte. */
+interface ChunkInfo {
+  /** Offsets (> 0) inside the chunk where a part starts. */
+  cuts: number[];
+  /** It starts with `    "` (a part starts at 0 when the stream so far ends with "\n"). */
+  lead: boolean;
+  /** 0: its end is no prefix of a cut; 1: it ends with "\n"; 2: with "\n" and 1–4 spaces; 3: it is all spaces (as its predecessor ends). */
+  tail: 0 | 1 | 2 | 3;
+  /** The part that started at its first byte last time: the chunks after it (the last one up to `end`) and its digest. */
+  part?: { rest: readonly Buffer[]; end: number; digest: Buffer };
 }
 
-/** The hex digest of frame.head + pieces joined by ",\n" + frame.tail; updates `memo.hashCheckpoints`. */
-export function hashPieces(frame: BundleFrame, pieces: readonly Buffer[], memo: { hashCheckpoints?: HashCheckpoints | undefined }): string {
-  const last = memo.hashCheckpoints;
-  let same = 0;
-  if (last !== undefined && last.head === frame.head) {
-    const limit = Math.min(pieces.length, last.pieces.length);
-    while (same < limit && pieces[same] === last.pieces[same]) same++;
+export interface HashMemo {
+  chunks: WeakMap<Buffer, ChunkInfo>;
+}
+
+export function createHashMemo(): HashMemo {
+  return { chunks: new WeakMap() };
+}
+
+/** The bundle hash of a stored bundle's text (with `hash` = ""). */
+export function hashBundleText(text: string | Buffer): string {
+  return hashChunks([typeof text === 'string' ? Buffer.from(text, 'utf8') : text]);
+}
+
+/** The hash of frame.head + pieces joined by ",\n" + frame.tail. */
+export function hashPieces(frame: BundleFrame, pieces: readonly Buffer[], memo: HashMemo): string {
+  const chunks: Buffer[] = [Buffer.from(frame.head, 'utf8')];
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) chunks.push(PIECE_SEPARATOR);
+    chunks.push(pieces[i]!);
   }
-  // The last checkpoint at or before the first differing piece (both runs have it: it is < both lengths or 0).
-  let from = Math.floor(same / STRIDE) * STRIDE;
-  if (from >= pieces.length || from >= (last?.pieces.length ?? 0)) from = Math.max(0, from - STRIDE);
-  const resume = from > 0 ? last?.states.get(from) : undefined;
-  if (resume === undefined) from = 0;
-  const states = new Map<number, Hash>();
-  for (const [i, state] of last?.states ?? []) if (i < from) states.set(i, state);
-  const hash = resume !== undefined ? resume.copy() : createHash('sha256').update(frame.head, 'utf8');
-  for (let i = from; i < pieces.length; i++) {
-    if (i % STRIDE === 0) states.set(i, i === from && resume !== undefined ? resume : hash.copy());
-    hash.update(pieces[i]!);
-    if (i < pieces.length - 1) hash.update(PIECE_SEPARATOR);
+  if (typeof frame.tail === 'string') chunks.push(Buffer.from(frame.tail, 'utf8'));
+  else for (const c of frame.tail) chunks.push(c);
+  return hashChunks(chunks, memo);
+}
+
+/** The hash of the chunks joined; with a memo, parts made of the same chunks as before are not hashed again. */
+export function hashChunks(chunks: readonly Buffer[], memo: HashMemo = createHashMemo()): string {
+  const parts = new Parts(memo);
+  let tail: ChunkInfo['tail'] = 0;
+  // The separator between pieces comes thousands of times: looked up once.
+  let separator: ChunkInfo | undefined;
+  for (const chunk of chunks) {
+    if (chunk.length === 0) continue;
+    const info = chunk === PIECE_SEPARATOR ? (separator ??= infoOf(chunk, memo)) : infoOf(chunk, memo);
+    // A cut that spans chunks other than "\n" | `    "…` (never made by the emitter): the joined text is hashed instead.
+    if (tail === 2 || (tail !== 0 && (info.tail === 3 || chunk.length < LEAD.length))) return chunks.length === 1 ? slow(chunk) : slow(Buffer.concat(chunks));
+    if (tail === 1 && info.lead) parts.startAt(chunk, info, 0);
+    else parts.add(chunk);
+    for (const at of info.cuts) parts.cutAt(chunk, at);
+    tail = info.tail === 3 ? 0 : info.tail;
   }
-  memo.hashCheckpoints = pieces.length > 0 ? { head: frame.head, pieces: [...pieces], states } : undefined;
-  if (typeof frame.tail === 'string') hash.update(frame.tail, 'utf8');
-  else for (const chunk of frame.tail) hash.update(chunk);
-  return hash.digest('hex');
+  return parts.finish();
+}
+
+/**
+ * The parts of one hashing, in order: the current part is `first` from `start` on, then `rest`
+ * (the last of them up to where the part ends); each finished part's digest is kept.
+ */
+class Parts {
+  private readonly digests: Buffer[] = [];
+  private first: Buffer | undefined;
+  private firstInfo: ChunkInfo | undefined;
+  private start = 0;
+  private rest: Buffer[] = [];
+
+  constructor(private readonly memo: HashMemo) {}
+
+  /** The chunk continues the current part (or begins the first one). */
+  add(chunk: Buffer): void {
+    if (this.first === undefined) this.begin(chunk, infoOf(chunk, this.memo), 0);
+    else this.rest.push(chunk);
+  }
+
+  /** A part starts at the chunk's first byte; the current one ended with the previous chunk. */
+  startAt(chunk: Buffer, info: ChunkInfo, at: 0): void {
+    this.close(this.endOfLast());
+    this.begin(chunk, info, at);
+  }
+
+  /** A part starts at `at` (> 0) inside the chunk, which the current part already holds. */
+  cutAt(chunk: Buffer, at: number): void {
+    this.close(at);
+    this.begin(chunk, undefined, at);
+  }
+
+  finish(): string {
+    this.close(this.endOfLast());
+    return createHash('sha256').update(Buffer.concat(this.digests)).digest('hex');
+  }
+
+  private begin(chunk: Buffer, info: ChunkInfo | undefined, at: number): void {
+    this.first = chunk;
+    this.firstInfo = info;
+    this.start = at;
+    this.rest = [];
+  }
+
+  private endOfLast(): number {
+    return this.rest.length === 0 ? (this.first?.length ?? 0) : this.rest[this.rest.length - 1]!.length;
+  }
+
+  private close(end: number): void {
+    const first = this.first;
+    if (first === undefined) return;
+    const rest = this.rest;
+    const info = this.start === 0 ? this.firstInfo : undefined;
+    const hit = info?.part;
+    if (hit !== undefined && hit.end === end && sameList(hit.rest, rest)) {
+      this.digests.push(hit.digest);
+      return;
+    }
+    const hash = createHash('sha256');
+    if (rest.length === 0) hash.update(this.start === 0 && end === first.length ? first : first.subarray(this.start, end));
+    else {
+      hash.update(this.start === 0 ? first : first.subarray(this.start));
+      for (let i = 0; i < rest.length; i++) {
+        const c = rest[i]!;
+        hash.update(i === rest.length - 1 && end !== c.length ? c.subarray(0, end) : c);
+      }
+    }
+    const digest = hash.digest();
+    if (info !== undefined) info.part = { rest, end, digest };
+    this.digests.push(digest);
+  }
+}
+
+function sameList(a: readonly Buffer[], b: readonly Buffer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** One chunk holding the whole text: every cut is inside it. */
+function slow(text: Buffer): string {
+  return hashChunks([text], createHashMemo());
+}
+
+function infoOf(chunk: Buffer, memo: HashMemo): ChunkInfo {
+  let info = memo.chunks.get(chunk);
+  if (info === undefined) {
+    const cuts: number[] = [];
+    for (let i = chunk.indexOf(CUT); i !== -1; i = chunk.indexOf(CUT, i + 1)) cuts.push(i + 1);
+    let j = chunk.length - 1;
+    while (j >= 0 && chunk[j] === SPACE && chunk.length - 1 - j <= 4) j--;
+    const spaces = chunk.length - 1 - j;
+    const tail = j < 0 ? 3 : chunk[j] === NEWLINE && spaces <= 4 ? (spaces === 0 ? 1 : 2) : 0;
+    info = { cuts, lead: chunk.length >= LEAD.length && chunk.subarray(0, LEAD.length).equals(LEAD), tail };
+    memo.chunks.set(chunk, info);
+  }
+  return info;
+}
+
+/** A bundle hash fed piece by piece, like a crypto Hash (`agentc diff` streams a side's bytes into it). */
+export interface PartsHash {
+  update(data: string | Buffer, encoding?: 'utf8'): PartsHash;
+  digest(encoding: 'hex'): string;
+}
+
+export function createPartsHash(): PartsHash {
+  const chunks: Buffer[] = [];
+  const self: PartsHash = {
+    update: (data) => {
+      chunks.push(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      return self;
+    },
+    digest: () => hashChunks(chunks),
+  };
+  return self;
 }

@@ -27,7 +27,7 @@ import type { TemplateNode } from '../bundle/template/ast.js';
 import type { ModelEntry, Tool } from '../parse/types.js';
 import { BLOCK_SEPARATOR, handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
-import { hashPieces } from './bundle-hash.js';
+import { hashBundleText, hashPieces } from './bundle-hash.js';
 import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type EmitDelta, type LastBundle, type ToolShapes } from './cache.js';
 import { compareCodeUnits, sameJson, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
 import { fragmentsOf, jsonKeyOrder, layoutOf, withHash } from './fragments.js';
@@ -80,7 +80,7 @@ export function createBundle(
   // Watch: what this bundle is made of, and its delta, are there for layoutOf (and the next build) to see.
   const last: LastBundle | undefined = made.last === undefined ? undefined : (cache.last = { ...made.last, unhashed, hashed: undefined });
   const layout = layoutOf(unhashed, cache);
-  const hash = hashPieces(layout.frame, layout.pieces, cache);
+  const hash = hashPieces(layout.frame, layout.pieces, cache.hashParts);
   const bundle: Bundle = { ...unhashed, hash };
   cache.frames.set(bundle, { frame: withHash(layout.frame, hash), pieces: layout.pieces });
   if (last !== undefined) last.hashed = bundle;
@@ -220,9 +220,9 @@ function sameItems(a: readonly unknown[] | undefined, b: readonly unknown[]): bo
   return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** SHA-256 of bundle.json's text (the stored bundle) with `hash` = "". */
+/** The bundle hash (bundle-hash.ts) of bundle.json's text (the stored bundle) with `hash` = "". */
 export function bundleHash(bundle: Bundle): string {
-  return sha256Hex(storedJson(storeBundle({ ...bundle, hash: '' })));
+  return hashBundleText(storedJson(storeBundle({ ...bundle, hash: '' })));
 }
 
 export function bundleModel(entry: ModelEntry): BundleModel {

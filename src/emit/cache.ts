@@ -33,7 +33,7 @@ import type { BlockUse, DispatchFacts, StoredToolOf } from './stored.js';
 import type { StoreKeysState } from './store-keys-memo.js';
 import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
-import type { HashCheckpoints } from './bundle-hash.js';
+import { createHashMemo, type HashMemo } from './bundle-hash.js';
 import { createWriteCache, type WriteCache } from './write-in-place.js';
 import type { FileContent } from './content.js';
 
@@ -65,8 +65,8 @@ export interface EmitCache {
   storeKeys: StoreKeysState | undefined;
   /** The frame's tail chunks of the last build (see fragments.ts). */
   tail: TailMemo;
-  /** Hash states in front of every 16th piece of the last bundle (see bundle-hash.ts). */
-  hashCheckpoints: HashCheckpoints | undefined;
+  /** Where bundle.json's parts start in each chunk, and each part's digest (see bundle-hash.ts). */
+  hashParts: HashMemo;
   /** bundle.ts's literal type of a model or tool contract, or of a top-level field's value, by the object (see bundle-ts.ts). */
   literalTypes: WeakMap<object, string>;
   /** bundle.ts declarations (see bundle-ts.ts). */
@@ -279,7 +279,7 @@ export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
       lines: new Map(),
       variants: new WeakMap(),
     },
-    hashCheckpoints: undefined,
+    hashParts: createHashMemo(),
     literalTypes: new WeakMap(),
     tsDeclarations: undefined,
     tsTypeHead: undefined,

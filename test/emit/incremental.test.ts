@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../src/bundle/types.js';
 import { compile, createCompileCache, type CompileCache } from '../../src/compile.js';
 import { bundleHash, createBundle } from '../../src/emit/bundle.js';
-import { hashPieces, type HashCheckpoints } from '../../src/emit/bundle-hash.js';
+import { createHashMemo, hashBundleText, hashChunks, hashPieces } from '../../src/emit/bundle-hash.js';
 import { createEmitCache, type EmitCache } from '../../src/emit/cache.js';
 import { contentToString, type FileContent } from '../../src/emit/content.js';
 import { emitFiles } from '../../src/emit/files.js';
@@ -120,18 +120,42 @@ describe('incremental emission', () => {
   });
 });
 
-describe('hashPieces', () => {
-  const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-  const frame = { head: '{\n  "agents": {\n', tail: '\n  }\n}\n' };
-  const expected = (pieces: Buffer[]) => sha(frame.head + pieces.map((p) => p.toString()).join(',\n') + frame.tail);
+describe('the bundle hash', () => {
+  /** The definition (docs/formats/bundle.md), written independently: the parts' digests, hashed. */
+  const reference = (text: string) => {
+    const parts = text.split(/(?<=\n)(?= {4}")/);
+    return createHash('sha256')
+      .update(Buffer.concat(parts.map((p) => createHash('sha256').update(p, 'utf8').digest())))
+      .digest('hex');
+  };
+  const frame = { head: '{\n  "agentcVersion": "0",\n  "agents": {\n', tail: '\n  },\n  "flags": [\n    "a",\n    "b"\n  ],\n  "hash": ""\n}\n' };
+  const joined = (pieces: Buffer[]) => frame.head + pieces.map((p) => p.toString()).join(',\n') + frame.tail;
 
-  it('resumes from its checkpoints to the same digest as hashing everything', () => {
-    const memo: { hashCheckpoints?: HashCheckpoints } = {};
+  it("is the hash of the parts' digests, however the text is cut into chunks", () => {
+    const text = joined(Array.from({ length: 9 }, (_, i) => Buffer.from(`    "a${i}": {\n      "k": [\n        "    \\"x"\n      ]\n    }`)));
+    const expected = reference(text);
+    expect(hashBundleText(text)).toBe(expected);
+    let seed = 11;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let round = 0; round < 300; round++) {
+      const bytes = Buffer.from(text, 'utf8');
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length;) {
+        const n = 1 + rand(round % 3 === 0 ? 4 : 40);
+        chunks.push(bytes.subarray(at, at + n));
+        at += n;
+      }
+      expect(hashChunks(chunks), `round ${round}`).toBe(expected);
+    }
+  });
+
+  it('with its memo, gives the same digest as hashing everything while pieces change, come and go', () => {
+    const memo = createHashMemo();
     let pieces = Array.from({ length: 70 }, (_, i) => Buffer.from(`    "a${i}": {}`));
     let seed = 7;
     const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let round = 0; round < 60; round++) {
-      expect(hashPieces(frame, pieces, memo), `round ${round}`).toBe(expected(pieces));
+      expect(hashPieces(frame, pieces, memo), `round ${round}`).toBe(reference(joined(pieces)));
       const next = [...pieces];
       const at = rand(next.length + 1);
       const op = rand(3);
@@ -140,7 +164,23 @@ describe('hashPieces', () => {
       else next.splice(Math.min(at, next.length - 1), 1);
       pieces = round % 17 === 16 ? next.slice(0, rand(next.length)) : next;
     }
-    expect(hashPieces(frame, [], memo)).toBe(sha(frame.head + frame.tail));
+    expect(hashPieces(frame, [], memo)).toBe(reference(frame.head + frame.tail));
+  });
+
+  it('hashes again only the parts that changed', () => {
+    const memo = createHashMemo();
+    const pieces = Array.from({ length: 50 }, (_, i) => Buffer.from(`    "a${i}": {}`));
+    hashPieces(frame, pieces, memo);
+    const before = pieces.map((p) => memo.chunks.get(p)!.part!.digest);
+    const next = [...pieces];
+    next[20] = Buffer.from('    "a20": {"changed": true}');
+    expect(hashPieces(frame, next, memo)).toBe(reference(joined(next)));
+    // Every other piece's part kept its digest object: it was not hashed again (but the last one's, which
+    // runs on into the frame's tail, a string here: a new chunk each time; createBundle's tail is kept chunks).
+    pieces.forEach((p, i) => {
+      if (i !== 20 && i !== pieces.length - 1) expect(memo.chunks.get(p)!.part!.digest, `piece ${i}`).toBe(before[i]);
+    });
+    expect(memo.chunks.get(next[20]!)!.part).toBeDefined();
   });
 });
 
