@@ -85,7 +85,7 @@ export interface EmitCache {
   last: LastBundle | undefined;
   /** layoutOf's pieces of the last bundle it laid out with this cache's store-keys state. */
   laidOut: LaidOut | undefined;
-  /** emitFiles' files of the last bundle it made them for (the map it returned, which the next one on this cache updates in place). */
+  /** emitFiles' files of the last bundle it made them for (the map it returned: its users never change it). */
   lastFiles: { bundle: Bundle; files: Map<string, FileContent> } | undefined;
   /** The entry agent and orchestrator.ts of the last bundle (files.ts). */
   orchestrator: { bundle: Bundle; entry: string | undefined; text: string } | undefined;

@@ -17,10 +17,6 @@ import { bundleJsonChunks, fragmentsOf } from './fragments.js';
 import { renderOrchestratorTs } from './orchestrator-ts.js';
 import { promptFilePath, renderPromptFile, renderPromptFileBytes } from './prompts.js';
 
-/**
- * Every generated file. With a cache kept between builds (watch), the map is the cache's: a next
- * emitFiles on the same cache may set its entries again, so a caller uses it before then and never changes it.
- */
 export function emitFiles(bundle: Bundle): Map<string, string>;
 export function emitFiles(bundle: Bundle, cache: EmitCache): Map<string, FileContent>;
 export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileContent> {
@@ -54,7 +50,8 @@ function promptFiles(a: AgentFragments, bundle: Bundle): readonly [string, strin
 
 /**
  * Watch, for a bundle createBundle made with a delta from the bundle the last files were made for,
- * with the same agents and models: the last files' map (so the same order) with bundle.json,
+ * with the same agents and models: the last files (a copy, in the same order: the map handed out
+ * is kept as it is, and its users never change it) with bundle.json,
  * bundle.ts, orchestrator.ts and the changed agents' prompt files set again. Undefined when a
  * changed agent's prompt files are not at the same paths (then every path is listed and sorted).
  */
@@ -70,8 +67,7 @@ function keptFiles(bundle: Bundle, cache: EmitCache): Map<string, FileContent> |
     if (!made.every(([path], i) => path === promptFilePath(id, before.prefixes[i]!.key))) return undefined;
     prompts.push(...made);
   }
-  // The last map, its entries set again in place (a copy of a thousand paths costs more than the rest).
-  const files = last.files;
+  const files = new Map(last.files);
   files.set('bundle.json', bundleJsonChunks(bundle, cache));
   files.set('bundle.ts', bundleTsContent(bundle, cache));
   files.set('orchestrator.ts', orchestratorTs(bundle, cache));
