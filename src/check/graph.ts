@@ -18,19 +18,28 @@ export interface SubAgentGraph {
 
 /** One graph per run (several rules and the cascade filter read it). */
 const GRAPH = memoSlot<SubAgentGraph>('sub-agent graph');
-/** Across compiles: the last graph with the card table it was built from (id, card, id, card…). */
-const LAST_GRAPH = memoSlot<{ cards: readonly unknown[]; graph: SubAgentGraph }>('sub-agent graph and its cards');
+/** Across compiles: the last graph with the card table it was built from (id, card, id, card…) and the last compile that used it. */
+const LAST_GRAPH = memoSlot<{ cards: readonly unknown[]; graph: SubAgentGraph; at: object | undefined }>('sub-agent graph and its cards');
 
 export function subAgentGraph(program: Program): SubAgentGraph {
   return program.memo.get(GRAPH, () => {
     // A function of the card table alone (ids and parsed cards, which are never mutated).
-    const cards: unknown[] = [];
-    program.cards.forEach((card, id) => cards.push(id, card));
     const box = program.memo.lastingBox(LAST_GRAPH);
     const last = box.value;
-    if (last !== undefined && last.cards.length === cards.length && last.cards.every((x, i) => x === cards[i])) return last.graph;
+    const revision = program.revision;
+    // Used by the compile just before this one, and no card changed since: the same table.
+    if (last !== undefined && last.at !== undefined && revision?.changed?.since === last.at && revision.changed.card.size === 0) {
+      last.at = revision.self;
+      return last.graph;
+    }
+    const cards: unknown[] = [];
+    program.cards.forEach((card, id) => cards.push(id, card));
+    if (last !== undefined && last.cards.length === cards.length && last.cards.every((x, i) => x === cards[i])) {
+      last.at = revision?.self;
+      return last.graph;
+    }
     const graph = buildGraph(program);
-    box.value = { cards, graph };
+    box.value = { cards, graph, at: revision?.self };
     return graph;
   });
 }

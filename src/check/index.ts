@@ -10,25 +10,28 @@ import type { Rule } from './rule.js';
 import { RULES } from './rules/index.js';
 import { suppressCascades } from './cascade.js';
 import { configFailed } from './support.js';
+import { freshCheckRun } from './item-findings.js';
 
 export { RULES } from './rules/index.js';
 export { buildContextShape, buildRenderContext, type Shape } from '../resolve/context.js';
 
 /**
  * Diagnostics of every rule (catalog severities; config overrides are applied by the caller), sorted.
- * With `memos` (CompileCache.rules), a rule that declares `reads` is replayed while what it reads is unchanged.
+ * With `memos` (CompileCache.rules), a rule that declares `reads` is replayed while what it reads is unchanged,
+ * and item passes look again only at the items changed since the last compile.
  */
 export function runChecks(program: Program, rules: readonly Rule[] = RULES, memos?: PersistentRuleMemos): Diagnostic[] {
   const out: Diagnostic[] = [];
   const noConfig = configFailed(program);
   const memo = memos?.forRun(program);
+  const items = memo ?? freshCheckRun(program);
   for (const rule of rules) {
     if (noConfig && rule.needsConfig) continue;
     try {
       let found = memo?.get(rule);
       if (!found) {
         const made: Diagnostic[] = [];
-        rule.run(program, (d) => made.push(createDiagnostic({ ...d, rule: rule.id } as DiagnosticInput)));
+        rule.run(program, (d) => made.push(createDiagnostic({ ...d, rule: rule.id } as DiagnosticInput)), items);
         memo?.set(rule, made);
         found = made;
       }

@@ -11,7 +11,7 @@
  */
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Program } from '../resolve/types.js';
-import { bodyStart, sortedCards } from './support.js';
+import { bodyStart, cmp } from './support.js';
 
 /** Rules whose errors account for a block's render failures. */
 const EXPLAINS = new Set(['template-unknown-variable', 'dynamic-in-prefix', 'template-render', 'render-size', 'template-syntax']);
@@ -21,8 +21,10 @@ export function unrenderedBlocks(program: Program, settled: readonly Diagnostic[
   for (const d of settled) if (d.severity === 'error' && d.file !== undefined && EXPLAINS.has(d.rule)) covered.add(d.file);
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
-  for (const card of sortedCards(program)) {
-    for (const e of program.agents.get(card.data.id)?.renderErrors ?? []) {
+  // Only the few agents with render failures are sorted (by card id, as the tables are).
+  const failing = [...program.agents.values()].filter((a) => a.renderErrors.length > 0).sort((a, b) => cmp(a.card.data.id, b.card.data.id));
+  for (const { card, renderErrors } of failing) {
+    for (const e of renderErrors) {
       const file = e.block.file.path;
       if (covered.has(file)) continue;
       const range = e.range ?? bodyStart(e.block);

@@ -8,6 +8,7 @@
 import type { ReportInput } from '../diagnostics/diagnostic.js';
 import type { RuleId } from '../diagnostics/catalog.js';
 import type { Program } from '../resolve/types.js';
+import type { CheckRun } from './item-findings.js';
 
 export type Report<R extends RuleId = RuleId> = (d: ReportInput<R>) => void;
 
@@ -25,7 +26,8 @@ export interface Rule<R extends RuleId = RuleId> {
    * objects (src/check/rule-memo.ts). Omitted: the rule runs on every compile.
    */
   reads?: readonly ProgramPart[];
-  run(program: Program, report: Report<R>): void;
+  /** `items` gives the findings of the rule's item passes (src/check/item-findings.ts): kept per item across compiles with a CompileCache. */
+  run(program: Program, report: Report<R>, items: CheckRun): void;
 }
 
 /** Parts of a program a rule can declare it reads (`Rule.reads`); the config is always part of the key. */

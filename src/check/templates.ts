@@ -25,11 +25,6 @@ const VERDICTS = memoSlot<WeakMap<Block, { context: string; refs: ClassifiedRef[
 /** What of the config a verdict depends on, once per run. */
 const CONTEXT = memoSlot<{ key: string; root: ReturnType<typeof buildContextShape>; dynamic: { has(name: string): boolean } }>('template context');
 
-/** What of the config a block's verdicts depend on, as a key (the same key, the same verdicts). */
-export function templateContext(program: Program): string {
-  return contextOf(program).key;
-}
-
 function contextOf(program: Program): { key: string; root: ReturnType<typeof buildContextShape>; dynamic: { has(name: string): boolean } } {
   return program.memo.get(CONTEXT, () => {
     const failed = configFailed(program);

@@ -9,7 +9,8 @@
  *   reading, as without a cache. (A same-size edit within one timestamp tick of
  *   our own write would go unnoticed; the next differing write repairs it.) With
  *   an output watcher (WriteCache.suspects), only the files it names are stat'ed
- *   again; the others keep their recorded stamps.
+ *   again; the others keep their recorded stamps, and the directory is not listed
+ *   again (`knownListing`) unless a suspect is a folder.
  * - Each changed file is replaced atomically: written in full to a temp file in
  *   its own directory, then renamed over the old one, so its path always names a
  *   complete file. Files are not replaced as a set: a reader may briefly see new
@@ -25,7 +26,7 @@
  *   awaits them before it starts, and sweeps any left by a killed process.
  *   `settled` waits for all of it.
  */
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { FileContent, OutputFiles } from './content.js';
 import { makeDirs } from '../make-dirs.js';
@@ -93,12 +94,39 @@ export function knownStamps(dir: string, rels: readonly string[], known: WriteCa
   return stamps;
 }
 
+/**
+ * The files below `dir` (a real path) when the last call left `known` there and only `suspects`
+ * may have changed since (the output watcher names every change in the folders it watches,
+ * src/cli/watch-output.ts): the known files, each suspect as it is now. Undefined (list the
+ * directory) when a suspect is a folder: what is inside it was never watched.
+ */
+export function knownListing(dir: string, known: WriteCache['files'], suspects: ReadonlySet<string>): Map<string, 'file' | 'other'> | undefined {
+  const out = new Map<string, 'file' | 'other'>();
+  for (const rel of known.keys()) out.set(rel, 'file');
+  const base = dir.endsWith(sep) ? dir : `${dir}${sep}`;
+  for (const rel of suspects) {
+    let s;
+    try {
+      s = lstatSync(`${base}${sep === '/' ? rel : rel.split('/').join(sep)}`, { throwIfNoEntry: false });
+    } catch {
+      return undefined; // a folder on its path replaced by a file, say: the listing says what is there
+    }
+    if (s === undefined) out.delete(rel);
+    else if (s.isDirectory()) return undefined;
+    else out.set(rel, s.isFile() ? 'file' : 'other');
+  }
+  return out;
+}
+
 /** Records what `dir` now holds; files without a stamp are left out (compared by reading next time). */
-export function remember(cache: WriteCache, dir: string, files: OutputFiles, stamps: Map<string, string>): void {
+export function remember(cache: WriteCache, dir: string, files: OutputFiles, stamps: Map<string, string>, known?: WriteCache['files']): void {
   cache.dir = dir;
   for (const [rel, content] of files) {
     const stamp = stamps.get(rel);
-    if (stamp !== undefined && stamp !== '') cache.files.set(rel, { content, stamp });
+    if (stamp === undefined || stamp === '') continue;
+    // An unchanged file keeps its record (no new object per file and rebuild).
+    const last = known?.get(rel);
+    cache.files.set(rel, last !== undefined && last.content === content && last.stamp === stamp ? last : { content, stamp });
   }
 }
 

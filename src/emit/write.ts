@@ -27,7 +27,7 @@ import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { makeDirs } from '../make-dirs.js';
 import { contentByteLength, contentEquals, contentToString, sameContent, type FileContent, type OutputFiles } from './content.js';
 import { BACKUP_TAG, forEachConcurrently, nodeFsSync, pauses, processRuns, siblingPath, STAGING_TAG, writeContent, type WriteFs } from './write-files.js';
-import { knownStamps, remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
+import { knownListing, knownStamps, remember, stampsOf, sweepGone, updateInPlace, type WriteCache } from './write-in-place.js';
 
 export type { WriteFs } from './write-files.js';
 export { createWriteCache, settled, type WriteCache } from './write-in-place.js';
@@ -73,14 +73,17 @@ export async function writeOutput(outDir: string, files: OutputFiles, fs: WriteF
     exists = await isDirectory(target, fs);
   }
   if (exists) target = await fs.realpath(target);
-  const existing = exists ? await listFiles(target, fs) : new Map<string, 'file' | 'other'>();
   const known = exists && cache?.dir === target ? cache.files : undefined;
+  const suspects = cache?.suspects ?? 'all';
+  // With an output watcher's suspects, the directory holds what the last call left but for them (write-in-place.ts knownListing).
+  const existing = exists
+    ? ((known && suspects !== 'all' ? knownListing(target, known, suspects) : undefined) ?? (await listFiles(target, fs)))
+    : new Map<string, 'file' | 'other'>();
   if (cache) {
     cache.dir = undefined; // until this call has succeeded
     cache.files = new Map();
+    cache.suspects = 'all';
   }
-  const suspects = cache?.suspects ?? 'all';
-  if (cache) cache.suspects = 'all';
   if (known) return writeKnown(target, files, existing, known, suspects, fs, cache!);
 
   // One pass over the files, each made (files.get) once: compared with the old file, then
@@ -178,7 +181,7 @@ async function writeKnown(
   const removed = [...existing.keys()].filter((rel) => !files.has(rel));
   const result = { written: written.sort(compareCodeUnits), unchanged: unchanged.sort(compareCodeUnits), removed: removed.sort(compareCodeUnits) };
   if (written.length === 0 && removed.length === 0) {
-    remember(cache, target, files, stamps.size === files.size ? stamps : stampsOf(target, [...files.keys()]));
+    remember(cache, target, files, stamps.size === files.size ? stamps : stampsOf(target, [...files.keys()]), known);
     return result;
   }
   // Only the changed files, each replaced atomically. Should that fail, the swap below
@@ -188,7 +191,7 @@ async function writeKnown(
     await updateInPlace(target, files, result, fs, cache);
     const fresh = stampsOf(target, result.written);
     for (const rel of result.unchanged) fresh.set(rel, stamps.get(rel) ?? '');
-    remember(cache, target, files, fresh);
+    remember(cache, target, files, fresh, known);
     return result;
   } catch {
     // fall through to the swap

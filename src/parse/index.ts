@@ -65,10 +65,6 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
       bag.pushAll(own.items);
       return result;
     };
-  if (cache) {
-    const live = new Set([...ws.cards, ...ws.blocks, ...ws.tools, ...(ws.evals ?? [])].map((f) => f.path));
-    for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
-  }
   const unparsed: Unparsed = { cards: new Set(), blocks: new Set(), tools: new Set(), someBlocksUnread: (ws.unreadDirs?.length ?? 0) > 0 };
   // Named like a card, block or tool but not a file: its id is unknown, not missing.
   for (const path of ws.notFiles ?? []) {
@@ -76,12 +72,15 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
     const set = kind === 'card' ? unparsed.cards : kind === 'block' ? unparsed.blocks : unparsed.tools;
     set.add(stemOf(path));
   }
-  const all = <T>(files: SourceFile[], parse: (f: SourceFile) => T | undefined, failed: Set<string>): T[] =>
-    files.flatMap((f) => {
+  const all = <T>(files: SourceFile[], parse: (f: SourceFile) => T | undefined, failed: Set<string>): T[] => {
+    const out: T[] = [];
+    for (const f of files) {
       const r = parse(f);
       if (r === undefined) failed.add(stemOf(f.path));
-      return r === undefined ? [] : [r];
-    });
+      else out.push(r);
+    }
+    return out;
+  };
   if (config?.error) {
     const { range, ...problem } = config.error;
     bag.add({ rule: 'config-load', file: config.file?.path ?? ws.configPath, ...(range ? { range } : {}), ...problem });
@@ -98,5 +97,11 @@ export function parseWorkspace(ws: Workspace, config: ConfigLoad | undefined, ba
   const evals = (ws.evals ?? []).flatMap((f) => cached(parseEvalSuite, bag)(f) ?? []);
   // A config that did not load keeps no file: resolve's configStatus reads that.
   const configFile = parseConfig(config?.error ? undefined : config?.file, config?.value, bag);
+  // Every file now has its entry; more entries than files means some are for files gone since.
+  const count = ws.cards.length + ws.blocks.length + ws.tools.length + (ws.evals?.length ?? 0);
+  if (cache && cache.size > count) {
+    const live = new Set([...ws.cards, ...ws.blocks, ...ws.tools, ...(ws.evals ?? [])].map((f) => f.path));
+    for (const path of cache.keys()) if (!live.has(path)) cache.delete(path);
+  }
   return { unparsed, cards, blocks, tools, evals, config: configFile, configPath: ws.configPath };
 }

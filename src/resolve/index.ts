@@ -13,14 +13,15 @@
  * a block shared by a thousand agents is rendered and counted once.
  */
 import type { ParsedWorkspace } from '../parse/index.js';
-import type { Block, Card, JsonSchema, ModelEntry, Tool } from '../parse/types.js';
+import type { Block, Card, JsonSchema, ModelEntry } from '../parse/types.js';
 import { isEncoding, isSafeBoundary, type Encoding } from '../tokenize/index.js';
 import { TokenCounter } from '../tokenize/counter.js';
 import { buildRenderContext, CONTEXT_ROOTS } from './context.js';
 import { contextDependencies, renderBlock } from './render.js';
 import { runBlockMemos, type BlockDerived, type BlockMemos, type StableRender } from './block-memo.js';
 import { RunMemo, type LastingMemos } from './run-memo.js';
-import type { PersistentAgentMemos } from './agent-memo.js';
+import type { CardOrder, PersistentAgentMemos } from './agent-memo.js';
+import { indexTable } from './tables.js';
 import { effectiveDispatch } from './dispatch.js';
 import { resolveSuffix } from './suffix.js';
 import type { Agent, AgentBlockRef, AgentTool, Cohort, ConfigStatus, EffectiveDispatch, Program, RenderedBlock, RenderError } from './types.js';
@@ -57,49 +58,17 @@ export interface ResolveMemos {
 export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map<string, SourceFile>, memos: ResolveMemos = {}, onAgent?: () => void): Program {
   const tokens = memos.tokens ?? new TokenCounter();
   const blockMemos = memos.blocks ?? runBlockMemos();
-  const duplicates: Program['duplicates'] = [];
-  const index = <T extends Card | Block | Tool>(
-    items: T[],
-    idOf: (t: T) => string,
-    kind: 'card' | 'block' | 'tool',
-    rangeOf: (t: T) => ReturnType<T['locate']>,
-  ) => {
-    const map = new Map<string, T>();
-    for (const item of items) {
-      const id = idOf(item);
-      const first = map.get(id);
-      if (first) duplicates.push({ kind, id, first: first.file, file: item.file, range: rangeOf(item) });
-      else map.set(id, item);
-    }
-    return map;
+  const agentMemo = memos.agents?.forRun(parsed, cardOrder);
+  const tables = agentMemo?.tables ?? {
+    card: indexTable('card', parsed.cards),
+    block: indexTable('block', parsed.blocks),
+    tool: indexTable('tool', parsed.tools),
   };
-  const cards = index(
-    parsed.cards,
-    (c) => c.data.id,
-    'card',
-    (c) => c.locate(['id']),
-  );
-  const blocks = index(
-    parsed.blocks,
-    (b) => b.data.id,
-    'block',
-    (b) => b.locate(['id']),
-  );
-  const tools = index(
-    parsed.tools,
-    (t) => t.data.name,
-    'tool',
-    (t) => t.locate(['name']),
-  );
-
-  const parents = new Map<string, string[]>();
-  for (const card of [...cards.values()].sort(byId)) {
-    for (const sub of card.data.sub_agents) {
-      const list = parents.get(sub) ?? [];
-      list.push(card.data.id);
-      parents.set(sub, list);
-    }
-  }
+  const cards = tables.card.map;
+  const blocks = tables.block.map;
+  const tools = tables.tool.map;
+  const duplicates = [...tables.card.duplicates, ...tables.block.duplicates, ...tables.tool.duplicates];
+  const { sorted: sortedCards, parents } = agentMemo?.order ?? cardOrder(cards);
 
   const program: Program = {
     root,
@@ -116,18 +85,26 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
     unparsed: parsed.unparsed,
     evals: parsed.evals,
     memo: new RunMemo(memos.lasting),
-    suffix: resolveSuffix(parsed.config),
+    suffix: resolveSuffix(parsed.config, memos.lasting),
   };
   const renderCache = new Map<string, { text: string } | RenderError>();
-  const agentMemo = memos.agents?.forRun({ config: parsed.config.data, blocks, cards, tools, parents });
-  for (const card of [...cards.values()].sort(byId)) {
+  const changed = agentMemo?.changed;
+  // An agent differs from the last run's when it is resolved again, or its card is gone.
+  const agentsChanged = new Set(changed?.card);
+  for (const card of sortedCards) {
     let agent = agentMemo?.get(card);
-    if (agent === undefined) agent = resolveAgent(program, card, renderCache, tokens, blockMemos);
+    if (agent === undefined) {
+      agent = resolveAgent(program, card, renderCache, tokens, blockMemos);
+      agentsChanged.add(card.data.id);
+    }
     agentMemo?.set(card, agent);
     program.agents.set(card.data.id, agent);
     onAgent?.();
   }
-  agentMemo?.retain();
+  if (agentMemo) {
+    agentMemo.retain();
+    program.revision = { self: agentMemo.self, ...(changed ? { changed: { ...changed, agent: agentsChanged } } : {}) };
+  }
   return program;
 }
 
@@ -135,6 +112,20 @@ export function resolveProgram(root: string, parsed: ParsedWorkspace, files: Map
 function configStatusOf(parsed: ParsedWorkspace): ConfigStatus {
   if (parsed.configPath === undefined) return 'absent';
   return parsed.config.file === undefined ? 'failed' : 'loaded';
+}
+
+/** The cards in id order, and each card's parents (the cards listing it in sub_agents) in id order. */
+function cardOrder(cards: ReadonlyMap<string, Card>): CardOrder {
+  const sorted = [...cards.values()].sort(byId);
+  const parents = new Map<string, string[]>();
+  for (const card of sorted) {
+    for (const sub of card.data.sub_agents) {
+      const list = parents.get(sub) ?? [];
+      list.push(card.data.id);
+      parents.set(sub, list);
+    }
+  }
+  return { sorted, parents };
 }
 
 function byId(a: Card, b: Card): number {

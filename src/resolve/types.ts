@@ -47,6 +47,20 @@ export interface Program {
   memo: RunMemo;
   /** Eval suites that validated, in path order (their names are checked by src/check/rules/eval-*.ts). */
   evals: EvalSuiteFile[];
+  /** This compile among those sharing a CompileCache, and what changed since the last one (absent without a cache). */
+  revision?: ProgramRevision;
+}
+
+/**
+ * A compile's place in a CompileCache's sequence (src/resolve/agent-memo.ts): state kept from the
+ * compile named `changed.since` (that compile's `self`) is brought up to date by the ids in `changed`
+ * alone; state from any other compile, or no `changed`, needs a full pass.
+ */
+export interface ProgramRevision {
+  /** This compile, compared by identity. */
+  self: object;
+  /** Per table (by kind; agents by card id), the ids whose object differs from the compile `since`'s (an id in one of them only included). */
+  changed?: { since: object; agent: ReadonlySet<string>; card: ReadonlySet<string>; block: ReadonlySet<string>; tool: ReadonlySet<string> };
 }
 
 export interface Agent {

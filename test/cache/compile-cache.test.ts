@@ -95,3 +95,21 @@ test('the session token memo follows the workspace: edits do not make it grow', 
   // Each edit adds new texts; without eviction the memo would grow by them on every compile.
   expect(sizes[7]).toBeLessThanOrEqual(sizes[2]! + 2);
 }, 60_000);
+
+test('the parse cache follows the workspace: a deleted file loses its entry, an edit keeps one per file', async () => {
+  const root = makeWorkspace(BASE_MODEL);
+  dirs.push(root);
+  const cache = createCompileCache();
+  await compile({ root, cache, persistentCache: false });
+  const path = 'blocks/rewards/persona-rewards.md';
+  const size = cache.parsed.size;
+  expect(cache.parsed.has(path)).toBe(true);
+  appendFileSync(join(root, path), '\nOne more line.\n');
+  await compile({ root, cache, persistentCache: false, changed: [path] });
+  expect(cache.parsed.size).toBe(size);
+  rmSync(join(root, path));
+  const after = await compile({ root, cache, persistentCache: false, changed: [path] });
+  expect(cache.parsed.has(path)).toBe(false);
+  expect(cache.parsed.size).toBe(size - 1);
+  expect(after.diagnostics).toEqual((await fresh(root)).diagnostics);
+}, 60_000);

@@ -5,14 +5,14 @@
  *   of the last listing; a path it cannot place (a new file, a folder) gets a full scan;
  * - a check rule that declares `reads` runs again only when one of those parts
  *   changed: a block's prose edit keeps `blockHeads`, its front matter does not;
- * - a rule's per-agent share (agentReports) is made again only for agents resolved again;
+ * - an item pass (src/check/item-findings.ts) looks again only at the items changed since the last compile;
  * - bundle.json's text keys, remade per block (src/emit/store-keys-memo.ts), equal storeKeys' from scratch.
  */
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { compile, createCompileCache } from '../../src/compile.js';
-import { agentReports, agentReportsSlot } from '../../src/check/agent-reports.js';
+import { freshCheckRun, itemPass, type CheckRun, type ItemKind } from '../../src/check/item-findings.js';
 import { runChecks } from '../../src/check/index.js';
 import { PersistentRuleMemos } from '../../src/check/rule-memo.js';
 import type { ProgramPart, Rule } from '../../src/check/rule.js';
@@ -96,27 +96,62 @@ test('a rule that declares what it reads runs again only when that changed', asy
   expect(counts()).toEqual({ cardTable: 2, toolTable: 1, blockHeads: 2, always: 4 });
 }, 60_000);
 
-test("an agent's share of a rule is made again only for the agents resolved again", async () => {
+test('an item pass looks again only at the items changed since the last compile; another config or a skipped compile looks at all', async () => {
   const root = workspace();
   const cache = createCompileCache();
-  const slot = agentReportsSlot('tool-name');
-  let made: string[] = [];
-  const sweep = (program: Program | undefined): void => {
-    made = [];
-    for (const agent of program?.agents.values() ?? [])
-      agentReports(
-        program!,
-        slot,
-        agent,
-        () => {},
-        () => made.push(agent.card.data.id),
-      );
+  const looked: Record<string, string[]> = {};
+  let counting = true;
+  const spyPass = <K extends ItemKind>(kind: K) =>
+    itemPass<K, string>(kind, (_program, item, found) => {
+      const id = 'data' in item ? ('id' in item.data ? item.data.id : item.data.name) : item.card.data.id;
+      if (counting) (looked[kind] ??= []).push(id);
+      found(id);
+    });
+  const passes = [spyPass('agent'), spyPass('card'), spyPass('block'), spyPass('tool')];
+  const seen: string[][] = [];
+  const rule = {
+    id: 'unused-tool',
+    run: (_p: Program, _r: unknown, items: CheckRun) => {
+      seen.length = 0;
+      for (const pass of passes) seen.push(items.findings(pass).map((f) => f.found.join()));
+    },
+  } as unknown as Rule;
+  const memos = new PersistentRuleMemos();
+  const check = async (changed?: string[]) => {
+    for (const k of Object.keys(looked)) delete looked[k];
+    const { program } = await compile({ root, cache, persistentCache: false, ...(changed ? { changed } : {}) });
+    runChecks(program!, [rule], memos);
+    // Every item has a finding, so the findings are every id in order (as a fresh run finds them).
+    counting = false;
+    const fresh = passes.map((pass) =>
+      freshCheckRun(program!)
+        .findings(pass)
+        .map((f) => f.found.join()),
+    );
+    counting = true;
+    expect(seen).toEqual(fresh);
+    return program!;
   };
-  sweep((await compile({ root, cache, persistentCache: false })).program);
-  expect(made.length).toBeGreaterThan(5);
+
+  const first = await check();
+  expect(looked.agent?.length).toBe(first.agents.size);
+  expect(looked.block?.length).toBe(first.blocks.size);
   appendFileSync(join(root, BLOCK), '\nAgain.\n');
-  sweep((await compile({ root, cache, persistentCache: false, changed: [BLOCK] })).program);
-  expect(made).toEqual(['shop']);
+  await check([BLOCK]);
+  expect(looked).toEqual({ agent: ['shop'], block: ['instructions-shop'] });
+  await check([BLOCK]);
+  expect(looked).toEqual({});
+  // A card removed: its agent and card are dropped from the findings, nothing else is looked at.
+  rmSync(join(root, 'cards/play.yaml'));
+  const removed = await check(['cards/play.yaml']);
+  expect(removed.cards.has('play')).toBe(false);
+  expect(seen[1]).not.toContain('play');
+  expect(looked.card ?? []).toEqual([]);
+  // A compile the memo did not see (a rule skipped, a program resolved elsewhere): the next one looks at every item.
+  appendFileSync(join(root, BLOCK), '\nOnce more.\n');
+  await compile({ root, cache, persistentCache: false, changed: [BLOCK] });
+  await check([]);
+  expect(looked.block?.length).toBe(removed.blocks.size);
 }, 60_000);
 
 test("bundle.json's text keys follow a shared block's first user when only another agent changed", async () => {

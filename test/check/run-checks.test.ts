@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../../src/check/index.js';
 import type { Rule } from '../../src/check/rule.js';
+import { freshCheckRun } from '../../src/check/item-findings.js';
 import { RULES } from '../../src/check/rules/index.js';
 import { CATALOG, hintTemplate, messageTemplate, RULE_IDS, type CatalogEntry } from '../../src/diagnostics/catalog.js';
 import { placeholders } from '../../src/diagnostics/template.js';
@@ -43,17 +44,21 @@ describe('catalog data', () => {
       const { program } = await compileFixture(name, roots);
       if (!program) continue;
       for (const rule of RULES) {
-        rule.run(program, (input) => {
-          const d = input as { message: string; data?: Record<string, unknown>; hint?: { id: string; data?: Record<string, unknown> } };
-          const want = keys(messageTemplate(rule.id, d.message));
-          const got = Object.keys(d.data ?? {}).sort();
-          if (JSON.stringify(got) !== JSON.stringify(want)) problems.add(`${rule.id}.${d.message}: passes [${got}] for [${want}]`);
-          if (d.hint) {
-            const wantHint = keys(hintTemplate(rule.id, d.hint.id));
-            const gotHint = Object.keys(d.hint.data ?? {}).sort();
-            if (JSON.stringify(gotHint) !== JSON.stringify(wantHint)) problems.add(`${rule.id} hint ${d.hint.id}: passes [${gotHint}] for [${wantHint}]`);
-          }
-        });
+        rule.run(
+          program,
+          (input) => {
+            const d = input as { message: string; data?: Record<string, unknown>; hint?: { id: string; data?: Record<string, unknown> } };
+            const want = keys(messageTemplate(rule.id, d.message));
+            const got = Object.keys(d.data ?? {}).sort();
+            if (JSON.stringify(got) !== JSON.stringify(want)) problems.add(`${rule.id}.${d.message}: passes [${got}] for [${want}]`);
+            if (d.hint) {
+              const wantHint = keys(hintTemplate(rule.id, d.hint.id));
+              const gotHint = Object.keys(d.hint.data ?? {}).sort();
+              if (JSON.stringify(gotHint) !== JSON.stringify(wantHint)) problems.add(`${rule.id} hint ${d.hint.id}: passes [${gotHint}] for [${wantHint}]`);
+            }
+          },
+          freshCheckRun(program),
+        );
       }
     }
     expect([...problems]).toEqual([]);

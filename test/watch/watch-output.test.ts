@@ -4,8 +4,8 @@
  * replaced or gone, or not yet there, makes it 'all' again. writeOutput given its
  * names leaves a one-shot build's bytes, edit after edit.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { OutputWatcher } from '../../src/cli/watch-output.js';
 import { compile, createCompileCache } from '../../src/compile.js';
@@ -65,6 +65,11 @@ test("writeOutput with the watcher's suspects leaves a one-shot build's bytes, e
     await writeOutput(out, files, undefined, cache.emit.written);
     const fresh = emitFiles(createBundle((await compile({ root: ws })).program!, '0.0.0-test'));
     for (const [rel, text] of fresh) expect(await readFile(join(out, rel), 'utf8'), rel).toBe(text);
+    // Nothing else: files added by hand are gone, as after a one-shot build.
+    const listed = (await readdir(out, { recursive: true, withFileTypes: true })).map(
+      (e) => `${relative(out, join(e.parentPath, e.name))}${e.isDirectory() ? '/' : ''}`,
+    );
+    expect(listed.filter((p) => !p.endsWith('/')).sort()).toEqual([...fresh.keys()].sort());
     await settle();
   };
   await rebuild();
@@ -77,6 +82,17 @@ test("writeOutput with the watcher's suspects leaves a one-shot build's bytes, e
   await settle();
   await edit('schemas/tools/search_trips.yaml', (t) => t.replace(/description: (.*)/, 'description: Changed. $1'));
   await rebuild();
+  await rebuild();
+  // By hand: a file added at the top and in prompts/, a prompt deleted; then a folder made inside prompts/.
+  const prompt = (await readdir(join(out, 'prompts')))[0]!;
+  await writeFile(join(out, 'notes.md'), 'mine');
+  await writeFile(join(out, 'prompts', 'extra.md'), 'mine');
+  await rm(join(out, 'prompts', prompt));
+  await settle();
+  await rebuild();
+  await mkdir(join(out, 'prompts', 'sub'));
+  await writeFile(join(out, 'prompts', 'sub', 'deep.md'), 'mine');
+  await settle();
   await rebuild();
   await rm(ws, { recursive: true, force: true });
 });

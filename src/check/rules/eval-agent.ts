@@ -6,6 +6,7 @@ import { orchestratorIds } from '../support.js';
 export const evalAgent: Rule<'eval-agent'> = {
   id: 'eval-agent',
   run(program, report) {
+    if (program.evals.length === 0) return;
     const orchestrators = orchestratorIds(program);
     const names = { names: orchestrators.join(', ') };
     for (const suite of program.evals) {

@@ -1,8 +1,9 @@
 import { isWindowsReservedName, PORTABLE_NAME_MAX_BYTES, PROMPTS_DIR, promptFileName } from '../../bundle/file-names.js';
 import type { Agent } from '../../resolve/types.js';
-import { agentReports, agentReportsSlot } from '../agent-reports.js';
+import type { ReportInput } from '../../diagnostics/diagnostic.js';
+import { itemPass, reportFound } from '../item-findings.js';
 import type { Report, Rule } from '../rule.js';
-import { blockIdAt, cardAt, sortedBlocks, sortedCards, sortedTools, toolAt } from '../support.js';
+import { blockIdAt, cardAt, toolAt } from '../support.js';
 
 /**
  * Every file named after an id is portable (see src/bundle/file-names.ts): a
@@ -12,42 +13,49 @@ import { blockIdAt, cardAt, sortedBlocks, sortedCards, sortedTools, toolAt } fro
  */
 export const fileName: Rule<'file-name'> = {
   id: 'file-name',
-  run(program, report) {
-    for (const card of sortedCards(program)) {
-      const id = card.data.id;
-      if (isWindowsReservedName(id)) {
-        const files = [card.file.path, `${program.layout.generated}/${PROMPTS_DIR}/${promptFileName(id, '')}`].join(' and ');
-        report({ file: card.file.path, range: cardAt(card, ['id']), message: 'reserved', data: { kind: 'Card', id, files }, hint: { id: 'renameCard' } });
-      }
-      const agent = program.agents.get(id);
-      if (agent !== undefined) agentReports(program, BY_AGENT, agent, report, (report) => checkPromptNames(agent, report));
-    }
-    for (const block of sortedBlocks(program)) {
-      const id = block.data.id;
-      if (isWindowsReservedName(id))
-        report({
-          file: block.file.path,
-          range: blockIdAt(block),
-          message: 'reserved',
-          data: { kind: 'Block', id, files: block.file.path },
-          hint: { id: 'renameBlock' },
-        });
-    }
-    for (const tool of sortedTools(program)) {
-      const id = tool.data.name;
-      if (isWindowsReservedName(id))
-        report({
-          file: tool.file.path,
-          range: toolAt(tool, ['name']),
-          message: 'reserved',
-          data: { kind: 'Tool', id, files: tool.file.path },
-          hint: { id: 'renameTool' },
-        });
-    }
+  run(program, report, items) {
+    reportFound(items.findings(BY_AGENT), report);
+    reportFound(items.findings(BY_BLOCK), report);
+    reportFound(items.findings(BY_TOOL), report);
   },
 };
 
-const BY_AGENT = agentReportsSlot('file-name');
+/** The agent's card file and prompt files (reads the agent, its card and the workspace layout). */
+const BY_AGENT = itemPass<'agent', ReportInput<'file-name'>>('agent', (program, agent, report) => {
+  const card = agent.card;
+  const id = card.data.id;
+  if (isWindowsReservedName(id)) {
+    const files = [card.file.path, `${program.layout.generated}/${PROMPTS_DIR}/${promptFileName(id, '')}`].join(' and ');
+    report({ file: card.file.path, range: cardAt(card, ['id']), message: 'reserved', data: { kind: 'Card', id, files }, hint: { id: 'renameCard' } });
+  }
+  checkPromptNames(agent, report);
+});
+
+/** The block's own file (reads the block only). */
+const BY_BLOCK = itemPass<'block', ReportInput<'file-name'>>('block', (_program, block, report) => {
+  const id = block.data.id;
+  if (isWindowsReservedName(id))
+    report({
+      file: block.file.path,
+      range: blockIdAt(block),
+      message: 'reserved',
+      data: { kind: 'Block', id, files: block.file.path },
+      hint: { id: 'renameBlock' },
+    });
+});
+
+/** The tool's own file (reads the tool only). */
+const BY_TOOL = itemPass<'tool', ReportInput<'file-name'>>('tool', (_program, tool, report) => {
+  const id = tool.data.name;
+  if (isWindowsReservedName(id))
+    report({
+      file: tool.file.path,
+      range: toolAt(tool, ['name']),
+      message: 'reserved',
+      data: { kind: 'Tool', id, files: tool.file.path },
+      hint: { id: 'renameTool' },
+    });
+});
 
 /** The agent's longest prompt file name fits (reads the agent only). */
 function checkPromptNames(agent: Agent, report: Report<'file-name'>): void {

@@ -2,11 +2,11 @@ import { didYouMeanHint } from '../../diagnostics/did-you-mean.js';
 import type { Range, ReportInput } from '../../diagnostics/diagnostic.js';
 import { BUILTIN_HELPERS } from '../../parse/template.js';
 import type { Block } from '../../parse/types.js';
-import { memoSlot } from '../../resolve/run-memo.js';
-import type { Program } from '../../resolve/types.js';
+import type { Program, RenderError } from '../../resolve/types.js';
+import { itemPass } from '../item-findings.js';
 import type { Rule } from '../rule.js';
-import { bodyStart, sortedBlocks, sortedCards } from '../support.js';
-import { classifiedRefs, templateContext } from '../templates.js';
+import { bodyStart } from '../support.js';
+import { classifiedRefs } from '../templates.js';
 
 const HELPERS = [...BUILTIN_HELPERS].sort();
 
@@ -16,20 +16,17 @@ const HELPERS = [...BUILTIN_HELPERS].sort();
  */
 export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
   id: 'template-unknown-variable',
-  run(program, report) {
-    const byBlock = program.memo.byObject(STATIC_FINDINGS);
-    const context = templateContext(program);
+  run(program, report, items) {
     /** Blocks with a static finding, with the findings' ranges. */
     const withFindings: { file: string; ranges: Range[] }[] = [];
-    for (const block of sortedBlocks(program)) {
-      if (!block.template) continue;
-      let found = byBlock.get(block);
-      if (found === undefined || found.context !== context) byBlock.set(block, (found = staticFindings(program, block, context)));
-      for (const d of found.reports) report(d);
-      if (found.ranges.length > 0) withFindings.push({ file: block.file.path, ranges: found.ranges });
+    for (const { item: block, found } of items.findings(STATIC_FINDINGS)) {
+      for (const f of found) {
+        for (const d of f.reports) report(d);
+        withFindings.push({ file: block.file.path, ranges: f.ranges });
+      }
     }
     // Render failures the static analysis did not explain (one per place and message).
-    const failing = sortedCards(program).filter((card) => (program.agents.get(card.data.id)?.renderErrors.length ?? 0) > 0);
+    const failing = items.findings(RENDER_ERRORS);
     if (failing.length === 0) return;
     const at = (file: string, range: Range | undefined) => `${file}\u0000${range ? `${range.start.line}:${range.start.column}` : ''}`;
     const reported = new Set<string>();
@@ -40,8 +37,9 @@ export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
       staticRanges.set(file, ranges);
     }
     const seen = new Set<string>();
-    for (const card of failing) {
-      for (const e of program.agents.get(card.data.id)?.renderErrors ?? []) {
+    for (const { item: agent, found } of failing) {
+      const card = agent.card;
+      for (const e of found) {
         if (e.kind === 'size') continue; // render-size reports it
         const file = e.block.file.path;
         // A body that does not parse is reported once, by the parse phase (template-syntax).
@@ -64,18 +62,24 @@ export const templateUnknownVariable: Rule<'template-unknown-variable'> = {
 
 /**
  * A block's static findings (unknown reads, unknown helpers, partials, unsupported syntax) in
- * report order, with their ranges: a function of the block and the config's part its reads are
- * judged against (`context`), kept by the block across compiles while that is the same.
+ * report order, with their ranges (dynamic reads' too: dynamic-in-prefix reports them).
  */
 interface StaticFindings {
-  context: string;
   reports: ReportInput<'template-unknown-variable'>[];
   ranges: Range[];
 }
 
-const STATIC_FINDINGS = memoSlot<WeakMap<Block, StaticFindings>>('template-unknown-variable static findings by block');
+/** One finding per block whose template has a static finding (reads the block and the config's template context). */
+const STATIC_FINDINGS = itemPass<'block', StaticFindings>('block', (program, block, found) => {
+  if (!block.template) return;
+  const f = staticFindings(program, block);
+  if (f.ranges.length > 0) found(f);
+});
 
-function staticFindings(program: Program, block: Block, context: string): StaticFindings {
+/** The agent's render failures (reads the agent only). */
+const RENDER_ERRORS = itemPass<'agent', RenderError>('agent', (_program, agent, found) => agent.renderErrors.forEach((e) => found(e)));
+
+function staticFindings(program: Program, block: Block): StaticFindings {
   const analysis = block.template!;
   const id = block.data.id;
   const file = block.file.path;
@@ -106,7 +110,7 @@ function staticFindings(program: Program, block: Block, context: string): Static
     ranges.push(u.range);
     reports.push({ file, range: u.range, message: 'unsupported', data: { block: id, what: u.what } });
   }
-  return { context, reports, ranges };
+  return { reports, ranges };
 }
 
 function within(p: Range['start'], r: Range): boolean {

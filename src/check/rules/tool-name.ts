@@ -1,7 +1,7 @@
 import type { Agent } from '../../resolve/types.js';
-import { agentReports, agentReportsSlot } from '../agent-reports.js';
+import type { ReportInput } from '../../diagnostics/diagnostic.js';
+import { itemPass, reportFound } from '../item-findings.js';
 import type { Report, Rule } from '../rule.js';
-import { sortedCards } from '../support.js';
 
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -14,15 +14,12 @@ export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export const toolName: Rule<'tool-name'> = {
   id: 'tool-name',
   needsConfig: true,
-  run(program, report) {
-    for (const card of sortedCards(program)) {
-      const agent = program.agents.get(card.data.id);
-      if (agent) agentReports(program, BY_AGENT, agent, report, (report) => checkAgent(agent, report));
-    }
+  run(program, report, items) {
+    reportFound(items.findings(BY_AGENT), report);
   },
 };
 
-const BY_AGENT = agentReportsSlot('tool-name');
+const BY_AGENT = itemPass<'agent', ReportInput<'tool-name'>>('agent', (_program, agent, report) => checkAgent(agent, report));
 
 /** The agent's derived tool names (reads the card and the agent only). */
 function checkAgent(agent: Agent, report: Report<'tool-name'>): void {

@@ -1,8 +1,6 @@
-import type { Block } from '../../parse/types.js';
-import { memoSlot } from '../../resolve/run-memo.js';
-import type { Program } from '../../resolve/types.js';
+import type { ReportInput } from '../../diagnostics/diagnostic.js';
+import { itemPass, reportFound } from '../item-findings.js';
 import type { Rule } from '../rule.js';
-import { sortedBlocks } from '../support.js';
 
 interface Pattern {
   kind: string;
@@ -33,21 +31,24 @@ const COMMENT = /\{\{!--[\s\S]*?--\}\}|\{\{![\s\S]*?\}\}/g;
  */
 export const volatileInPrefix: Rule<'volatile-in-prefix'> = {
   id: 'volatile-in-prefix',
-  run(program, report) {
-    for (const block of sortedBlocks(program)) {
-      for (const f of volatileLiterals(program, block)) {
-        const offset = block.bodyOffset + f.start;
-        report({
-          file: block.file.path,
-          range: block.file.rangeAt(offset, block.bodyOffset + f.end),
-          message: 'volatile',
-          data: { block: block.data.id, kind: f.kind, text: f.text },
-          hint: { id: f.kind === 'a UUID' ? 'id' : 'value' },
-        });
-      }
-    }
+  run(program, report, items) {
+    reportFound(items.findings(BY_BLOCK), report);
   },
 };
+
+/** The block's reports (reads the block's body only). */
+const BY_BLOCK = itemPass<'block', ReportInput<'volatile-in-prefix'>>('block', (_program, block, report) => {
+  for (const f of scan(block.body)) {
+    const offset = block.bodyOffset + f.start;
+    report({
+      file: block.file.path,
+      range: block.file.rangeAt(offset, block.bodyOffset + f.end),
+      message: 'volatile',
+      data: { block: block.data.id, kind: f.kind, text: f.text },
+      hint: { id: f.kind === 'a UUID' ? 'id' : 'value' },
+    });
+  }
+});
 
 interface Found {
   start: number;
@@ -55,17 +56,6 @@ interface Found {
   kind: string;
   text: string;
 }
-
-/** The scan depends only on the block's body: once per block (across compiles in watch mode). */
-const SCANNED = memoSlot<WeakMap<Block, Found[]>>('volatile literals by block');
-
-function volatileLiterals(program: Program, block: Block): Found[] {
-  const scanned = program.memo.byObject(SCANNED);
-  let found = scanned.get(block);
-  if (!found) scanned.set(block, (found = scan(block.body)));
-  return found;
-}
-
 function scan(body: string): Found[] {
   const taken: [number, number][] = body.includes('{{!') ? [...body.matchAll(COMMENT)].map((m) => [m.index!, m.index! + m[0].length]) : [];
   const found: Found[] = [];

@@ -114,7 +114,9 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       const w = await writeOutput(outDir, files, undefined, cache.emit.written);
       // Once the output directory exists: big files get spare inodes from now on (src/emit/write-spares.ts).
       if (spares === undefined) {
-        spares = createSpares(sparesBase(outDir, cacheDir(root)), outDir, opts.spareMinBytes) ?? false;
+        // In the cache folder, else (none, or on another file system) next to the output folder.
+        const bases = [...new Set([sparesBase(outDir, cacheDir(root)), sparesBase(outDir, undefined)])];
+        spares = bases.reduce<Spares | undefined>((made, base) => made ?? createSpares(base, outDir, opts.spareMinBytes), undefined) ?? false;
         cache.emit.written.spares = spares || undefined;
       }
       const ms = Math.round(performance.now() - t0);
