@@ -128,7 +128,13 @@ function keptAgents(program: Program, ast: TemplateNode[], cache: EmitCache): Ma
   let usesMoved = last === undefined;
   let added = false;
   let policyMoved = false;
-  for (const [id, agent] of program.agents) {
+  // The agents whose resolved object may differ from the last bundle's: those the compile lists as changed since
+  // the one the last bundle was made from (Program.revision), else every agent.
+  const changedSince = program.revision?.changed;
+  const candidates = last !== undefined && changedSince !== undefined && changedSince.since === last.revision ? changedSince.agent : program.agents.keys();
+  for (const id of candidates) {
+    const agent = program.agents.get(id);
+    if (agent === undefined) continue;
     const hit = entries.get(id);
     if (hit !== undefined && hit.agent === agent && last !== undefined) continue;
     const key = agentInputsKey(cache, agent);
@@ -170,7 +176,7 @@ function keptAgents(program: Program, ast: TemplateNode[], cache: EmitCache): Ma
           removed,
           factsMoved: !sameIds || policyMoved || tables.tools !== last.unhashed.tools,
         };
-  return { agents, ...tables, last: { uses, ids, order, delta } };
+  return { agents, ...tables, last: { uses, ids, order, delta, revision: program.revision?.self } };
 }
 
 /** What of the config and the contracts an agent's bundle puts in the models and tools tables: its models (those the config has), then its tools. */

@@ -129,6 +129,8 @@ export interface LastBundle {
   ids: readonly string[];
   order: readonly string[];
   delta: EmitDelta | undefined;
+  /** The compile its program came from (Program.revision's `self`): a next compile's changed ids since it are the only agents looked at. */
+  revision: object | undefined;
 }
 
 /** layoutOf's last pieces, for the unhashed bundle they were made for, in JSON order (`at`: an id's index; `joined`: with separators, piece i at 2i). */
