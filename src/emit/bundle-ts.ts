@@ -24,9 +24,9 @@
  * `tsc --strict` (also with exactOptionalPropertyTypes, noUncheckedIndexedAccess
  * and noUnused*).
  */
-import type { Bundle, BundleDispatch, DispatchEntry, NeutralTool } from '../bundle/types.js';
+import type { Bundle, BundleAgent, BundleDispatch, DispatchEntry, NeutralTool } from '../bundle/types.js';
 import type { JsonSchema } from '../parse/types.js';
-import { createEmitCache, keptChunk, type AgentFragments, type EmitCache } from './cache.js';
+import { createEmitCache, keptChunk, type AgentFragments, type EmitCache, type EmitDelta, type TsAgents } from './cache.js';
 import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sameJson, sha256Hex } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
 import { fragmentsOf } from './fragments.js';
@@ -51,16 +51,49 @@ export function renderBundleTs(bundle: Bundle): string {
  * bundle.json, then the helpers.
  */
 export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] {
-  const agentIds = Object.keys(bundle.agents).sort(compareCodeUnits);
-  const agents = agentIds.map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
-  const declarations = declarationsBytes(bundle, agents, cache);
-  const type = bundleType(bundle, agents, cache);
+  const kept = keptAgents(bundle, cache);
+  const agents =
+    kept?.agents ??
+    Object.keys(bundle.agents)
+      .sort(compareCodeUnits)
+      .map((id) => fragmentsOf(cache, id, bundle.agents[id]!));
+  const declarations = (kept !== undefined && keptDeclarations(bundle, kept.delta, cache)) || declarationsBytes(bundle, agents, cache);
+  const type = bundleType(bundle, agents, cache, kept);
+  if (!cache.once) cache.tsAgents = { bundle, agents, at: kept?.at ?? new Map(agents.map((a, i) => [a.id, i])), members: type.members };
   let out = type.tail;
   out += `/** The bundle, read from bundle.json beside this module; each prefix is joined and checked against its sha256 on first use (\`verifyBundle\` checks all). */\n`;
   out += `export const bundle: Bundle = readBundle(new URL('./bundle.json', import.meta.url)) as unknown as Bundle;\n\n`;
   out += PROVIDER_TOOLS;
-  if (agentIds.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
+  if (agents.length > 0) out += PROVIDER_TOOL_FUNCTIONS;
   return [declarations, type.head, ...type.members, cache.once ? Buffer.from(out, 'utf8') : keptChunk(cache.tsChunks, 'end', out)];
+}
+
+/** The last bundle.ts's agents (in id order) with the delta's changed ones replaced, and the delta, when bundle.ts was last made for the delta's previous bundle with the same ids. */
+function keptAgents(
+  bundle: Bundle,
+  cache: EmitCache,
+): { agents: AgentFragments[]; at: ReadonlyMap<string, number>; delta: EmitDelta; last: TsAgents } | undefined {
+  const delta = cache.last?.hashed === bundle ? cache.last.delta : undefined;
+  const last = cache.tsAgents;
+  if (delta === undefined || last === undefined || last.bundle !== delta.previous.hashed || !delta.sameIds) return undefined;
+  const agents = last.agents.slice();
+  for (const id of delta.changed.keys()) agents[last.at.get(id)!] = fragmentsOf(cache, id, bundle.agents[id]!);
+  return { agents, at: last.at, delta, last };
+}
+
+/**
+ * The last declarations, when nothing they are made of moved: the same contracts, flags and tool
+ * prefix, and each changed agent declaring what it did (its tsKey as the entry it replaces had).
+ */
+function keptDeclarations(bundle: Bundle, delta: EmitDelta, cache: EmitCache): Buffer | undefined {
+  const memo = cache.tsDeclarations;
+  const previous = delta.previous.hashed!;
+  if (memo === undefined || bundle.tools !== previous.tools || bundle.dispatchDefaults.toolPrefix !== previous.dispatchDefaults.toolPrefix) return undefined;
+  if (bundle.flags.length !== previous.flags.length || !bundle.flags.every((f, i) => f === previous.flags[i])) return undefined;
+  for (const [id, before] of delta.changed) {
+    if (before === undefined || tsKey(fragmentsOf(cache, id, bundle.agents[id]!), cache) !== tsKey(fragmentsOf(cache, id, before), cache)) return undefined;
+  }
+  return memo.bytes;
 }
 
 /**
@@ -68,34 +101,96 @@ export function bundleTsContent(bundle: Bundle, cache: EmitCache): Uint8Array[] 
  * their arguments are typed once, in ToolArgsByName; the schemas themselves are
  * plain JSON objects, so the type does not grow with every agent's copy of them.
  */
-function bundleType(bundle: Bundle, agents: readonly AgentFragments[], cache: EmitCache): { head: Buffer; members: Buffer[]; tail: string } {
-  const members = agents.map((a) => {
-    if (a.typeMember === undefined) {
-      const shared = new Map<string, string>();
-      a.typeMember = Buffer.from(agentTypeMember(a, bundle, shared), 'utf8');
-      a.sharedTypes = [...shared];
+function bundleType(
+  bundle: Bundle,
+  agents: readonly AgentFragments[],
+  cache: EmitCache,
+  kept?: { delta: EmitDelta; last: TsAgents },
+): { head: Buffer; members: Buffer[]; tail: string } {
+  let members: Buffer[];
+  // A moved dispatch fact (a sub-agent's policy) may change any agent's member: each is checked then.
+  if (kept === undefined || kept.delta.factsMoved) members = agents.map((a) => typeMember(a, bundle));
+  else {
+    // The last members, with the changed agents' made again.
+    members = kept.last.members.slice();
+    for (const id of kept.delta.changed.keys()) {
+      const at = kept.last.at.get(id)!;
+      members[at] = typeMember(agents[at]!, bundle);
     }
-    return a.typeMember;
-  });
+  }
   const tail = `}\n\n`;
   if (cache.once) return { head: Buffer.from(typeHead(bundle, agents, cache), 'utf8'), members, tail };
   // Watch: the head is a function of the number of agents, their shared declarations (names and
   // texts, compared as strings: an edited agent's member is made again, its declarations mostly
   // the same), the top-level fields' types and the tables' entries (typed once per entry object).
-  const inputs: unknown[] = [agents.length];
-  for (const a of agents) for (const [name, text] of a.sharedTypes!) inputs.push(name, text);
-  const { agents: _agents, hash: _hash, ...top } = bundle;
-  for (const key of Object.keys(top).sort(compareCodeUnits)) {
-    const value = (top as Record<string, unknown>)[key];
-    inputs.push(key);
-    if (TABLES.has(key)) for (const [k, v] of Object.entries(value as Record<string, object>)) inputs.push(k, v);
-    else if (key !== 'dynamicContextAst') inputs.push(literalType(value));
+  const top: unknown[] = [agents.length];
+  const { agents: _agents, hash: _hash, ...fields } = bundle;
+  for (const key of Object.keys(fields).sort(compareCodeUnits)) {
+    const value = (fields as Record<string, unknown>)[key];
+    top.push(key);
+    if (TABLES.has(key)) for (const [k, v] of Object.entries(value as Record<string, object>)) top.push(k, v);
+    else if (key !== 'dynamicContextAst') top.push(topFieldType(value, cache));
   }
   const memo = cache.tsTypeHead;
-  if (memo !== undefined && memo.inputs.length === inputs.length && memo.inputs.every((x, i) => x === inputs[i])) return { head: memo.bytes, members, tail };
+  const sameTop = memo !== undefined && sameList(memo.top, top);
+  // With a delta: the other agents' shared declarations are the last ones; the changed agents' are compared with the entries they replace.
+  if (
+    sameTop &&
+    kept !== undefined &&
+    !kept.delta.factsMoved &&
+    [...kept.delta.changed].every(([id, before]) => sameShared(before, agents[kept.last.at.get(id)!]!, cache))
+  )
+    return { head: memo.bytes, members, tail };
+  const shared: unknown[] = [];
+  for (const a of agents) for (const [name, text] of a.sharedTypes!) shared.push(name, text);
+  if (sameTop && sameList(memo.shared, shared)) return { head: memo.bytes, members, tail };
   const head = Buffer.from(typeHead(bundle, agents, cache), 'utf8');
-  cache.tsTypeHead = { inputs, bytes: head };
+  cache.tsTypeHead = { top, shared, bytes: head };
   return { head, members, tail };
+}
+
+/**
+ * The agent's member of BundleAgents (kept with its fragments, with the shared declarations it
+ * refers to, while its sub-agents' policies are the objects it was made with: see dispatchEntryType).
+ */
+function typeMember(a: AgentFragments, bundle: Bundle): Buffer {
+  const policies = subAgentPolicies(a, bundle);
+  const made = a.typePolicies;
+  if (a.typeMember === undefined || made === undefined || made.length !== policies.length || !made.every((p, i) => p === policies[i])) {
+    const shared = new Map<string, string>();
+    a.typeMember = Buffer.from(agentTypeMember(a, bundle, shared), 'utf8');
+    a.sharedTypes = [...shared];
+    a.typePolicies = policies;
+  }
+  return a.typeMember;
+}
+
+/** The own policy of each sub-agent the agent's dispatch table names, in table order (undefined: not in the bundle). */
+function subAgentPolicies(a: AgentFragments, bundle: Pick<Bundle, 'agents'>): unknown[] {
+  const out: unknown[] = [];
+  for (const e of Object.values(a.entry.dispatch.table)) {
+    if (e.kind === 'sub_agent') out.push(Object.hasOwn(bundle.agents, e.agent) ? bundle.agents[e.agent]!.policy : undefined);
+  }
+  return out;
+}
+
+/** A top-level field's literal type, kept by the value object (createBundle hands the same config-made objects out again). */
+function topFieldType(value: unknown, cache: EmitCache): string {
+  if (value === null || typeof value !== 'object') return literalType(value);
+  let t = cache.literalTypes.get(value);
+  if (t === undefined) cache.literalTypes.set(value, (t = literalType(value)));
+  return t;
+}
+
+/** Whether an agent's shared declarations (names and texts) are those of the entry it replaces. */
+function sameShared(before: BundleAgent | undefined, now: AgentFragments, cache: EmitCache): boolean {
+  const was = before === undefined ? undefined : cache.fragments.get(before)?.sharedTypes;
+  const is = now.sharedTypes;
+  return was !== undefined && is !== undefined && was.length === is.length && was.every(([name, text], i) => name === is[i]![0] && text === is[i]![1]);
+}
+
+function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** The part of the bundle's type before the agents' members (each agent's sharedTypes set): the shared declarations, interface Bundle and the head of BundleAgents. */

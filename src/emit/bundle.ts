@@ -28,9 +28,9 @@ import type { ModelEntry, Tool } from '../parse/types.js';
 import { BLOCK_SEPARATOR, handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
 import { hashBundleText, hashPieces } from './bundle-hash.js';
-import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type ToolShapes } from './cache.js';
-import { compareCodeUnits, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
-import { fragmentsOf, layoutOf, withHash } from './fragments.js';
+import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type EmitDelta, type LastBundle, type ToolShapes } from './cache.js';
+import { compareCodeUnits, sameJson, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
+import { fragmentsOf, jsonKeyOrder, layoutOf, withHash } from './fragments.js';
 import { storeBundle, storedJson, type BlockUse } from './stored.js';
 import { toAnthropicInputSchema, toOpenAIStrictParameters } from '../contracts/openai-strict.js';
 
@@ -53,65 +53,22 @@ export function createBundle(
   if (only !== undefined && !cache.once) throw new Error('agentc bug: a partial bundle needs a one-off EmitCache');
   const config = program.config.data;
   useConfig(cache, config, agentcVersion);
-  const agents: Record<string, BundleAgent> = {};
-  const usedModels = new Set<string>();
-  const usedTools = new Map<string, Tool>();
-  const entries: EmitCache['entries'] = new Map();
+  // The last bundle on this cache was made under the same config (useConfig forgets it otherwise): its
+  // config-made fields are the same values, kept as the same objects (later passes compare them by identity).
+  const same = cache.once ? undefined : cache.last?.unhashed;
   // One sorted copy of the suffix AST, shared by every entry made now and the bundle's top level.
-  const ast = sortKeysDeep(suffixAst(program));
-
-  for (const id of [...program.agents.keys()].sort(compareCodeUnits)) {
-    const agent = program.agents.get(id)!;
-    const card = agent.card.data;
-    for (const m of [card.model, card.fallback_model, card.history?.summary_model]) {
-      if (m !== undefined && Object.hasOwn(config.models, m)) usedModels.add(m);
-    }
-    for (const t of agent.tools) {
-      if (t.kind === 'tool' && t.tool !== undefined) usedTools.set(t.tool.data.name, t.tool);
-    }
-    // `only` (agentc diff's partial side, src/diff/partial-side.ts): the other agents' entries are not made.
-    if (only !== undefined && !only.has(id)) continue;
-    if (cache.once) {
-      setOwn(agents, id, createAgent(program, id, agent, ast, cache));
-      continue;
-    }
-    const hit = cache.entries.get(id);
-    // The same resolved agent (CompileCache.agents hands it out again while its inputs are unchanged) keeps its entry unkeyed.
-    if (hit !== undefined && hit.agent === agent) {
-      entries.set(id, hit);
-      setOwn(agents, id, hit.entry);
-      continue;
-    }
-    const key = agentInputsKey(cache, agent);
-    const entry = hit !== undefined && hit.key === key ? hit.entry : createAgent(program, id, agent, ast, cache);
-    entries.set(id, { key, entry, agent });
-    setOwn(agents, id, entry);
-  }
-  cache.entries = entries;
-
-  const models: Record<string, BundleModel> = {};
-  for (const id of [...usedModels].sort(compareCodeUnits)) {
-    let model = cache.models.get(id);
-    if (model === undefined) cache.models.set(id, (model = sortKeysDeep(bundleModel(config.models[id]!))));
-    setOwn(models, id, model);
-  }
-
-  const tools: Record<string, BundleToolContract> = {};
-  for (const name of [...usedTools.keys()].sort(compareCodeUnits)) {
-    const tool = usedTools.get(name)!;
-    let contract = cache.contracts.get(tool);
-    if (contract === undefined) cache.contracts.set(tool, (contract = sortKeysDeep(toolContract(tool))));
-    setOwn(tools, name, contract);
-  }
+  const ast = same?.dynamicContextAst ?? sortKeysDeep(suffixAst(program));
+  const made = cache.once ? oneOffAgents(program, ast, cache, only) : keptAgents(program, ast, cache);
+  const { agents, models, tools } = made;
 
   // Keys in sorted order (agentcVersion < agents < dispatchDefaults < … < tools), as sortKeysDeep would.
   const unhashed: Bundle = {
     agentcVersion,
     agents,
-    dispatchDefaults: sortKeysDeep({ toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap }),
-    dynamicContext: sortKeysDeep({ fields: [...config.dynamicContext.fields], template: config.dynamicContext.template }),
+    dispatchDefaults: same?.dispatchDefaults ?? sortKeysDeep({ toolPrefix: config.dispatch.toolPrefix, fanOutCap: config.dispatch.fanOutCap }),
+    dynamicContext: same?.dynamicContext ?? sortKeysDeep({ fields: [...config.dynamicContext.fields], template: config.dynamicContext.template }),
     dynamicContextAst: ast,
-    flags: [...config.flags],
+    flags: same?.flags ?? [...config.flags],
     formatVersion: BUNDLE_FORMAT_VERSION,
     hash: '',
     models,
@@ -120,11 +77,153 @@ export function createBundle(
   // A partial bundle has no layout and no hash (its maker computes the hash if it needs one).
   if (only !== undefined) return unhashed;
   // bundle.json's frame and pieces (stored.ts), hashed with `hash` = ""; the hashed bundle gets the same layout with its hash set.
+  // Watch: what this bundle is made of, and its delta, are there for layoutOf (and the next build) to see.
+  const last: LastBundle | undefined = made.last === undefined ? undefined : (cache.last = { ...made.last, unhashed, hashed: undefined });
   const layout = layoutOf(unhashed, cache);
   const hash = hashPieces(layout.frame, layout.pieces, cache.once ? undefined : cache.hashParts);
   const bundle: Bundle = { ...unhashed, hash };
   cache.frames.set(bundle, { frame: withHash(layout.frame, hash), pieces: layout.pieces });
+  if (last !== undefined) last.hashed = bundle;
   return bundle;
+}
+
+interface MadeAgents {
+  agents: Record<string, BundleAgent>;
+  models: Record<string, BundleModel>;
+  tools: Record<string, BundleToolContract>;
+  /** What a next build on the cache starts from (its bundles set once they exist). */
+  last?: Omit<LastBundle, 'unhashed' | 'hashed'>;
+}
+
+/** A one-off cache: every entry made (for the agents in `only`, when given), models and tools for all. */
+function oneOffAgents(program: Program, ast: TemplateNode[], cache: EmitCache, only: ReadonlySet<string> | undefined): MadeAgents {
+  const agents: Record<string, BundleAgent> = {};
+  const uses = new Map<string, readonly unknown[]>();
+  const ids = [...program.agents.keys()].sort(compareCodeUnits);
+  for (const id of ids) {
+    const agent = program.agents.get(id)!;
+    uses.set(id, agentUses(agent, program));
+    // `only` (agentc diff's partial side, src/diff/partial-side.ts): the other agents' entries are not made.
+    if (only === undefined || only.has(id)) setOwn(agents, id, createAgent(program, id, agent, ast, cache));
+  }
+  return { agents, ...usedTables(program, ids, uses, cache) };
+}
+
+/**
+ * A cache kept between builds (watch): an agent whose resolved Agent is the one of the last build
+ * (CompileCache.agents hands it out again while its inputs are unchanged) keeps its entry without
+ * being looked at again, one whose inputs key is the same keeps it too; the others are made. The
+ * id order and the models and tools tables are the last build's while the ids and what each agent
+ * uses are the same. The differences go to the next passes as an EmitDelta.
+ */
+function keptAgents(program: Program, ast: TemplateNode[], cache: EmitCache): MadeAgents {
+  const last = cache.last;
+  // Set again once this bundle is made: should making it throw, the entries updated on the way are not taken for the last bundle's.
+  cache.last = undefined;
+  // The cache's own tables, updated in place: an entry per id of this program.
+  const entries = cache.entries;
+  const uses = last?.uses ?? new Map<string, readonly unknown[]>();
+  const changed = new Map<string, BundleAgent | undefined>();
+  const removed = new Map<string, BundleAgent>();
+  let usesMoved = last === undefined;
+  let added = false;
+  let policyMoved = false;
+  // The agents whose resolved object may differ from the last bundle's: those the compile lists as changed since
+  // the one the last bundle was made from (Program.revision), else every agent.
+  const changedSince = program.revision?.changed;
+  const candidates = last !== undefined && changedSince !== undefined && changedSince.since === last.revision ? changedSince.agent : program.agents.keys();
+  for (const id of candidates) {
+    const agent = program.agents.get(id);
+    if (agent === undefined) continue;
+    const hit = entries.get(id);
+    if (hit !== undefined && hit.agent === agent && last !== undefined) continue;
+    const key = agentInputsKey(cache, agent);
+    const entry = hit !== undefined && hit.key === key ? hit.entry : createAgent(program, id, agent, ast, cache);
+    entries.set(id, { key, entry, agent });
+    const now = agentUses(agent, program);
+    if (!sameItems(uses.get(id), now)) usesMoved = true;
+    uses.set(id, now);
+    if (hit !== undefined && hit.entry === entry) continue;
+    changed.set(id, hit?.entry);
+    if (hit === undefined) added = true;
+    else if (hit.entry.policy !== entry.policy && !sameJson(hit.entry.policy, entry.policy)) policyMoved = true;
+  }
+  if (entries.size !== program.agents.size) {
+    for (const [id, hit] of entries) {
+      if (program.agents.has(id)) continue;
+      entries.delete(id);
+      uses.delete(id);
+      removed.set(id, hit.entry);
+    }
+    usesMoved = true;
+  }
+  const sameIds = last !== undefined && !added && removed.size === 0;
+  const ids = sameIds ? last.ids : [...program.agents.keys()].sort(compareCodeUnits);
+  const order = sameIds ? last.order : jsonKeyOrder(ids);
+  // Made afresh in id order (the last bundle's table is never changed; copying a table of a thousand keys costs more than this).
+  const agents: Record<string, BundleAgent> = {};
+  for (const id of ids) setOwn(agents, id, entries.get(id)!.entry);
+  const tables = !usesMoved && last !== undefined ? { models: last.unhashed.models, tools: last.unhashed.tools } : usedTables(program, ids, uses, cache);
+  const delta: EmitDelta | undefined =
+    last === undefined
+      ? undefined
+      : {
+          previous: { unhashed: last.unhashed, hashed: last.hashed },
+          ids,
+          order,
+          sameIds,
+          changed,
+          removed,
+          factsMoved: !sameIds || policyMoved || tables.tools !== last.unhashed.tools,
+        };
+  return { agents, ...tables, last: { uses, ids, order, delta, revision: program.revision?.self } };
+}
+
+/** What of the config and the contracts an agent's bundle puts in the models and tools tables: its models (those the config has), then its tools. */
+function agentUses(agent: Agent, program: Program): unknown[] {
+  const card = agent.card.data;
+  const out: unknown[] = [];
+  for (const m of [card.model, card.fallback_model, card.history?.summary_model]) {
+    if (m !== undefined && Object.hasOwn(program.config.data.models, m)) out.push(m);
+  }
+  for (const t of agent.tools) if (t.kind === 'tool' && t.tool !== undefined) out.push(t.tool);
+  return out;
+}
+
+/** The models and tools tables from every agent's uses (agentUses), in id order. */
+function usedTables(
+  program: Program,
+  ids: readonly string[],
+  uses: ReadonlyMap<string, readonly unknown[]>,
+  cache: EmitCache,
+): { models: Record<string, BundleModel>; tools: Record<string, BundleToolContract> } {
+  const config = program.config.data;
+  const usedModels = new Set<string>();
+  const usedTools = new Map<string, Tool>();
+  for (const id of ids) {
+    for (const u of uses.get(id)!) {
+      if (typeof u === 'string') usedModels.add(u);
+      else usedTools.set((u as Tool).data.name, u as Tool);
+    }
+  }
+  const models: Record<string, BundleModel> = {};
+  for (const id of [...usedModels].sort(compareCodeUnits)) {
+    let model = cache.models.get(id);
+    if (model === undefined) cache.models.set(id, (model = sortKeysDeep(bundleModel(config.models[id]!))));
+    setOwn(models, id, model);
+  }
+  const tools: Record<string, BundleToolContract> = {};
+  for (const name of [...usedTools.keys()].sort(compareCodeUnits)) {
+    const tool = usedTools.get(name)!;
+    let contract = cache.contracts.get(tool);
+    if (contract === undefined) cache.contracts.set(tool, (contract = sortKeysDeep(toolContract(tool))));
+    setOwn(tools, name, contract);
+  }
+  return { models, tools };
+}
+
+function sameItems(a: readonly unknown[] | undefined, b: readonly unknown[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** The bundle hash (bundle-hash.ts) of bundle.json's text (the stored bundle) with `hash` = "". */

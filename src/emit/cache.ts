@@ -12,6 +12,11 @@
  *   `agentInputsKey` plus the config (`configKey`), which resets everything.
  * - Bundle entries, models and contracts the cache hands out are never mutated;
  *   fragments made from an entry are looked up by the entry's identity.
+ *
+ * A watch rebuild's passes are proportional to what changed: createBundle hands them an
+ * EmitDelta (the agents whose entry is new, added or removed), and each pass keeps the rest
+ * of what it made for the previous bundle — only when its own state is the one it made for
+ * that bundle (each records which bundle that was), else it looks at every agent.
  */
 import type {
   AnthropicTool,
@@ -30,6 +35,7 @@ import type { ResolvedConfig, Tool } from '../parse/types.js';
 import type { Agent } from '../resolve/types.js';
 import { createHashMemo, type HashMemo } from './bundle-hash.js';
 import { createWriteCache, type WriteCache } from './write-in-place.js';
+import type { FileContent } from './content.js';
 
 export interface EmitCache {
   /**
@@ -61,20 +67,79 @@ export interface EmitCache {
   tail: TailMemo;
   /** Where bundle.json's parts start in each chunk, and each part's digest (see bundle-hash.ts). */
   hashParts: HashMemo;
-  /** bundle.ts's literal type of a model or tool contract, by the object (see bundle-ts.ts). */
+  /** bundle.ts's literal type of a model or tool contract, or of a top-level field's value, by the object (see bundle-ts.ts). */
   literalTypes: WeakMap<object, string>;
   /** bundle.ts declarations (see bundle-ts.ts). */
   tsDeclarations: TsDeclarationsMemo | undefined;
-  /** bundle.ts: the Bundle type's head by what it is made from, compared item by item (see bundle-ts.ts bundleType). */
-  tsTypeHead: { inputs: readonly unknown[]; bytes: Buffer } | undefined;
+  /** bundle.ts: the Bundle type's head by what it is made from (the top-level fields, the agents' shared declarations), compared item by item (see bundle-ts.ts bundleType). */
+  tsTypeHead: { top: readonly unknown[]; shared: readonly unknown[]; bytes: Buffer } | undefined;
+  /** bundle.ts: the agents and their members of the last bundle it was made for (see bundle-ts.ts keptAgents). */
+  tsAgents: TsAgents | undefined;
   /** bundle.ts: other chunks by name, with their text (kept while the text is the same). */
   tsChunks: KeptChunks;
   /** emitFiles: the paths as made last time and their sorted order. */
   fileOrder: { paths: readonly string[]; order: readonly string[] } | undefined;
   /** What writeOutput last wrote. */
   written: WriteCache;
+  /** What the last createBundle on this cache made, and how its bundle differs from the one before (see EmitDelta). */
+  last: LastBundle | undefined;
+  /** layoutOf's pieces of the last bundle it laid out with this cache's store-keys state. */
+  laidOut: LaidOut | undefined;
+  /** emitFiles' files of the last bundle it made them for (the map it returned: its users never change it). */
+  lastFiles: { bundle: Bundle; files: Map<string, FileContent> } | undefined;
+  /** The entry agent and orchestrator.ts of the last bundle (files.ts). */
+  orchestrator: { bundle: Bundle; entry: string | undefined; text: string } | undefined;
   /** A number per parsed object while it lives (see identity): the keys above are made of these. */
   identities: { of: WeakMap<object, number>; last: number };
+}
+
+/**
+ * How a bundle createBundle made (unhashed, then hashed) differs from the one it made
+ * before on the same cache (`previous`): the passes after it (layoutOf, storeKeysIncremental,
+ * emitFiles, bundle.ts) look only at these agents, and keep everything else from that build.
+ * Only trusted where the pass's own state is the one it made for `previous`.
+ */
+export interface EmitDelta {
+  /** The last bundle made on this cache before (unhashed and hashed). */
+  previous: { unhashed: Bundle; hashed: Bundle | undefined };
+  /** Agent ids in code-unit order, and in JSON's order (jsonKeyOrder): the last build's arrays while the id set is the same. */
+  ids: readonly string[];
+  order: readonly string[];
+  /** Whether the id set is the previous bundle's (then `ids` and `order` are its very arrays). */
+  sameIds: boolean;
+  /** Agents whose entry is a new object (new ids included), with the entry it replaces (undefined: a new id). */
+  changed: ReadonlyMap<string, BundleAgent | undefined>;
+  /** Agents of the previous bundle that are gone, with their last entry. */
+  removed: ReadonlyMap<string, BundleAgent>;
+  /**
+   * False only when no agent's dispatch facts (stored.ts DispatchFacts: sub-agents' policies, tool
+   * contracts' envelopes) can differ from the previous bundle's: no agent added or removed, no
+   * changed agent's policy different, the same tool contracts. True: pieces check their facts.
+   */
+  factsMoved: boolean;
+}
+
+/** createBundle's last bundle on this cache, and what its tables were made from. */
+export interface LastBundle {
+  unhashed: Bundle;
+  /** Set once the bundle is hashed. */
+  hashed: Bundle | undefined;
+  /** Every agent's models (those in the config) and tools, by id, in the order createBundle meets them. */
+  uses: Map<string, readonly unknown[]>;
+  ids: readonly string[];
+  order: readonly string[];
+  delta: EmitDelta | undefined;
+  /** The compile its program came from (Program.revision's `self`): a next compile's changed ids since it are the only agents looked at. */
+  revision: object | undefined;
+}
+
+/** layoutOf's last pieces, for the unhashed bundle they were made for, in JSON order (`at`: an id's index; `joined`: with separators, piece i at 2i). */
+export interface LaidOut {
+  bundle: Bundle;
+  order: readonly string[];
+  pieces: readonly Buffer[];
+  at: ReadonlyMap<string, number>;
+  joined: readonly Buffer[];
 }
 
 /** One tool as an agent's entry holds it, each shape canonical; shared by the agents that have the tool. */
@@ -82,6 +147,14 @@ export interface ToolShapes {
   neutral: NeutralTool;
   openai: OpenAITool;
   anthropic: AnthropicTool;
+}
+
+/** bundle.ts's agents (in id order, `at`: an id's index) and their members of the Bundle type, for `bundle`. */
+export interface TsAgents {
+  bundle: Bundle;
+  agents: readonly AgentFragments[];
+  at: ReadonlyMap<string, number>;
+  members: readonly Buffer[];
 }
 
 /** The part of bundle.ts before the literal, and what it was made from. */
@@ -111,14 +184,15 @@ export interface TailMemo {
   orders: Map<string, { keys: readonly string[]; order: readonly string[] }>;
   /** The same for tables given as rows (StoreKeys.rows): the rows' indices in that order. */
   rowOrders: Map<string, { keys: readonly string[]; order: readonly number[] }>;
-  /** By table given as rows (StoreKeys.rows): its keys and each row's entry, as `entries` holds them by key for the other tables. */
-  rowChunks: Map<string, { keys: readonly string[]; entries: readonly { source: unknown; chunk: Buffer }[] }>;
+  /**
+   * By table given as rows (StoreKeys.rows): its keys and each row's entry, as `entries` holds them by key for the other tables;
+   * the table's run of chunks in bundle.json (rows in order, separators between) and each row's index in it.
+   */
+  rowChunks: Map<string, { keys: readonly string[]; entries: readonly { source: unknown; chunk: Buffer }[]; run: readonly Buffer[]; runAt: readonly number[] }>;
   /** The other chunks by name, with their text. */
   small: KeptChunks;
   /** Each text of the last build, split at "\n". */
   lines: Map<string, string[]>;
-  /** Each block text of the last build, one string per distinct text (fragments.ts interns new uses' texts). */
-  interned: Map<string, string>;
   /** A variant's stored text by its lines, with the base (lines and key) it was stored against. */
   variants: WeakMap<string[], { base: string[]; key: string; stored: StoredText }>;
 }
@@ -156,14 +230,25 @@ export interface AgentFragments {
   typeMember?: Buffer;
   /** The shared declarations (name, text) typeMember refers to; the entry is rebuilt whenever its sub-agents or the config change. */
   sharedTypes?: readonly (readonly [string, string])[];
+  /** The sub-agents' own policies typeMember was made with (it names SubAgentDispatch where the table's policy is one of them). */
+  typePolicies?: readonly unknown[];
   /** Per prefix, per block: its text and shared facts (stored.ts). */
   uses?: BlockUse[][];
   /** Prompt files (path, text), valid for the model object they were rendered with. */
   prompts?: { model: BundleModel | undefined; files: [string, string][] };
 }
 
-/** Chunks by name with the text each was made from (see keptChunk). */
-export type KeptChunks = Map<string, { text: string; bytes: Buffer }>;
+/** Chunks by name with the text each was made from (see keptChunk), and the value that text was made from (see keptChunkOf). */
+export type KeptChunks = Map<string, { text: string; bytes: Buffer; source?: object }>;
+
+/** keptChunk for a text made from `source` alone: the chunk last kept under `name` for the same object, without making the text again. */
+export function keptChunkOf(kept: KeptChunks, name: string, source: unknown, text: () => string): Buffer {
+  const last = kept.get(name);
+  if (last !== undefined && last.source !== undefined && last.source === source) return last.bytes;
+  const bytes = keptChunk(kept, name, text());
+  if (source !== null && typeof source === 'object') kept.get(name)!.source = source;
+  return bytes;
+}
 
 /** The UTF-8 bytes of `text`: the Buffer last kept under `name` when its text is the same (a watch rebuild compares chunks by identity first), else a new one, kept. */
 export function keptChunk(kept: KeptChunks, name: string, text: string): Buffer {
@@ -194,16 +279,20 @@ export function createEmitCache(options: { once?: boolean } = {}): EmitCache {
       rowChunks: new Map(),
       small: new Map(),
       lines: new Map(),
-      interned: new Map(),
       variants: new WeakMap(),
     },
     hashParts: createHashMemo(),
     literalTypes: new WeakMap(),
     tsDeclarations: undefined,
     tsTypeHead: undefined,
+    tsAgents: undefined,
     tsChunks: new Map(),
     fileOrder: undefined,
     written: createWriteCache(),
+    last: undefined,
+    laidOut: undefined,
+    lastFiles: undefined,
+    orchestrator: undefined,
     identities: { of: new WeakMap(), last: 0 },
   };
 }
@@ -215,6 +304,8 @@ export function useConfig(cache: EmitCache, config: ResolvedConfig, agentcVersio
   cache.configKey = key;
   cache.entries.clear();
   cache.models.clear();
+  // The last bundle's tables hold the old config's models: nothing of it is kept.
+  cache.last = undefined;
 }
 
 /** A number per object, for as long as the object lives, unique within `cache`. */

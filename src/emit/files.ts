@@ -9,7 +9,8 @@
  */
 import type { Bundle, BundleAgent, BundleModel, BundlePrefix } from '../bundle/types.js';
 import { bundleTsContent } from './bundle-ts.js';
-import { createEmitCache, type EmitCache } from './cache.js';
+import { createEmitCache, type AgentFragments, type EmitCache } from './cache.js';
+import { entryAgent } from './entry-agent.js';
 import { compareCodeUnits } from '../bundle/canonical-json.js';
 import { contentToString, type FileContent, type OutputFiles } from './content.js';
 import { bundleJsonChunks, fragmentsOf } from './fragments.js';
@@ -20,25 +21,85 @@ export function emitFiles(bundle: Bundle): Map<string, string>;
 export function emitFiles(bundle: Bundle, cache: EmitCache): Map<string, FileContent>;
 export function emitFiles(bundle: Bundle, cache?: EmitCache): Map<string, FileContent> {
   const memo = cache ?? createEmitCache();
+  const kept = cache === undefined || cache.once ? undefined : keptFiles(bundle, cache);
+  if (kept !== undefined) return kept;
   const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
   const agents = ids.map((id) => fragmentsOf(memo, id, bundle.agents[id]!));
   const files = new Map<string, FileContent>();
   files.set('bundle.json', bundleJsonChunks(bundle, memo));
   files.set('bundle.ts', bundleTsContent(bundle, memo));
-  files.set('orchestrator.ts', renderOrchestratorTs(bundle));
-  for (const a of agents) {
-    const model = bundle.models[a.entry.model];
-    if (a.prompts === undefined || a.prompts.model !== model) {
-      a.prompts = { model, files: a.entry.prefixes.map((p) => [promptFilePath(a.id, p.key), renderPromptFile(a.entry, p, model)]) };
-    }
-    for (const [path, text] of a.prompts.files) files.set(path, text);
-  }
+  files.set('orchestrator.ts', orchestratorTs(bundle, memo));
+  for (const a of agents) for (const [path, text] of promptFiles(a, bundle)) files.set(path, text);
   const sorted = new Map<string, FileContent>();
   for (const path of sortedPaths(files, memo)) {
     const content = files.get(path)!;
     sorted.set(path, cache ? content : contentToString(content));
   }
+  if (cache !== undefined && !cache.once) cache.lastFiles = { bundle, files: sorted };
   return sorted;
+}
+
+/** The agent's prompt files (path, text), kept with its fragments while its model is the same object. */
+function promptFiles(a: AgentFragments, bundle: Bundle): readonly [string, string][] {
+  const model = bundle.models[a.entry.model];
+  if (a.prompts === undefined || a.prompts.model !== model) {
+    a.prompts = { model, files: a.entry.prefixes.map((p) => [promptFilePath(a.id, p.key), renderPromptFile(a.entry, p, model)]) };
+  }
+  return a.prompts.files;
+}
+
+/**
+ * Watch, for a bundle createBundle made with a delta from the bundle the last files were made for,
+ * with the same agents and models: the last files (a copy, in the same order: the map handed out
+ * is kept as it is, and its users never change it) with bundle.json,
+ * bundle.ts, orchestrator.ts and the changed agents' prompt files set again. Undefined when a
+ * changed agent's prompt files are not at the same paths (then every path is listed and sorted).
+ */
+function keptFiles(bundle: Bundle, cache: EmitCache): Map<string, FileContent> | undefined {
+  const delta = cache.last?.hashed === bundle ? cache.last.delta : undefined;
+  const last = cache.lastFiles;
+  if (delta === undefined || last === undefined || last.bundle !== delta.previous.hashed || !delta.sameIds || bundle.models !== last.bundle.models)
+    return undefined;
+  const prompts: (readonly [string, string])[] = [];
+  for (const [id, before] of delta.changed) {
+    const made = promptFiles(fragmentsOf(cache, id, bundle.agents[id]!), bundle);
+    if (before === undefined || made.length !== before.prefixes.length) return undefined;
+    if (!made.every(([path], i) => path === promptFilePath(id, before.prefixes[i]!.key))) return undefined;
+    prompts.push(...made);
+  }
+  const files = new Map(last.files);
+  files.set('bundle.json', bundleJsonChunks(bundle, cache));
+  files.set('bundle.ts', bundleTsContent(bundle, cache));
+  files.set('orchestrator.ts', orchestratorTs(bundle, cache));
+  for (const [path, text] of prompts) files.set(path, text);
+  cache.lastFiles = { bundle, files };
+  return files;
+}
+
+/**
+ * orchestrator.ts, a function of the entry agent only (renderOrchestratorTs): with a delta whose
+ * agents kept their ids, roles and sub-agents, the last one's entry agent without looking at the others.
+ */
+function orchestratorTs(bundle: Bundle, cache: EmitCache): string {
+  const last = cache.orchestrator;
+  const delta = cache.last?.hashed === bundle ? cache.last.delta : undefined;
+  let entry: string | undefined;
+  if (last !== undefined && delta !== undefined && last.bundle === delta.previous.hashed && delta.sameIds && sameRoots(delta.changed, bundle))
+    entry = last.entry;
+  else entry = entryAgent(bundle);
+  const text = last !== undefined && last.entry === entry ? last.text : renderOrchestratorTs(bundle, entry);
+  if (!cache.once) cache.orchestrator = { bundle, entry, text };
+  return text;
+}
+
+/** Whether every changed agent has the role and sub-agents it had (what entryAgent reads of it). */
+function sameRoots(changed: ReadonlyMap<string, BundleAgent | undefined>, bundle: Bundle): boolean {
+  for (const [id, before] of changed) {
+    const now = bundle.agents[id]!;
+    if (before === undefined || before.role !== now.role || before.sub_agents.length !== now.sub_agents.length) return false;
+    if (!before.sub_agents.every((s, i) => s === now.sub_agents[i])) return false;
+  }
+  return true;
 }
 
 /** The paths in code-unit order; the same list as last time (item by item, as made) keeps its order. */
@@ -63,7 +124,7 @@ export function emitOutput(bundle: Bundle, cache: EmitCache = createEmitCache())
   const made = new Map<string, FileContent>();
   made.set('bundle.json', bundleJsonChunks(bundle, cache));
   made.set('bundle.ts', bundleTsContent(bundle, cache));
-  made.set('orchestrator.ts', renderOrchestratorTs(bundle));
+  made.set('orchestrator.ts', orchestratorTs(bundle, cache));
   const prompts = new Map<
     string,
     { entry: BundleAgent; prefix: BundlePrefix; model: BundleModel | undefined; texts: readonly { text: string }[] | undefined }

@@ -9,9 +9,9 @@
  * storedValue(entry, 2), exactly as it stands in the whole.
  */
 import type { Bundle, BundleAgent, StoredBlockInfo, StoredBundle } from '../bundle/types.js';
-import { keptChunk, type AgentFragments, type BundleFrame, type EmitCache, type StoredLayout, type TailMemo } from './cache.js';
+import { keptChunk, keptChunkOf, type AgentFragments, type BundleFrame, type EmitCache, type StoredLayout, type TailMemo } from './cache.js';
 import { compareCodeUnits, sortKeysDeep } from '../bundle/canonical-json.js';
-import { storeKeysIncremental } from './store-keys-memo.js';
+import { internedText, storeKeysIncremental } from './store-keys-memo.js';
 import {
   agentBlockUses,
   agentToolKeys,
@@ -28,6 +28,7 @@ import {
   type ConfigSuffix,
   type DispatchFacts,
   type StoreKeys,
+  type RowTable,
   type StoreKeysMemo,
   type TableRows,
 } from './stored.js';
@@ -154,59 +155,89 @@ export function toolKeysOf(f: AgentFragments, cache: EmitCache): ReturnType<type
  * builds while the entry's source is the same (see `tailOf`).
  */
 export function layoutOf(bundle: Bundle, cache: EmitCache): StoredLayout {
-  let layout = cache.frames.get(bundle);
-  if (layout === undefined) {
-    const ids = jsonKeyOrder(Object.keys(bundle.agents).sort(compareCodeUnits));
-    const lines = new Map<string, string[]>();
-    const interned = new Map<string, string>();
-    const intern = (text: string): string => interned.get(text) ?? cache.tail.interned.get(text) ?? text;
-    const memo: StoreKeysMemo = {
-      toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache),
-      usesOf: (id, entry) => {
-        const f = fragmentsOf(cache, id, entry);
-        // Equal texts share one string (a block shared by every agent is compared by identity, not by content).
-        f.uses ??= agentBlockUses(entry).map((prefix) => prefix.map((u) => ({ ...u, text: intern(u.text) })));
-        if (!cache.once) for (const prefix of f.uses) for (const u of prefix) interned.set(u.text, u.text);
-        return f.uses;
-      },
-      linesOf: (text) => {
-        if (cache.once) return text.split('\n'); // kept only for a next build's lookup by text
-        let l = lines.get(text) ?? cache.tail.lines.get(text);
-        if (l === undefined) l = text.split('\n');
-        lines.set(text, l);
-        return l;
-      },
-      // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
-      variantOf: (base, variant) => {
-        const hit = cache.tail.variants.get(variant);
-        if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
-        const stored = variantText(base, variant);
-        cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
-        return stored;
-      },
-    };
-    // A one-off cache keeps no state for a next build: plain storeKeys, without the incremental bookkeeping.
-    let keys: StoreKeys;
-    if (cache.once) keys = storeKeys(bundle, memo);
-    else {
-      const stored = storeKeysIncremental(bundle, memo, cache.storeKeys);
-      keys = stored.keys;
-      cache.storeKeys = stored.state;
-    }
-    cache.tail.lines = lines;
-    cache.tail.interned = interned;
-    const top = storedTop(bundle, keys);
-    // Without agents the tables are empty (rows too: nothing uses a block or a tool).
-    const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail, keys.rows) };
-    const suffix = configSuffix(bundle);
-    const pieces = ids.map((id) => {
-      const entry = bundle.agents[id]!;
+  const made = cache.frames.get(bundle);
+  if (made !== undefined) return made;
+  // Watch: createBundle's delta for this bundle, used while this cache's pieces and keys are the ones made for the bundle before.
+  const delta = !cache.once && cache.last?.unhashed === bundle ? cache.last.delta : undefined;
+  const prev = delta !== undefined && cache.storeKeys !== undefined && cache.laidOut?.bundle === delta.previous.unhashed ? cache.laidOut : undefined;
+  const quick = prev !== undefined ? delta : undefined;
+  const ids = quick?.order ?? jsonKeyOrder(Object.keys(bundle.agents).sort(compareCodeUnits));
+  const lines = new Map<string, string[]>();
+  // New uses' texts, one string per distinct text (a block shared by many agents is then compared by identity, not by content).
+  const interned = new Map<string, string>();
+  const intern = (blockId: string, text: string): string => {
+    let kept = interned.get(text);
+    if (kept === undefined) interned.set(text, (kept = internedText(cache.storeKeys, blockId, text)));
+    return kept;
+  };
+  const memo: StoreKeysMemo = {
+    toolKeysOf: (id, entry) => toolKeysOf(fragmentsOf(cache, id, entry), cache),
+    usesOf: (id, entry) => {
       const f = fragmentsOf(cache, id, entry);
-      const facts = cache.once ? dispatchFacts(entry, bundle) : factsOf(f, bundle);
-      return jsonPiece(f, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, facts, cache.once);
-    });
-    layout = { frame, pieces };
-    cache.frames.set(bundle, layout);
+      // createBundle's entries have theirs already (programBlockUses); interned only for a next build's comparisons.
+      f.uses ??= agentBlockUses(entry).map((prefix) => (cache.once ? prefix : prefix.map((u) => ({ ...u, text: intern(u.id, u.text) }))));
+      return f.uses;
+    },
+    linesOf: (text) => {
+      if (cache.once) return text.split('\n'); // kept only for a next build's lookup by text
+      let l = lines.get(text) ?? cache.tail.lines.get(text);
+      if (l === undefined) l = text.split('\n');
+      lines.set(text, l);
+      return l;
+    },
+    // Lines are memoized per text, so a variant whose text and base are unchanged is looked up by identity.
+    variantOf: (base, variant) => {
+      const hit = cache.tail.variants.get(variant);
+      if (hit !== undefined && hit.base === base.lines && hit.key === base.key) return hit.stored;
+      const stored = variantText(base, variant);
+      cache.tail.variants.set(variant, { base: base.lines, key: base.key, stored });
+      return stored;
+    },
+  };
+  // A one-off cache keeps no state for a next build: plain storeKeys, without the incremental bookkeeping.
+  let keys: StoreKeys;
+  let touched: ReadonlySet<string> | undefined;
+  if (cache.once) keys = storeKeys(bundle, memo);
+  else {
+    const stored = storeKeysIncremental(
+      bundle,
+      memo,
+      cache.storeKeys,
+      quick && { ids: quick.ids, changed: quick.changed.keys(), removed: quick.removed.keys() },
+    );
+    keys = stored.keys;
+    touched = stored.touched;
+    cache.storeKeys = stored.state;
+  }
+  cache.tail.lines = lines;
+  const top = storedTop(bundle, keys);
+  // Without agents the tables are empty (rows too: nothing uses a block or a tool).
+  const frame = ids.length === 0 ? makeFrame(storedJson(top), 0) : { head: headOf(top), ...tailOf(top, cache.tail, keys.rows) };
+  const suffix = configSuffix(bundle);
+  const pieceOf = (id: string): Buffer => {
+    const entry = bundle.agents[id]!;
+    const f = fragmentsOf(cache, id, entry);
+    const facts = cache.once ? dispatchFacts(entry, bundle) : factsOf(f, bundle);
+    return jsonPiece(f, keys.blockKeys.get(id)!, keys.toolKeys.get(id)!, suffix, facts, cache.once);
+  };
+  let pieces: Buffer[];
+  let joined: Buffer[] | undefined;
+  if (quick !== undefined && touched !== undefined && quick.sameIds && !quick.factsMoved) {
+    // The same agents, and no dispatch fact moved: the last pieces, with those of the agents whose entry or keys changed made again.
+    pieces = prev!.pieces.slice();
+    joined = prev!.joined.slice();
+    const remake = (id: string): void => {
+      const at = prev!.at.get(id)!;
+      joined![2 * at] = pieces[at] = pieceOf(id);
+    };
+    for (const id of quick.changed.keys()) remake(id);
+    for (const id of touched) if (!quick.changed.has(id)) remake(id);
+  } else pieces = ids.map(pieceOf);
+  const layout: StoredLayout = { frame, pieces };
+  cache.frames.set(bundle, layout);
+  if (!cache.once) {
+    const at = quick?.sameIds ? prev!.at : new Map(ids.map((id, i) => [id, i]));
+    cache.laidOut = { bundle, order: ids, pieces, at, joined: joined ?? joinPieces(pieces) };
   }
   return layout;
 }
@@ -237,7 +268,13 @@ function headOf(top: StoredBundle): string {
  * brace first. `hashAt` is the index of the chunk `,\n  "hash": …`.
  */
 function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { tail: Buffer[]; hashAt: number } {
-  const tail: Buffer[] = [keptChunk(memo.small, '\u0000close', '\n  }')];
+  // Chunks, and whole runs of them (a table's rows), flattened at the end.
+  const parts: (Buffer | readonly Buffer[])[] = [keptChunk(memo.small, '\u0000close', '\n  }')];
+  let length = 1;
+  const push = (chunk: Buffer): void => {
+    parts.push(chunk);
+    length++;
+  };
   let hashAt = -1;
   const keys = topKeys(top);
   const entries = new Map<string, Map<string, { source: unknown; chunk: Buffer }>>();
@@ -247,11 +284,13 @@ function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { 
     const given = rows !== undefined && (key === 'texts' || key === 'toolShapes' || key === 'blocks') ? (rows[key] as TableRows<unknown>) : undefined;
     const empty = given !== undefined ? given.keys.length === 0 : value === null || typeof value !== 'object' || Object.keys(value).length === 0;
     if (!CHUNKED_TABLES.has(key) || empty) {
-      if (key === HASH_KEY) hashAt = tail.length;
-      tail.push(keptChunk(memo.small, key, `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
+      if (key === HASH_KEY) hashAt = length;
+      // Made from the value alone (an empty table when given as rows): kept while it is the same object.
+      const source = given ?? value;
+      push(keptChunkOf(memo.small, key, source, () => `,\n  ${JSON.stringify(key)}: ${storedValue(given !== undefined ? {} : sortKeysDeep(value), 1, key)}`));
       continue;
     }
-    tail.push(keptChunk(memo.small, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
+    push(keptChunk(memo.small, `${key}\u0000open`, `,\n  ${JSON.stringify(key)}: {\n`));
     // The entry's chunk: the last one for this key when made from the same source, else a new one.
     const entryOf = (k: string, v: unknown, last: { source: unknown; chunk: Buffer } | undefined): { source: unknown; chunk: Buffer } => {
       // What the entry's text is made from, compared by identity first: a shape by its key (which names its content);
@@ -261,42 +300,61 @@ function tailOf(top: StoredBundle, memo: TailMemo, rows?: StoreKeys['rows']): { 
       return { source, chunk: Buffer.from(`    ${JSON.stringify(k)}: ${storedValue(MADE_SORTED.has(key) ? v : sortKeysDeep(v), 2, key)}`, 'utf8') };
     };
     if (given !== undefined) {
-      // Rows (watch): the last build's entry at the same row when its key is there, else looked up by key.
       const prev = memo.rowChunks.get(key);
-      let byKey: Map<string, { source: unknown; chunk: Buffer }> | undefined;
-      const lastOf = (k: string, at: number): { source: unknown; chunk: Buffer } | undefined => {
-        if (prev === undefined) return undefined;
-        if (prev.keys[at] === k) return prev.entries[at];
-        byKey ??= new Map(prev.keys.map((pk, i) => [pk, prev.entries[i]!]));
-        return byKey.get(k);
-      };
-      const made: { source: unknown; chunk: Buffer }[] = new Array<{ source: unknown; chunk: Buffer }>(given.keys.length);
-      rowOrder(memo, key, given.keys).forEach((at, i) => {
-        if (i > 0) tail.push(PIECE_SEPARATOR);
-        const k = given.keys[at]!;
-        made[at] = entryOf(k, given.values[at], lastOf(k, at));
-        tail.push(made[at].chunk);
-      });
-      rowChunks.set(key, { keys: given.keys, entries: made });
+      const same = rows?.same?.[key as RowTable];
+      if (same !== undefined && prev !== undefined && prev.keys === same.was && prev.keys.length === given.keys.length) {
+        // The last build's rows, keys and order (watch): its run of chunks, with the changed rows' entries looked at again.
+        const made = prev.entries.slice();
+        const run = prev.run.slice();
+        for (const at of same.changed) {
+          made[at] = entryOf(given.keys[at]!, given.values[at], prev.entries[at]);
+          run[prev.runAt[at]!] = made[at].chunk;
+        }
+        rowChunks.set(key, { keys: given.keys, entries: made, run, runAt: prev.runAt });
+        parts.push(run);
+        length += run.length;
+      } else {
+        // Rows (watch): the last build's entry at the same row when its key is there, else looked up by key.
+        let byKey: Map<string, { source: unknown; chunk: Buffer }> | undefined;
+        const lastOf = (k: string, at: number): { source: unknown; chunk: Buffer } | undefined => {
+          if (prev === undefined) return undefined;
+          if (prev.keys[at] === k) return prev.entries[at];
+          byKey ??= new Map(prev.keys.map((pk, i) => [pk, prev.entries[i]!]));
+          return byKey.get(k);
+        };
+        const made: { source: unknown; chunk: Buffer }[] = new Array<{ source: unknown; chunk: Buffer }>(given.keys.length);
+        const run: Buffer[] = [];
+        const runAt: number[] = new Array<number>(given.keys.length);
+        rowOrder(memo, key, given.keys).forEach((at, i) => {
+          if (i > 0) run.push(PIECE_SEPARATOR);
+          const k = given.keys[at]!;
+          made[at] = entryOf(k, given.values[at], lastOf(k, at));
+          runAt[at] = run.length;
+          run.push(made[at].chunk);
+        });
+        rowChunks.set(key, { keys: given.keys, entries: made, run, runAt });
+        parts.push(run);
+        length += run.length;
+      }
     } else {
       const lastEntries = memo.entries.get(key);
       const made = new Map<string, { source: unknown; chunk: Buffer }>();
       entries.set(key, made);
       const table = value as Record<string, unknown>;
       jsonOrder(memo, key, Object.keys(table)).forEach((k, i) => {
-        if (i > 0) tail.push(PIECE_SEPARATOR);
+        if (i > 0) push(PIECE_SEPARATOR);
         const entry = entryOf(k, table[k], lastEntries?.get(k));
         made.set(k, entry);
-        tail.push(entry.chunk);
+        push(entry.chunk);
       });
     }
-    tail.push(keptChunk(memo.small, `${key}\u0000close`, '\n  }'));
+    push(keptChunk(memo.small, `${key}\u0000close`, '\n  }'));
   }
-  tail.push(keptChunk(memo.small, '\u0000end', '\n}\n'));
+  push(keptChunk(memo.small, '\u0000end', '\n}\n'));
   memo.entries = entries;
   memo.rowChunks = rowChunks;
   if (hashAt === -1) throw new Error('agentc bug: no hash member in the stored bundle');
-  return { tail, hashAt };
+  return { tail: ([] as Buffer[]).concat(...parts), hashAt };
 }
 
 /**
@@ -345,25 +403,30 @@ export function withHash(frame: BundleFrame, hash: string): BundleFrame {
   const set = (s: string): string => s.replace(EMPTY_HASH_MEMBER, `\n  "hash": ${JSON.stringify(hash)},\n`);
   if (typeof frame.tail === 'string') return frame.tail === '' ? { head: set(frame.head), tail: '' } : { head: frame.head, tail: set(frame.tail) };
   const at = frame.hashAt ?? -1;
-  const tail = [...frame.tail];
+  const tail = frame.tail.slice();
   tail[at] = Buffer.from(`,\n  "hash": ${JSON.stringify(hash)}`, 'utf8');
   return { head: frame.head, tail, hashAt: at };
 }
 
-/** bundle.json's bytes: head, pieces, tail. */
-export function jsonChunks(frame: BundleFrame, pieces: readonly Buffer[]): Buffer[] {
-  const out: Buffer[] = [Buffer.from(frame.head, 'utf8')];
+/** The pieces with PIECE_SEPARATOR between them (piece i at 2i). */
+function joinPieces(pieces: readonly Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
   pieces.forEach((p, i) => {
     if (i > 0) out.push(PIECE_SEPARATOR);
     out.push(p);
   });
-  if (typeof frame.tail === 'string') out.push(Buffer.from(frame.tail, 'utf8'));
-  else for (const chunk of frame.tail) out.push(chunk);
   return out;
+}
+
+/** bundle.json's bytes: head, pieces, tail. `joined`: the pieces joined already (joinPieces). */
+export function jsonChunks(frame: BundleFrame, pieces: readonly Buffer[], joined: readonly Buffer[] = joinPieces(pieces)): Buffer[] {
+  const tail = typeof frame.tail === 'string' ? [Buffer.from(frame.tail, 'utf8')] : frame.tail;
+  return ([Buffer.from(frame.head, 'utf8')] as Buffer[]).concat(joined, tail);
 }
 
 /** bundle.json's bytes for a bundle made with this EmitCache (its layout is made once and kept there). */
 export function bundleJsonChunks(bundle: Bundle, cache: EmitCache): Buffer[] {
   const layout = layoutOf(bundle, cache);
-  return jsonChunks(layout.frame, layout.pieces);
+  const laidOut = cache.laidOut;
+  return jsonChunks(layout.frame, layout.pieces, laidOut?.pieces === layout.pieces ? laidOut.joined : undefined);
 }

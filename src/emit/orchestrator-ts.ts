@@ -13,8 +13,8 @@ import type { Bundle } from '../bundle/types.js';
 import { GENERATED_HEADER } from './bundle-ts.js';
 import { entryAgent } from './entry-agent.js';
 
-export function renderOrchestratorTs(bundle: Bundle): string {
-  const entry = entryAgent(bundle);
+/** `entry`: the bundle's entryAgent (the text depends on nothing else). */
+export function renderOrchestratorTs(bundle: Bundle, entry: string | undefined = entryAgent(bundle)): string {
   const agentDoc = entry
     ? `  /** The agent that receives the message; default: ${JSON.stringify(entry)} (the entry orchestrator). */\n  agent?: AgentId;\n`
     : `  /** The agent that receives the message (this bundle has no single entry orchestrator). */\n  agent: AgentId;\n`;

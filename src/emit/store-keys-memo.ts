@@ -30,6 +30,19 @@ export interface StoreKeysState {
   rows: BlockRows;
   /** The toolShapes table as rows (each key first met in id order, then tool order). */
   toolRows: TableRows<StoredToolShape>;
+  /** The StoreKeys maps handed out last (every agent's keys); a call with a delta updates them in place. */
+  blockKeys: Map<string, string[][]>;
+  toolKeys: Map<string, string[]>;
+}
+
+/** The agents a bundle's entries changed for since the one the last state was made for (EmitDelta's, for these keys). */
+export interface StoreKeysDelta {
+  /** Every agent id of the bundle, sorted. */
+  ids: readonly string[];
+  /** Ids whose entry is a new object (new ids included). */
+  changed: Iterable<string>;
+  /** Ids of the last bundle that are gone. */
+  removed: Iterable<string>;
 }
 
 interface BlockRows {
@@ -58,25 +71,46 @@ interface BlockKeys {
   lines: Map<string, string[]>;
 }
 
-/** Same as storeKeys(bundle, memo); `state` holds what the next call reuses (undefined: start afresh). */
+/** Past this many distinct texts of a block, a new use's text is not looked for among them (internedText). */
+const INTERN_SCANNED = 8;
+
+/**
+ * The string a block's text was kept as last time (new uses of an equal text take it, and are then compared by
+ * identity), else `text`; a block with many renderings (one per agent) is not searched.
+ */
+export function internedText(state: StoreKeysState | undefined, blockId: string, text: string): string {
+  const lines = state?.blocks.get(blockId)?.lines;
+  if (lines === undefined || lines.size > INTERN_SCANNED) return text;
+  for (const kept of lines.keys()) if (kept === text) return kept;
+  return text;
+}
+
+/**
+ * Same as storeKeys(bundle, memo); `state` holds what the next call reuses (undefined: start afresh).
+ * With a `delta` from the bundle `last` was made for, only its agents (and the users of blocks keyed
+ * anew) are looked at, and `touched` lists the agents whose keys may differ; the others' keys are the last ones.
+ */
 export function storeKeysIncremental(
   bundle: Bundle,
   memo: StoreKeysMemo,
   last: StoreKeysState | undefined,
-): { keys: StoreKeys; state: StoreKeysState | undefined } {
-  const ids = Object.keys(bundle.agents).sort(compareCodeUnits);
+  delta?: StoreKeysDelta,
+): { keys: StoreKeys; state: StoreKeysState | undefined; touched?: ReadonlySet<string> } {
+  const quick = delta !== undefined && last !== undefined;
+  const ids = quick ? delta.ids : Object.keys(bundle.agents).sort(compareCodeUnits);
   const uses = new Map<string, BlockUse[][]>();
-  for (const id of ids) uses.set(id, memo.usesOf(id, bundle.agents[id]!));
+  for (const id of quick ? delta.changed : ids) uses.set(id, memo.usesOf(id, bundle.agents[id]!));
+  // An agent not listed above has the uses of the last bundle (quick: its entry is the same object).
+  const usesOf = (id: string): BlockUse[][] => uses.get(id) ?? last!.agents.get(id)!.uses;
+  const present = (id: string): boolean => Object.hasOwn(bundle.agents, id);
 
-  const agents = new Map<string, AgentKeys>();
   // Updated in place: the last state is this cache's alone, and replaced by the one returned.
   const blocks = last?.blocks ?? new Map<string, BlockKeys>();
   // Blocks to key again: those an agent now uses differently (other texts, prefixes or facts), starts or stops using.
   const affected = new Set<string>();
   const changed = new Set<string>();
-  for (const id of ids) {
+  for (const [id, now] of uses) {
     const before = last?.agents.get(id);
-    const now = uses.get(id)!;
     if (before !== undefined && before.uses === now) continue;
     changed.add(id);
     const was = before ? useLists(before.uses, before.cohorts) : new Map<string, unknown[]>();
@@ -88,14 +122,16 @@ export function storeKeysIncremental(
     }
     for (const b of was.keys()) affected.add(b);
   }
-  for (const [id, before] of last?.agents ?? []) {
-    if (uses.has(id)) continue;
+  const gone = quick ? [...delta.removed] : [...(last?.agents.keys() ?? [])].filter((id) => !present(id));
+  for (const id of gone) {
+    const before = last?.agents.get(id);
+    if (before === undefined) continue;
     changed.add(id);
     for (const b of useLists(before.uses, before.cohorts).keys()) affected.add(b);
   }
   // Who uses each affected block now (agents whose uses are unchanged still use it).
   const users = new Map<string, Set<string>>();
-  for (const b of affected) users.set(b, new Set([...(blocks.get(b)?.users ?? [])].filter((id) => uses.has(id) && !changed.has(id))));
+  for (const b of affected) users.set(b, new Set([...(blocks.get(b)?.users ?? [])].filter((id) => present(id) && !changed.has(id))));
   for (const id of changed) {
     const perPrefix = uses.get(id);
     if (perPrefix === undefined) continue;
@@ -105,7 +141,7 @@ export function storeKeysIncremental(
   let order = last?.order;
   for (const b of affected) {
     const before = blocks.get(b);
-    const made = keyBlock(b, [...users.get(b)!].sort(compareCodeUnits), uses, bundle.agents, memo, before);
+    const made = keyBlock(b, [...users.get(b)!].sort(compareCodeUnits), usesOf, bundle.agents, memo, before);
     if ((made === undefined) !== (before === undefined)) order = undefined;
     if (made === undefined) blocks.delete(b);
     else blocks.set(b, made);
@@ -113,17 +149,30 @@ export function storeKeysIncremental(
   }
   order ??= [...blocks.keys()].sort(compareCodeUnits);
 
-  const blockKeys = new Map<string, string[][]>();
-  const toolKeys = new Map<string, string[]>();
-  // The tool shapes are the last ones while the same agents have the same tools objects, in the same order.
-  let sameTools = last !== undefined && last.agents.size === ids.length;
-  for (const id of ids) {
-    const perPrefix = uses.get(id)!;
+  // Quick: the last maps, updated for the agents whose keys may differ; else every agent's, anew.
+  const agents = quick ? last.agents : new Map<string, AgentKeys>();
+  const blockKeys = quick ? last.blockKeys : new Map<string, string[][]>();
+  const toolKeys = quick ? last.toolKeys : new Map<string, string[]>();
+  let touched: Set<string> | undefined;
+  if (quick) {
+    // Every agent whose entry is new (its piece is made again whatever its keys), and the users of blocks keyed anew.
+    touched = new Set(uses.keys());
+    for (const b of rekeyed) for (const id of blocks.get(b)?.users ?? []) touched.add(id);
+    for (const id of gone) {
+      agents.delete(id);
+      blockKeys.delete(id);
+      toolKeys.delete(id);
+    }
+  }
+  // The tool shapes are the last ones while the same agents have the same tool keys, in the same order.
+  let sameTools = last !== undefined && (quick ? gone.length === 0 : last.agents.size === ids.length);
+  for (const id of touched ?? ids) {
+    const perPrefix = usesOf(id);
     const before = last?.agents.get(id);
     const keep = before !== undefined && !changed.has(id) && (rekeyed.size === 0 || !perPrefix.some((prefix) => prefix.some((u) => rekeyed.has(u.id))));
     const keys = keep ? before.blockKeys : perPrefix.map((prefix) => prefix.map((u) => blocks.get(u.id)!.keys.get(u.text)!));
     const tools = memo.toolKeysOf(id, bundle.agents[id]!);
-    if (before?.tools !== tools) sameTools = false;
+    if (before?.tools !== tools && !sameItems(before?.tools.keys, tools.keys)) sameTools = false;
     agents.set(
       id,
       keep && before.tools === tools ? before : { uses: perPrefix, cohorts: keep ? before.cohorts : cohortKeys(bundle.agents[id]!), blockKeys: keys, tools },
@@ -133,9 +182,21 @@ export function storeKeysIncremental(
   }
   const made = blockRows(order, blocks, affected, order === last?.order ? last.rows : undefined);
   const toolRows = sameTools && last !== undefined ? last.toolRows : toolShapeRows(ids, agents);
-  const rows = { texts: made.texts, toolShapes: toolRows, blocks: { keys: order, values: made.infos } };
+  const rows: NonNullable<StoreKeys['rows']> = { texts: made.texts, toolShapes: toolRows, blocks: { keys: order, values: made.infos } };
+  // Which rows are the last call's (tailOf then looks only at the others).
+  if (last !== undefined) {
+    const same: NonNullable<typeof rows.same> = {};
+    if (made.changed !== undefined) {
+      same.texts = { was: last.rows.texts.keys, changed: made.changed.texts };
+      same.blocks = { was: last.order, changed: made.changed.blocks };
+    }
+    if (toolRows === last.toolRows) same.toolShapes = { was: toolRows.keys, changed: [] };
+    rows.same = same;
+  }
   // The records stay empty: `rows` stands for them (see StoreKeys).
-  return { keys: { blockKeys, toolKeys, texts: {}, toolShapes: {}, blocks: {}, rows }, state: { agents, blocks, order, rows: made, toolRows } };
+  const keys: StoreKeys = { blockKeys, toolKeys, texts: {}, toolShapes: {}, blocks: {}, rows };
+  const state: StoreKeysState = { agents, blocks, order, rows: made, toolRows, blockKeys, toolKeys };
+  return touched === undefined ? { keys, state } : { keys, state, touched };
 }
 
 /** Each tool shape once, in the order storeKeys meets them (agents in id order, tools in order). */
@@ -154,22 +215,33 @@ function toolShapeRows(ids: readonly string[], agents: ReadonlyMap<string, Agent
 /**
  * The texts and blocks tables' rows in `order`: the last ones (same order) with the affected
  * blocks' rows replaced, while each of those still has as many texts; else made afresh.
- * Always new arrays (tailOf compares keys with the last build's).
+ * Always new arrays (tailOf compares keys with the last build's). `changed`: the rows replaced,
+ * when every key stayed the same.
  */
-function blockRows(order: readonly string[], blocks: ReadonlyMap<string, BlockKeys>, affected: ReadonlySet<string>, last: BlockRows | undefined): BlockRows {
+function blockRows(
+  order: readonly string[],
+  blocks: ReadonlyMap<string, BlockKeys>,
+  affected: ReadonlySet<string>,
+  last: BlockRows | undefined,
+): BlockRows & { changed?: { texts: number[]; blocks: number[] } } {
   if (last !== undefined && [...affected].every((b) => blocks.get(b)?.texts.length === last.at.get(b)?.count)) {
     const texts = { keys: last.texts.keys.slice(), values: last.texts.values.slice() };
     const infos = last.infos.slice();
+    const changed = { texts: [] as number[], blocks: [] as number[] };
+    let sameKeys = true;
     for (const b of affected) {
       const made = blocks.get(b)!;
       const at = last.at.get(b)!;
       infos[at.block] = made.info;
+      changed.blocks.push(at.block);
       made.texts.forEach(([key, text], i) => {
+        if (texts.keys[at.text + i] !== key) sameKeys = false;
         texts.keys[at.text + i] = key;
         texts.values[at.text + i] = text;
+        changed.texts.push(at.text + i);
       });
     }
-    return { texts, infos, at: last.at };
+    return sameKeys ? { texts, infos, at: last.at, changed } : { texts, infos, at: last.at };
   }
   const texts: TableRows<StoredText> = { keys: [], values: [] };
   const infos: StoredBlockInfo[] = [];
@@ -190,7 +262,7 @@ function blockRows(order: readonly string[], blocks: ReadonlyMap<string, BlockKe
 function keyBlock(
   blockId: string,
   users: readonly string[],
-  uses: ReadonlyMap<string, BlockUse[][]>,
+  usesOf: (id: string) => BlockUse[][],
   entries: Readonly<Record<string, BundleAgent>>,
   memo: StoreKeysMemo,
   last: BlockKeys | undefined,
@@ -198,7 +270,7 @@ function keyBlock(
   const byText = new Map<string, string>();
   let info: StoredBlockInfo | undefined;
   for (const id of users) {
-    uses.get(id)!.forEach((prefix, i) => {
+    usesOf(id).forEach((prefix, i) => {
       const cohortKey = entries[id]!.prefixes[i]!.key;
       for (const u of prefix) {
         if (u.id !== blockId) continue;

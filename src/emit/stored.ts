@@ -96,7 +96,25 @@ export interface StoreKeys {
    * storeKeys (store-keys-memo.ts), whose records above are then empty. Building and listing
    * a record of thousands of keys costs more than the rest of a watch rebuild's keying.
    */
-  rows?: { texts: TableRows<StoredText>; toolShapes: TableRows<StoredToolShape>; blocks: TableRows<StoredBlockInfo> };
+  rows?: StoredRows;
+}
+
+/** The three tables of StoreKeys as rows. */
+export interface StoredRows {
+  texts: TableRows<StoredText>;
+  toolShapes: TableRows<StoredToolShape>;
+  blocks: TableRows<StoredBlockInfo>;
+  /** Per table whose keys are those of the last call's rows (`was`, the very array), item by item: the rows whose values may differ. */
+  same?: { [T in RowTable]?: RowsChanged };
+}
+
+/** The tables StoreKeys may give as rows. */
+export type RowTable = Exclude<keyof StoredRows, 'same'>;
+
+/** Rows whose keys are `was`'s, item by item; only the rows at `changed` may hold other values. */
+export interface RowsChanged {
+  was: readonly string[];
+  changed: readonly number[];
 }
 
 /** A table's entries: keys[i] → values[i], each key once. */
