@@ -22,9 +22,10 @@
  *   them costs next to nothing), only through node's own file system, and only where the
  *   folder is on the output's file system (else every file is replaced as before).
  * - The folder is removed when the watcher stops (`dropSpares`); one left by a killed
- *   process is removed by the next watcher with the same folder (`sweepSpares`).
+ *   process is removed by the next watcher that uses the same base folder (`sweepSpares`).
  */
 import { closeSync, ftruncateSync, linkSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writevSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { makeDirsSync } from '../make-dirs.js';
 import { contentByteLength, type FileContent } from './content.js';
@@ -46,14 +47,14 @@ export interface Spares {
 }
 
 /**
- * Spares in `base`/<pid> for an output directory `outDir` (which must exist), or undefined
- * when `base` is not on its file system (a rename cannot move a spare into place) or cannot be made.
+ * Spares in a new folder `base`/<pid>-<random> (one per watcher, even two in one process) for an
+ * output directory `outDir` (which must exist), or undefined when `base` is not on its file system
+ * (a rename cannot move a spare into place) or cannot be made.
  */
 export function createSpares(base: string, outDir: string, minBytes = SPARE_MIN_BYTES): Spares | undefined {
   try {
     sweepSpares(base);
-    const dir = join(base, String(process.pid));
-    rmSync(dir, { recursive: true, force: true });
+    const dir = join(base, `${process.pid}-${randomBytes(4).toString('hex')}`);
     makeDirsSync(dir);
     if (statSync(dir).dev !== statSync(outDir).dev) {
       rmSync(dir, { recursive: true, force: true });
@@ -149,8 +150,8 @@ export function sweepSpares(base: string): void {
     return;
   }
   for (const name of names) {
-    const pid = Number(name);
-    if (!/^\d+$/.test(name) || pid === process.pid || processRuns(pid)) continue;
+    const pid = Number(/^(\d+)-[0-9a-f]+$/.exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || processRuns(pid)) continue;
     try {
       rmSync(join(base, name), { recursive: true, force: true });
     } catch {

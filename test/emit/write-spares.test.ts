@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FileContent } from '../../src/emit/content.js';
 import { createWriteCache, settled, writeOutput, type WriteCache } from '../../src/emit/write.js';
@@ -69,6 +69,13 @@ describe('spare inodes for big files', () => {
     expect(readFileSync(join(out, 'bundle.json'), 'utf8')).toBe(text(2));
   });
 
+  it('gives two watchers in one process folders of their own', () => {
+    const other = createSpares(sparesBase(out, undefined), out, 1024)!;
+    expect(other.dir).not.toBe(spares.dir);
+    expect(readdirSync(join(parent, '.generated.agentc-spare')).sort()).toEqual([spares.dir, other.dir].map((d) => basename(d)).sort());
+    dropSpares(other);
+  });
+
   it('goes on without spares when their folder is removed', async () => {
     await writeOutput(out, version(1), undefined, cache);
     rmSync(spares.dir, { recursive: true, force: true });
@@ -88,15 +95,16 @@ describe('spare inodes for big files', () => {
     expect(readFileSync(join(out, 'bundle.json'), 'utf8')).toBe(text(1));
   });
 
-  it('sweeps the spare folders of processes that no longer run, never a live one', () => {
+  it('sweeps the spare folders of processes that no longer run, never a live one nor a folder it did not make', () => {
     const base = join(parent, 'spares');
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
-    for (const name of [dead, String(process.pid), 'notes']) {
+    const names = [`${dead}-0a1b2c3d`, `${process.pid}-0a1b2c3d`, 'notes', '12345'];
+    for (const name of names) {
       mkdirSync(join(base, name), { recursive: true });
       writeFileSync(join(base, name, 'bundle.json.0'), 'x');
     }
     sweepSpares(base);
-    expect(readdirSync(base).sort()).toEqual([String(process.pid), 'notes'].sort());
+    expect(readdirSync(base).sort()).toEqual(names.slice(1).sort());
   });
 
   // A memory file system (/dev/shm) is never the output's.
@@ -106,7 +114,7 @@ describe('spare inodes for big files', () => {
       const base = join('/dev/shm', `agentc-spares-test-${process.pid}`);
       try {
         expect(createSpares(base, out)).toBeUndefined();
-        expect(existsSync(join(base, String(process.pid)))).toBe(false);
+        expect(existsSync(base) ? readdirSync(base) : []).toEqual([]);
       } finally {
         rmSync(base, { recursive: true, force: true });
       }
