@@ -13,9 +13,7 @@
  * again.
  */
 import * as crypto from 'node:crypto';
-import { createHash } from 'node:crypto';
-import type { BundleFrame } from './cache.js';
-import { PIECE_SEPARATOR } from './fragments.js';
+import { PIECE_SEPARATOR, sameList } from './fragments.js';
 
 /** A part starts after the "\n" of each occurrence. */
 const CUT = Buffer.from('\n    "', 'utf8');
@@ -50,18 +48,6 @@ export function hashBundleText(text: string | Buffer): string {
   return hashText(typeof text === 'string' ? Buffer.from(text, 'utf8') : text);
 }
 
-/** The hash of frame.head + pieces joined by ",\n" + frame.tail. */
-export function hashPieces(frame: BundleFrame, pieces: readonly Buffer[], memo?: HashMemo): string {
-  const chunks: Buffer[] = [Buffer.from(frame.head, 'utf8')];
-  for (let i = 0; i < pieces.length; i++) {
-    if (i > 0) chunks.push(PIECE_SEPARATOR);
-    chunks.push(pieces[i]!);
-  }
-  if (typeof frame.tail === 'string') chunks.push(Buffer.from(frame.tail, 'utf8'));
-  else for (const c of frame.tail) chunks.push(c);
-  return hashChunks(chunks, memo);
-}
-
 /**
  * The hash of the chunks joined. With a memo, parts made of the same chunks as before are not
  * hashed again; without one (a one-off build) the text is joined once and cut where it says.
@@ -80,7 +66,7 @@ export function hashChunks(chunks: readonly Buffer[], memo?: HashMemo): string {
     if (chunk.length === 0) continue;
     const info = (infos[i] = last.chunks[i] === chunk ? last.infos[i]! : chunk === PIECE_SEPARATOR ? (separator ??= infoOf(chunk, memo)) : infoOf(chunk, memo));
     // A cut that spans chunks other than "\n" | `    "…` (never made by the emitter): the joined text is hashed instead.
-    if (tail === 2 || (tail !== 0 && (info.tail === 3 || chunk.length < LEAD.length))) return chunks.length === 1 ? slow(chunk) : slow(Buffer.concat(chunks));
+    if (tail === 2 || (tail !== 0 && (info.tail === 3 || chunk.length < LEAD.length))) return hashChunks(chunks);
     if (tail === 1 && info.lead) parts.startAt(chunk, info, 0);
     else parts.add(chunk);
     for (const at of info.cuts) parts.cutAt(chunk, at);
@@ -122,7 +108,7 @@ class Parts {
 
   finish(): string {
     this.close(this.endOfLast());
-    return createHash('sha256').update(Buffer.concat(this.digests)).digest('hex');
+    return rootOf(this.digests);
   }
 
   private begin(chunk: Buffer, info: ChunkInfo | undefined, at: number): void {
@@ -146,7 +132,7 @@ class Parts {
       this.digests.push(hit.digest);
       return;
     }
-    const hash = createHash('sha256');
+    const hash = crypto.createHash('sha256');
     if (rest.length === 0) hash.update(this.start === 0 && end === first.length ? first : first.subarray(this.start, end));
     else {
       hash.update(this.start === 0 ? first : first.subarray(this.start));
@@ -161,17 +147,6 @@ class Parts {
   }
 }
 
-function sameList(a: readonly Buffer[], b: readonly Buffer[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** One chunk holding the whole text: every cut is inside it. */
-function slow(text: Buffer): string {
-  return hashText(text);
-}
-
 /** The hash of the whole text: each part's digest in one call (crypto.hash where node has it). */
 function hashText(text: Buffer): string {
   const digests: Buffer[] = [];
@@ -181,14 +156,19 @@ function hashText(text: Buffer): string {
     start = i + 1;
   }
   digests.push(digestOf(text.subarray(start)));
-  return createHash('sha256').update(Buffer.concat(digests)).digest('hex');
+  return rootOf(digests);
+}
+
+/** The bundle hash from its parts' digests, in order. */
+function rootOf(digests: readonly Buffer[]): string {
+  return crypto.createHash('sha256').update(Buffer.concat(digests)).digest('hex');
 }
 
 /** crypto.hash (node 20.12 and later) skips making a Hash object per part. */
 const oneShot = (crypto as { hash?: (algorithm: string, data: Buffer, encoding: 'buffer') => Buffer }).hash;
 
 function digestOf(part: Buffer): Buffer {
-  return oneShot !== undefined ? oneShot('sha256', part, 'buffer') : createHash('sha256').update(part).digest();
+  return oneShot !== undefined ? oneShot('sha256', part, 'buffer') : crypto.createHash('sha256').update(part).digest();
 }
 
 function infoOf(chunk: Buffer, memo: HashMemo): ChunkInfo {

@@ -29,7 +29,7 @@ import type { JsonSchema } from '../parse/types.js';
 import { createEmitCache, keptChunk, type AgentFragments, type EmitCache, type EmitDelta, type TsAgents } from './cache.js';
 import { canonicalJson, canonicalJsonLine, compareCodeUnits, isSorted, sameJson, sha256Hex } from '../bundle/canonical-json.js';
 import { contentToString } from './content.js';
-import { fragmentsOf } from './fragments.js';
+import { fragmentsOf, sameList } from './fragments.js';
 import { argsTypeBase, nameAllocator, stringUnion } from './names.js';
 import { jsDoc, objectMembers, schemaToType } from './schema-to-ts.js';
 
@@ -187,10 +187,6 @@ function sameShared(before: BundleAgent | undefined, now: AgentFragments, cache:
   const was = before === undefined ? undefined : cache.fragments.get(before)?.sharedTypes;
   const is = now.sharedTypes;
   return was !== undefined && is !== undefined && was.length === is.length && was.every(([name, text], i) => name === is[i]![0] && text === is[i]![1]);
-}
-
-function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** The part of the bundle's type before the agents' members (each agent's sharedTypes set): the shared declarations, interface Bundle and the head of BundleAgents. */

@@ -27,10 +27,10 @@ import type { TemplateNode } from '../bundle/template/ast.js';
 import type { ModelEntry, Tool } from '../parse/types.js';
 import { BLOCK_SEPARATOR, handoffSchema } from '../resolve/index.js';
 import type { Agent, AgentTool, Cohort, Program } from '../resolve/types.js';
-import { hashBundleText, hashPieces } from './bundle-hash.js';
+import { hashBundleText, hashChunks } from './bundle-hash.js';
 import { agentInputsKey, createEmitCache, useConfig, type EmitCache, type EmitDelta, type LastBundle, type ToolShapes } from './cache.js';
 import { compareCodeUnits, sameJson, sha256Hex, sortKeysDeep } from '../bundle/canonical-json.js';
-import { fragmentsOf, jsonKeyOrder, layoutOf, withHash } from './fragments.js';
+import { bundleJsonChunks, fragmentsOf, jsonKeyOrder, layoutOf, withHash } from './fragments.js';
 import { storeBundle, storedJson, type BlockUse } from './stored.js';
 import { toAnthropicInputSchema, toOpenAIStrictParameters } from '../contracts/openai-strict.js';
 
@@ -80,7 +80,7 @@ export function createBundle(
   // Watch: what this bundle is made of, and its delta, are there for layoutOf (and the next build) to see.
   const last: LastBundle | undefined = made.last === undefined ? undefined : (cache.last = { ...made.last, unhashed, hashed: undefined });
   const layout = layoutOf(unhashed, cache);
-  const hash = hashPieces(layout.frame, layout.pieces, cache.once ? undefined : cache.hashParts);
+  const hash = hashChunks(bundleJsonChunks(unhashed, cache), cache.once ? undefined : cache.hashParts);
   const bundle: Bundle = { ...unhashed, hash };
   cache.frames.set(bundle, { frame: withHash(layout.frame, hash), pieces: layout.pieces });
   if (last !== undefined) last.hashed = bundle;

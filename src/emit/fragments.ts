@@ -114,6 +114,13 @@ function factsOf(f: AgentFragments, bundle: Bundle): DispatchFacts {
   return last;
 }
 
+/** Whether two lists hold the same items (===) in the same places: how emit's memos compare their keys. */
+export function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Whether the keys and facts a piece was made with are these, item by item (===); false says "compare as JSON". */
 function sameKeys(
   made: { blockKeys: readonly (readonly string[])[]; toolKeys: readonly string[]; facts: DispatchFacts },
@@ -121,7 +128,6 @@ function sameKeys(
   toolKeys: readonly string[],
   facts: DispatchFacts,
 ): boolean {
-  const sameList = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
   const sameRecord = (a: Record<string, unknown>, b: Record<string, unknown>): boolean => {
     const keys = Object.keys(a);
     return sameList(keys, Object.keys(b)) && keys.every((k) => a[k] === b[k]);

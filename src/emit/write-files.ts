@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   copyFileSync,
+  ftruncateSync,
   linkSync,
   lstatSync,
   mkdirSync,
@@ -106,19 +107,27 @@ export async function writeContent(path: string, content: FileContent, fs: Write
   }
 }
 
-function writeContentSync(path: string, content: FileContent): void {
-  if (typeof content === 'string') return writeFileSync(path, content, 'utf8');
-  const fd = openSync(path, 'w');
+/**
+ * The synchronous write. `over`: the file exists and is written over from its start (its pages
+ * are reused, write-spares.ts), then cut to the new length.
+ */
+export function writeContentSync(path: string, content: FileContent, over = false): void {
+  if (typeof content === 'string' && !over) return writeFileSync(path, content, 'utf8');
+  const chunks = typeof content === 'string' ? [Buffer.from(content, 'utf8')] : (content as Uint8Array[]);
+  const fd = openSync(path, over ? 'r+' : 'w');
   try {
-    checkLength(path, writevSync(fd, content as Uint8Array[]), content);
+    const length = checkLength(path, writevSync(fd, chunks, 0), chunks);
+    if (over) ftruncateSync(fd, length);
   } finally {
     closeSync(fd);
   }
 }
 
-function checkLength(path: string, bytesWritten: number, content: readonly Uint8Array[]): void {
+/** The content's length, after checking that it was all written. */
+function checkLength(path: string, bytesWritten: number, content: readonly Uint8Array[]): number {
   const expected = content.reduce((n, c) => n + c.byteLength, 0);
   if (bytesWritten !== expected) throw new Error(`short write to ${path}: ${bytesWritten} of ${expected} bytes`);
+  return expected;
 }
 
 /**

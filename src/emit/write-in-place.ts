@@ -72,9 +72,9 @@ export async function settled(cache: WriteCache): Promise<void> {
  */
 export function stampsOf(dir: string, rels: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
-  const base = dir.endsWith(sep) ? dir : `${dir}${sep}`;
+  const path = pathsIn(dir);
   for (const rel of rels) {
-    const s = statSync(`${base}${sep === '/' ? rel : rel.split('/').join(sep)}`, { throwIfNoEntry: false });
+    const s = statSync(path(rel), { throwIfNoEntry: false });
     if (s?.isFile()) out.set(rel, `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`);
   }
   return out;
@@ -103,11 +103,11 @@ export function knownStamps(dir: string, rels: readonly string[], known: WriteCa
 export function knownListing(dir: string, known: WriteCache['files'], suspects: ReadonlySet<string>): Map<string, 'file' | 'other'> | undefined {
   const out = new Map<string, 'file' | 'other'>();
   for (const rel of known.keys()) out.set(rel, 'file');
-  const base = dir.endsWith(sep) ? dir : `${dir}${sep}`;
+  const path = pathsIn(dir);
   for (const rel of suspects) {
     let s;
     try {
-      s = lstatSync(`${base}${sep === '/' ? rel : rel.split('/').join(sep)}`, { throwIfNoEntry: false });
+      s = lstatSync(path(rel), { throwIfNoEntry: false });
     } catch {
       return undefined; // a folder on its path replaced by a file, say: the listing says what is there
     }
@@ -116,6 +116,12 @@ export function knownListing(dir: string, known: WriteCache['files'], suspects: 
     else out.set(rel, s.isFile() ? 'file' : 'other');
   }
   return out;
+}
+
+/** The path of a '/'-separated relative path below `dir`, made by concatenation (no path.join per file). */
+function pathsIn(dir: string): (rel: string) => string {
+  const base = dir.endsWith(sep) ? dir : `${dir}${sep}`;
+  return sep === '/' ? (rel) => `${base}${rel}` : (rel) => `${base}${rel.split('/').join(sep)}`;
 }
 
 /** Records what `dir` now holds; files without a stamp are left out (compared by reading next time). */

@@ -24,12 +24,12 @@
  * - The folder is removed when the watcher stops (`dropSpares`); one left by a killed
  *   process is removed by the next watcher that uses the same base folder (`sweepSpares`).
  */
-import { closeSync, ftruncateSync, linkSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writevSync } from 'node:fs';
+import { linkSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { makeDirsSync } from '../make-dirs.js';
 import { contentByteLength, type FileContent } from './content.js';
-import { processRuns } from './write-files.js';
+import { processRuns, writeContentSync } from './write-files.js';
 
 /** `.generated.agentc-spare`: the folder of spares next to an output directory without a cache folder. */
 export const SPARE_TAG = 'agentc-spare';
@@ -79,17 +79,8 @@ export function usesSpare(spares: Spares | undefined, content: FileContent): spa
 export function fillSpare(spares: Spares, rel: string, content: FileContent): string {
   const slot = spares.slots.get(rel);
   const path = slotPath(spares, rel, slot ?? 0);
-  const chunks = typeof content === 'string' ? [Buffer.from(content, 'utf8')] : (content as Uint8Array[]);
-  const length = contentByteLength(chunks);
   // An existing spare is written over in place (its pages are reused), then cut to the new length.
-  const fd = openSync(path, slot === undefined ? 'w' : 'r+');
-  try {
-    const written = writevSync(fd, chunks, 0);
-    if (written !== length) throw new Error(`short write to ${path}: ${written} of ${length} bytes`);
-    if (slot !== undefined) ftruncateSync(fd, length);
-  } finally {
-    closeSync(fd);
-  }
+  writeContentSync(path, content, slot !== undefined);
   spares.slots.set(rel, slot ?? 0);
   return path;
 }
@@ -131,6 +122,12 @@ export function dropSpares(spares: Spares): void {
   } catch {
     // another watcher's spares are in it, or it is gone already
   }
+}
+
+/** A watcher's spares for `outDir`: in the cache folder when it is on the output's file system, else next to the output folder. */
+export function openSpares(outDir: string, cacheDir: string | undefined, minBytes?: number): Spares | undefined {
+  const inCache = cacheDir !== undefined ? createSpares(sparesBase(outDir, cacheDir), outDir, minBytes) : undefined;
+  return inCache ?? createSpares(sparesBase(outDir, undefined), outDir, minBytes);
 }
 
 /**

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../src/bundle/types.js';
 import { compile, createCompileCache, type CompileCache } from '../../src/compile.js';
 import { bundleHash, createBundle } from '../../src/emit/bundle.js';
-import { createHashMemo, hashBundleText, hashChunks, hashPieces } from '../../src/emit/bundle-hash.js';
+import { createHashMemo, hashBundleText, hashChunks } from '../../src/emit/bundle-hash.js';
+import { jsonChunks } from '../../src/emit/fragments.js';
 import { createEmitCache, type EmitCache } from '../../src/emit/cache.js';
 import { contentToString, type FileContent } from '../../src/emit/content.js';
 import { emitFiles } from '../../src/emit/files.js';
@@ -159,7 +160,7 @@ describe('the bundle hash', () => {
     let seed = 7;
     const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let round = 0; round < 60; round++) {
-      expect(hashPieces(frame, pieces, memo), `round ${round}`).toBe(reference(joined(pieces)));
+      expect(hashChunks(jsonChunks(frame, pieces), memo), `round ${round}`).toBe(reference(joined(pieces)));
       const next = [...pieces];
       const at = rand(next.length + 1);
       const op = rand(3);
@@ -168,17 +169,17 @@ describe('the bundle hash', () => {
       else next.splice(Math.min(at, next.length - 1), 1);
       pieces = round % 17 === 16 ? next.slice(0, rand(next.length)) : next;
     }
-    expect(hashPieces(frame, [], memo)).toBe(reference(frame.head + frame.tail));
+    expect(hashChunks(jsonChunks(frame, []), memo)).toBe(reference(frame.head + frame.tail));
   });
 
   it('hashes again only the parts that changed', () => {
     const memo = createHashMemo();
     const pieces = Array.from({ length: 50 }, (_, i) => Buffer.from(`    "a${i}": {}`));
-    hashPieces(frame, pieces, memo);
+    hashChunks(jsonChunks(frame, pieces), memo);
     const before = pieces.map((p) => memo.chunks.get(p)!.part!.digest);
     const next = [...pieces];
     next[20] = Buffer.from('    "a20": {"changed": true}');
-    expect(hashPieces(frame, next, memo)).toBe(reference(joined(next)));
+    expect(hashChunks(jsonChunks(frame, next), memo)).toBe(reference(joined(next)));
     // Every other piece's part kept its digest object: it was not hashed again (but the last one's, which
     // runs on into the frame's tail, a string here: a new chunk each time; createBundle's tail is kept chunks).
     pieces.forEach((p, i) => {

@@ -33,7 +33,7 @@ import type { ReportFormat } from '../../diagnostics/render/index.js';
 import { createBundle } from '../../emit/bundle.js';
 import { emitFiles } from '../../emit/files.js';
 import { settled, writeOutput } from '../../emit/write.js';
-import { createSpares, dropSpares, sparesBase, type Spares } from '../../emit/write-spares.js';
+import { dropSpares, openSpares, type Spares } from '../../emit/write-spares.js';
 import { cacheDir } from '../../cache/token-store.js';
 import { CONFIG_NAMES } from '../../load/workspace.js';
 import { WORKSPACE_LAYOUT } from '../../load/layout.js';
@@ -114,9 +114,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       const w = await writeOutput(outDir, files, undefined, cache.emit.written);
       // Once the output directory exists: big files get spare inodes from now on (src/emit/write-spares.ts).
       if (spares === undefined) {
-        // In the cache folder, else (none, or on another file system) next to the output folder.
-        const bases = [...new Set([sparesBase(outDir, cacheDir(root)), sparesBase(outDir, undefined)])];
-        spares = bases.reduce<Spares | undefined>((made, base) => made ?? createSpares(base, outDir, opts.spareMinBytes), undefined) ?? false;
+        spares = openSpares(outDir, cacheDir(root), opts.spareMinBytes) ?? false;
         cache.emit.written.spares = spares || undefined;
       }
       const ms = Math.round(performance.now() - t0);
